@@ -1,0 +1,128 @@
+// The engine's data model: plain, JSON-serialisable data that flows from audio to documents.
+// The server stores `MediaAnalysis` as JSON and hands it back to the engine for matching, so
+// everything here must survive JSON.stringify/parse (no typed arrays, no Maps, no Dates).
+// Units are in the names or the comments: seconds unless said otherwise.
+
+/** One stretch of speech by one speaker. Speakers are numbered 0, 1, 2… by first speech. */
+export interface SpeechSegment {
+  speaker: number;
+  start: number;
+  end: number;
+}
+
+/** A transcript cue: who said what, when. `speaker` is the name as written in the transcript. */
+export interface TranscriptCue {
+  speaker: string | null;
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface Transcript {
+  format: 'webvtt' | 'srt' | 'json';
+  cues: TranscriptCue[];
+}
+
+/**
+ * A turn: a maximal run of one speaker's speech (pauses below the turn-merge gap bridged) with
+ * the prosodic summary that entrainment and responsiveness are computed from.
+ */
+export interface Turn {
+  speaker: number;
+  start: number;
+  end: number;
+  /** Median F0 of the turn in semitones re 27.5 Hz; null when the turn has too few voiced frames. */
+  pitchSt: number | null;
+  /** Mean loudness of the turn's speech frames, dBFS. */
+  loudnessDb: number;
+  /** Syllable nuclei per second of speech time in the turn; null when too short to measure. */
+  rateSylPerSec: number | null;
+  /** Median F0 (semitones) of the first and last second of the turn, for synchrony. */
+  initialPitchSt: number | null;
+  finalPitchSt: number | null;
+  initialLoudnessDb: number;
+  finalLoudnessDb: number;
+  /** True when the turn started while another speaker was still talking. */
+  interrupts: boolean;
+  /** True for a short (<= 1 s) utterance inside another speaker's turn, not counted as a turn. */
+  backchannel: boolean;
+}
+
+/** A value with its unit, so that documents and evidence can quote it honestly. */
+export interface Measure {
+  value: number | null;
+  unit: string;
+}
+
+/** Per-speaker behavioral measurements (one media, or aggregated over an entity's media). */
+export interface SpeakerMetrics {
+  speechSec: number;
+  talkShare: number;
+  turns: number;
+  medianTurnSec: number | null;
+  longestTurnSec: number | null;
+  pausesPerMin: number | null;
+  medianPauseSec: number | null;
+  speakingRateSylPerSec: number | null;
+  articulationRateSylPerSec: number | null;
+  pitchMedianSt: number | null;
+  pitchRangeSt: number | null;
+  pitchVariabilitySt: number | null;
+  loudnessMeanDb: number | null;
+  loudnessVariabilityDb: number | null;
+  medianGapBeforeTurnSec: number | null;
+  interruptionsMade: number;
+  interruptionsReceived: number;
+  backchannels: number;
+  overlapSec: number;
+  /** Present only when a transcript is attached; otherwise null and documents say so. */
+  language: LanguageMetrics | null;
+}
+
+export interface LanguageMetrics {
+  words: number;
+  wordsPerMinute: number | null;
+  questionRate: number;
+  hedgeRate: number;
+  firstPersonSingularRate: number;
+  firstPersonPluralRate: number;
+  /** Mean sentiment in [-1, 1]. */
+  sentiment: number;
+  /** Share of words in each of the 9 LSM function-word categories. */
+  functionWords: Record<string, number>;
+}
+
+export interface SpeakerAnalysis {
+  index: number;
+  speechSec: number;
+  firstSpeechSec: number;
+  /** Name from an attached transcript, else null. */
+  label: string | null;
+  /** Fixed-length voice descriptor; compared with cosine similarity (see speech/voiceprint). */
+  voiceprint: number[];
+  metrics: SpeakerMetrics;
+}
+
+/** Everything the engine learns from one media file; cached by the server per media. */
+export interface MediaAnalysis {
+  version: 1;
+  durationSec: number;
+  segments: SpeechSegment[];
+  speakers: SpeakerAnalysis[];
+  turns: Turn[];
+  transcript: Transcript | null;
+  /** Engine settings and timings that explain the result (for the method section). */
+  method: { vad: string; diarization: string; voiceprint: string; realTimeFactor: number | null };
+}
+
+/** Job-level failures the engine can report; the server maps them to job error codes. */
+export type EngineErrorCode = 'media_unreadable' | 'no_speech_detected' | 'target_not_found';
+
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  constructor(code: EngineErrorCode, message: string) {
+    super(message);
+    this.name = 'EngineError';
+    this.code = code;
+  }
+}
