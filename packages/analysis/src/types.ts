@@ -48,6 +48,26 @@ export interface Turn {
   backchannel: boolean;
 }
 
+/**
+ * Acoustic statistics of one speaker over its speech frames, produced by the speech stage
+ * (which owns the frame-level pitch and loudness) and consumed by the behavior stage.
+ */
+export interface AcousticStats {
+  speaker: number;
+  /** Median, 5th–95th percentile range and standard deviation of F0, semitones re 27.5 Hz. */
+  pitchMedianSt: number | null;
+  pitchRangeSt: number | null;
+  pitchVariabilitySt: number | null;
+  /** Mean and standard deviation of frame loudness over speech frames, dBFS. */
+  loudnessMeanDb: number | null;
+  loudnessVariabilityDb: number | null;
+  /** Syllable nuclei counted in this speaker's speech (de Jong & Wempe 2009). */
+  syllables: number;
+  /** Speech time with pauses inside turns removed (phonation time), for articulation rate. */
+  phonationSec: number;
+  voicedSec: number;
+}
+
 /** A value with its unit, so that documents and evidence can quote it honestly. */
 export interface Measure {
   value: number | null;

@@ -1,0 +1,195 @@
+// Evaluation of the engine on a folder built like the shared dev set:
+//   npm run eval -- --dataset DIR [--files dev01,dev02] [--tune '{"diarize":{...}}'] [--json OUT]
+// Prints DER (missed / false alarm / confusion) at collar 0.25 s and 0 with overlap scored, the
+// exact speaker-count rate, talk-share error, cross-recording identity P/R/F1 (speakers linked
+// file after file with linkSpeakers), selector accuracy and the real-time factor.
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { analyzeMedia, type AnalysisOptions } from '../packages/analysis/src/analyze.ts';
+import { linkSpeakers, SAME_SPEAKER_THRESHOLD } from '../packages/analysis/src/speech/voiceprint.ts';
+import { resolveSelector, type Selector } from '../packages/analysis/src/matching/selectors.ts';
+import type { MediaAnalysis } from '../packages/analysis/src/types.ts';
+import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
+import { scoreDiarization, type DerResult, type Seg } from './der.ts';
+import { pairwiseIdentity, type Appearance } from './identity.ts';
+
+interface FileResult {
+  file: ManifestFile;
+  analysis: MediaAnalysis;
+  elapsedSec: number;
+  der25: DerResult;
+  der0: DerResult;
+  /** hyp speaker index -> reference id */
+  toRef: Map<number, string>;
+}
+
+function hypSegments(a: MediaAnalysis): Seg[] {
+  return a.segments.map((s) => ({ speaker: String(s.speaker), start: s.start, end: s.end }));
+}
+
+export async function evaluateFile(dir: string, file: ManifestFile, options: AnalysisOptions): Promise<FileResult> {
+  const t = performance.now();
+  const analysis = await analyzeMedia({ path: join(dir, file.wav), ...options });
+  const elapsedSec = (performance.now() - t) / 1000;
+  const ref = readRttm(join(dir, file.rttm));
+  const hyp = hypSegments(analysis);
+  const der25 = scoreDiarization(ref, hyp, 0.25);
+  const der0 = scoreDiarization(ref, hyp, 0);
+  const toRef = new Map<number, string>();
+  for (const [h, r] of der25.mapping) toRef.set(Number(h), r);
+  return { file, analysis, elapsedSec, der25, der0, toRef };
+}
+
+function selectorCases(r: FileResult): { ok: boolean; what: string }[] {
+  const ctx = { speakerEntityIds: r.analysis.speakers.map(() => null), entities: {} };
+  const resolve = (sel: Selector): string | null => {
+    const res = resolveSelector(r.analysis, { ...sel, on_miss: 'error' }, ctx);
+    return res.ok ? (r.toRef.get(res.speakerIndex) ?? `unmapped#${res.speakerIndex}`) : null;
+  };
+  const s = r.file.selectors;
+  const out: { ok: boolean; what: string }[] = [];
+  const got = resolve({ strategy: 'dominant' });
+  out.push({ ok: got === s.dominant.expected, what: `dominant: ${got} vs ${s.dominant.expected}` });
+  for (const c of s.speaker_index) {
+    const g = resolve({ strategy: 'speaker_index', speaker_index: c.speaker_index });
+    out.push({ ok: g === c.expected, what: `speaker_index ${c.speaker_index}: ${g} vs ${c.expected}` });
+  }
+  for (const c of s.timerange) {
+    const g = resolve({ strategy: 'timerange', timerange: { start_seconds: c.start_seconds, end_seconds: c.end_seconds } });
+    out.push({ ok: g === c.expected, what: `timerange ${c.start_seconds}-${c.end_seconds}: ${g} vs ${c.expected}` });
+  }
+  return out;
+}
+
+/** Links speakers file after file (entities keep the mean of their appearances' voiceprints). */
+export function linkAcrossFiles(results: FileResult[], threshold: number): Appearance[] {
+  const entities: { entityId: string; voiceprint: number[]; n: number }[] = [];
+  const appearances: Appearance[] = [];
+  for (const r of results) {
+    const vps = r.analysis.speakers.map((s) => s.voiceprint);
+    const linked = linkSpeakers(vps, entities, threshold);
+    const mappedRefs = new Set<string>();
+    linked.forEach((id, s) => {
+      let entity = entities.find((e) => e.entityId === id);
+      if (!entity) {
+        entity = { entityId: `E${entities.length + 1}`, voiceprint: [...vps[s]!], n: 0 };
+        entities.push(entity);
+      }
+      const n = entity.n;
+      entity.voiceprint = entity.voiceprint.map((v, d) => (v * n + vps[s]![d]!) / (n + 1));
+      entity.n = n + 1;
+      const ref = r.toRef.get(s);
+      if (ref) mappedRefs.add(ref);
+      appearances.push({ file: r.file.name, entity: entity.entityId, ref: ref ?? `spurious:${r.file.name}:${s}` });
+    });
+    // Reference speakers that no hypothesis speaker stands for: their links are all missed.
+    for (const ref of r.file.speakers) if (!mappedRefs.has(ref)) appearances.push({ file: r.file.name, entity: `missed:${r.file.name}:${ref}`, ref });
+  }
+  return appearances;
+}
+
+function talkShareErrors(r: FileResult): number[] {
+  const errs: number[] = [];
+  const hypShare = new Map<number, number>(r.analysis.speakers.map((s) => [s.index, s.metrics.talkShare]));
+  for (const ref of r.file.speakers) {
+    const h = [...r.toRef].find(([, v]) => v === ref)?.[0];
+    errs.push(Math.abs((h === undefined ? 0 : (hypShare.get(h) ?? 0)) - (r.file.talk_share[ref] ?? 0)) * 100);
+  }
+  for (const [h, share] of hypShare) if (!r.toRef.has(h) && r.file.speakers.length > 0) errs.push(share * 100);
+  return errs;
+}
+
+const pct = (x: number | null): string => (x === null ? '-' : (100 * x).toFixed(1));
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      dataset: { type: 'string' },
+      files: { type: 'string' },
+      tune: { type: 'string' },
+      threshold: { type: 'string' },
+      json: { type: 'string' },
+      quiet: { type: 'boolean' },
+    },
+  });
+  if (!values.dataset) {
+    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT]');
+    process.exit(2);
+  }
+  const dir = values.dataset;
+  const manifest = readManifest(dir);
+  const only = values.files?.split(',');
+  const files = manifest.files.filter((f) => !only || only.includes(f.name));
+  const options: AnalysisOptions = values.tune ? { tuning: JSON.parse(values.tune) as AnalysisOptions['tuning'] } : {};
+  const results: FileResult[] = [];
+  const rows: string[] = [];
+  rows.push('| file | dur s | spk ref/hyp | DER 0.25 % (miss / FA / conf) | DER 0 % | talk-share err pp | selectors | RTF |');
+  rows.push('|---|---|---|---|---|---|---|---|');
+  let selOk = 0;
+  let selTotal = 0;
+  const shareErrs: number[] = [];
+  const failures: string[] = [];
+  for (const file of files) {
+    const r = await evaluateFile(dir, file, options);
+    results.push(r);
+    const d = r.der25;
+    const sc = d.scored;
+    const sel = selectorCases(r);
+    selOk += sel.filter((c) => c.ok).length;
+    selTotal += sel.length;
+    for (const c of sel) if (!c.ok) failures.push(`${file.name} ${c.what}`);
+    const errs = talkShareErrors(r);
+    shareErrs.push(...errs);
+    const parts = sc > 0 ? `${pct(d.der)} (${pct(d.missed / sc)} / ${pct(d.falseAlarm / sc)} / ${pct(d.confusion / sc)})` : `FA ${d.falseAlarm.toFixed(1)} s`;
+    rows.push(
+      `| ${file.name} | ${file.duration_s.toFixed(1)} | ${file.num_speakers}/${r.analysis.speakers.length} | ${parts} | ${pct(r.der0.der)} | ${errs.length ? (errs.reduce((a, b) => a + b, 0) / errs.length).toFixed(1) : '-'} | ${sel.filter((c) => c.ok).length}/${sel.length} | ${(r.elapsedSec / file.duration_s).toFixed(4)} |`,
+    );
+    if (!values.quiet) console.error(rows[rows.length - 1]);
+  }
+  const sum = (f: (r: FileResult) => number): number => results.reduce((a, r) => a + f(r), 0);
+  const scored25 = sum((r) => r.der25.scored);
+  const scored0 = sum((r) => r.der0.scored);
+  const der25 = (sum((r) => r.der25.missed + r.der25.falseAlarm + r.der25.confusion) / scored25) || 0;
+  const der0 = (sum((r) => r.der0.missed + r.der0.falseAlarm + r.der0.confusion) / scored0) || 0;
+  const countOk = results.filter((r) => r.analysis.speakers.length === r.file.num_speakers).length;
+  const threshold = values.threshold ? Number(values.threshold) : SAME_SPEAKER_THRESHOLD;
+  const identity = pairwiseIdentity(linkAcrossFiles(results, threshold));
+  const audioSec = sum((r) => r.file.duration_s);
+  const elapsed = sum((r) => r.elapsedSec);
+  const summary = {
+    files: results.length,
+    der_collar_025: der25,
+    missed_025: sum((r) => r.der25.missed) / scored25,
+    false_alarm_025: sum((r) => r.der25.falseAlarm) / scored25,
+    confusion_025: sum((r) => r.der25.confusion) / scored25,
+    der_collar_0: der0,
+    missed_0: sum((r) => r.der0.missed) / scored0,
+    false_alarm_0: sum((r) => r.der0.falseAlarm) / scored0,
+    confusion_0: sum((r) => r.der0.confusion) / scored0,
+    speaker_count_exact: countOk / results.length,
+    talk_share_error_pp: shareErrs.reduce((a, b) => a + b, 0) / Math.max(1, shareErrs.length),
+    identity_threshold: threshold,
+    identity_precision: identity.precision,
+    identity_recall: identity.recall,
+    identity_f1: identity.f1,
+    selector_accuracy: selTotal ? selOk / selTotal : null,
+    real_time_factor: elapsed / audioSec,
+    speed_x_real_time: audioSec / elapsed,
+  };
+  console.log(rows.join('\n'));
+  console.log('');
+  console.log('| metric | value | goal |');
+  console.log('|---|---|---|');
+  console.log(`| DER, collar 0.25 s, overlap scored | ${pct(der25)} % (missed ${pct(summary.missed_025)}, false alarm ${pct(summary.false_alarm_025)}, confusion ${pct(summary.confusion_025)}) | <= 12 % |`);
+  console.log(`| DER, collar 0, overlap scored | ${pct(der0)} % (missed ${pct(summary.missed_0)}, false alarm ${pct(summary.false_alarm_0)}, confusion ${pct(summary.confusion_0)}) | - |`);
+  console.log(`| exact speaker count | ${countOk}/${results.length} (${pct(summary.speaker_count_exact)} %) | >= 85 % |`);
+  console.log(`| talk-share error | ${summary.talk_share_error_pp.toFixed(2)} pp | <= 3 pp |`);
+  console.log(`| identity P / R / F1 (threshold ${threshold}) | ${identity.precision?.toFixed(3) ?? '-'} / ${identity.recall?.toFixed(3) ?? '-'} / ${identity.f1?.toFixed(3) ?? '-'} (tp ${identity.tp}, fp ${identity.fp}, fn ${identity.fn}) | F1 >= 0.85 |`);
+  console.log(`| selectors | ${selOk}/${selTotal} (${pct(summary.selector_accuracy)} %) | 100 % |`);
+  console.log(`| real-time factor | ${summary.real_time_factor.toFixed(4)} (${summary.speed_x_real_time.toFixed(0)}x real time, ${audioSec.toFixed(0)} s of audio) | - |`);
+  if (failures.length) console.log(`\nselector misses:\n${failures.map((f) => `  ${f}`).join('\n')}`);
+  if (values.json) writeFileSync(values.json, JSON.stringify({ summary, files: results.map((r) => ({ name: r.file.name, der25: r.der25.der, der0: r.der0.der, ref: r.file.num_speakers, hyp: r.analysis.speakers.length })) }, null, 2));
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,138 @@
+// The speech half's entry points: media (or samples) in, MediaAnalysis out. Decoding and frame
+// analysis stream together, so only the compact per-frame features of a recording are held.
+import type { MediaAnalysis, SpeakerAnalysis, Transcript } from './types.ts';
+import { EngineError } from './types.ts';
+import { decodeAudio } from './audio/decode.ts';
+import { readWavFormat, looksLikeWav } from './audio/wav.ts';
+import { resample } from './audio/resample.ts';
+import { FrameAnalyzer, SAMPLE_RATE, type FrameFeatures } from './speech/features.ts';
+import { detectSpeech, regionsToMask, type VadOptions } from './speech/vad.ts';
+import { diarize, type DiarizeOptions } from './speech/diarize.ts';
+import { syllableNuclei } from './speech/syllables.ts';
+import { acousticStats, buildTurns, frameTrackToSegments } from './speech/turns.ts';
+import { CepstralVoiceprint, type VoiceprintExtractor } from './speech/voiceprint.ts';
+import { computeSpeakerMetrics } from './behavior/speaker-metrics.ts';
+import { alignTranscript } from './language/align.ts';
+import { openSync, readSync, closeSync } from 'node:fs';
+
+export type AnalysisStage = 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior';
+
+export interface AnalysisOptions {
+  transcript?: Transcript | null;
+  onProgress?: (stage: AnalysisStage, fraction: number) => void;
+  signal?: AbortSignal;
+  /** Throw EngineError('no_speech_detected') instead of returning zero speakers. */
+  requireSpeech?: boolean;
+  /** Overrides for evaluation and calibration; the defaults are the calibrated values. */
+  tuning?: { vad?: VadOptions; diarize?: DiarizeOptions };
+  voiceprint?: VoiceprintExtractor;
+}
+
+export interface AnalyzeMediaInput extends AnalysisOptions {
+  path: string;
+  ffmpegPath?: string;
+}
+
+const VAD_NAME = 'energy-hysteresis-v1 (speech-band level, adaptive threshold, voicing and tone checks)';
+const DIARIZATION_NAME = 'window cepstral+pitch statistics, average-linkage clustering with a distance threshold, Gaussian Viterbi resegmentation';
+
+function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('analysis aborted');
+}
+
+/** Expected 16 kHz sample count when it can be known cheaply (WAV header), for progress. */
+function expectedSamples(path: string): number | null {
+  try {
+    const fd = openSync(path, 'r');
+    const head = Buffer.alloc(12);
+    readSync(fd, head, 0, 12, 0);
+    closeSync(fd);
+    if (!looksLikeWav(head)) return null;
+    const fmt = readWavFormat(path);
+    const frames = fmt.dataBytes / ((fmt.bitsPerSample / 8) * fmt.channels);
+    return (frames * SAMPLE_RATE) / fmt.sampleRate;
+  } catch {
+    return null; // decodeAudio reports unreadable media with the proper error
+  }
+}
+
+export async function analyzeMedia(input: AnalyzeMediaInput): Promise<MediaAnalysis> {
+  const started = performance.now();
+  const analyzer = new FrameAnalyzer();
+  const expected = expectedSamples(input.path);
+  let lastReport = 0;
+  for await (const chunk of decodeAudio(input.path, { ffmpegPath: input.ffmpegPath, signal: input.signal })) {
+    throwIfAborted(input.signal);
+    analyzer.push(chunk);
+    if (input.onProgress && analyzer.samplesSeen - lastReport >= SAMPLE_RATE * 60) {
+      lastReport = analyzer.samplesSeen;
+      input.onProgress('detecting_speech', expected ? Math.min(0.99, analyzer.samplesSeen / expected) : 0);
+    }
+  }
+  const durationSec = analyzer.samplesSeen / SAMPLE_RATE;
+  return analyzeFeatures(analyzer.finish(), durationSec, started, input);
+}
+
+/** The same analysis from samples already in memory (tests, benches). */
+export function analyzeSamples(samples: Float32Array, sampleRate: number, options: AnalysisOptions = {}): MediaAnalysis {
+  const started = performance.now();
+  const x = sampleRate === SAMPLE_RATE ? samples : resample(samples, sampleRate, SAMPLE_RATE);
+  const analyzer = new FrameAnalyzer();
+  const step = SAMPLE_RATE * 30;
+  for (let i = 0; i < x.length; i += step) {
+    throwIfAborted(options.signal);
+    analyzer.push(x.subarray(i, Math.min(x.length, i + step)));
+  }
+  return analyzeFeatures(analyzer.finish(), x.length / SAMPLE_RATE, started, options);
+}
+
+function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number, options: AnalysisOptions): MediaAnalysis {
+  const progress = options.onProgress ?? ((): void => undefined);
+  progress('detecting_speech', 1);
+  throwIfAborted(options.signal);
+  const regions = detectSpeech(f, options.tuning?.vad);
+  const mask = regionsToMask(regions, f.frames);
+  if (regions.length === 0 && options.requireSpeech) throw new EngineError('no_speech_detected', 'no speech was detected in the media');
+
+  progress('identifying_speakers', 0);
+  const { frameSpeaker, speakers } = diarize(f, regions, mask, options.tuning?.diarize);
+  throwIfAborted(options.signal);
+  progress('identifying_speakers', 1);
+
+  progress('measuring_behavior', 0);
+  const segments = frameTrackToSegments(frameSpeaker);
+  const nuclei = syllableNuclei(f, mask);
+  const turns = buildTurns(segments, f, frameSpeaker, nuclei);
+  const acoustic = acousticStats(speakers, f, frameSpeaker, nuclei);
+  const transcript = options.transcript ?? null;
+  const labels = transcript ? alignTranscript(segments, transcript).labels : Array.from({ length: speakers }, () => null);
+  const metrics = computeSpeakerMetrics({ durationSec, segments, turns, acoustic, transcript, labels });
+  const extractor = options.voiceprint ?? new CepstralVoiceprint();
+  const speakerList: SpeakerAnalysis[] = Array.from({ length: speakers }, (_, s) => {
+    const own = segments.filter((g) => g.speaker === s);
+    return {
+      index: s,
+      speechSec: Math.round(own.reduce((a, g) => a + g.end - g.start, 0) * 1000) / 1000,
+      firstSpeechSec: own[0]?.start ?? 0,
+      label: labels[s] ?? null,
+      voiceprint: extractor.extract(f, frameSpeaker, s),
+      metrics: metrics[s]!,
+    };
+  });
+  progress('measuring_behavior', 1);
+  const elapsedSec = (performance.now() - started) / 1000;
+  return {
+    version: 1,
+    durationSec: Math.round(durationSec * 1000) / 1000,
+    segments,
+    speakers: speakerList,
+    turns,
+    transcript,
+    method: {
+      vad: VAD_NAME,
+      diarization: DIARIZATION_NAME,
+      voiceprint: extractor.name,
+      realTimeFactor: durationSec > 0 ? Math.round((elapsedSec / durationSec) * 1e5) / 1e5 : null,
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// What two speakers did to each other in the conversations they share: who answered whom and how
+// fast (floor-transfer offsets, Stivers et al. 2009), who interrupted whom, and how the floor was
+// shared. Counts only exchanges between the two (a third speaker's turns in between break them).
+import type { SpeechSegment, Turn } from '../types.ts';
+import { floorTransfers, interruptions } from './speaker-metrics.ts';
+import { median, totalLength, unionIntervals } from './stats.ts';
+
+export interface PairConversation {
+  id: string;
+  durationSec: number;
+  segments: readonly SpeechSegment[];
+  turns: readonly Turn[];
+  /** Speaker indices of the target (a) and the member (b) in this conversation. */
+  a: number;
+  b: number;
+}
+
+export interface PairInteraction {
+  conversations: number;
+  /** Speech seconds of each in the shared conversations. */
+  speechA: number;
+  speechB: number;
+  turnsA: number;
+  turnsB: number;
+  /** Floor transfers from b to a (a answering b), and their median gap in seconds. */
+  responsesA: number;
+  medianGapA: number | null;
+  responsesB: number;
+  medianGapB: number | null;
+  /** Interruptions made by a of b, and by b of a. */
+  interruptionsA: number;
+  interruptionsB: number;
+}
+
+export function computePairInteraction(conversations: readonly PairConversation[]): PairInteraction {
+  const gapsA: number[] = [];
+  const gapsB: number[] = [];
+  let speechA = 0;
+  let speechB = 0;
+  let turnsA = 0;
+  let turnsB = 0;
+  let interruptionsA = 0;
+  let interruptionsB = 0;
+  for (const c of conversations) {
+    speechA += totalLength(unionIntervals(c.segments.filter((s) => s.speaker === c.a)));
+    speechB += totalLength(unionIntervals(c.segments.filter((s) => s.speaker === c.b)));
+    turnsA += c.turns.filter((t) => t.speaker === c.a && !t.backchannel).length;
+    turnsB += c.turns.filter((t) => t.speaker === c.b && !t.backchannel).length;
+    for (const x of floorTransfers(c.turns)) {
+      if (x.from === c.b && x.to === c.a) gapsA.push(x.gapSec);
+      if (x.from === c.a && x.to === c.b) gapsB.push(x.gapSec);
+    }
+    for (const x of interruptions(c.turns)) {
+      if (x.by === c.a && x.of === c.b) interruptionsA += 1;
+      if (x.by === c.b && x.of === c.a) interruptionsB += 1;
+    }
+  }
+  return {
+    conversations: conversations.length,
+    speechA,
+    speechB,
+    turnsA,
+    turnsB,
+    responsesA: gapsA.length,
+    medianGapA: median(gapsA),
+    responsesB: gapsB.length,
+    medianGapB: median(gapsB),
+    interruptionsA,
+    interruptionsB,
+  };
+}

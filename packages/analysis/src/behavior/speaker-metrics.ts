@@ -1,0 +1,219 @@
+// Per-speaker behavior of one media (issue 3 item 3) and its aggregation over an entity's media.
+// Definitions follow the dev set's (talk share over the sum of speakers' speech, turns without
+// backchannels, an interruption is a turn started inside another's turn); docs/analysis.md
+// gives every formula and unit.
+import type { AcousticStats, LanguageMetrics, SpeakerMetrics, SpeechSegment, Transcript, TranscriptCue, Turn } from '../types.ts';
+import { nameKey, overlapSeconds } from '../language/align.ts';
+import { computeLanguageMetrics } from '../language/text-metrics.ts';
+import { intersectionLength, median, totalLength, unionIntervals } from './stats.ts';
+import type { Interval } from './stats.ts';
+
+/** Below this much time a rate is noise, not a measurement. */
+const MIN_RATE_SECONDS = 1;
+
+export interface SpeakerMetricsInput {
+  durationSec: number;
+  segments: SpeechSegment[];
+  turns: Turn[];
+  acoustic: AcousticStats[];
+  transcript: Transcript | null;
+  labels: (string | null)[];
+}
+
+export interface FloorTransfer {
+  from: number;
+  to: number;
+  /** Start of the new turn minus end of the previous one; negative when they overlap. */
+  gapSec: number;
+  /** The turn that took the floor and the one before it. */
+  turn: Turn;
+  previous: Turn;
+}
+
+/** Consecutive turns (backchannels excluded, ordered by start) that change speaker. */
+export function floorTransfers(turns: readonly Turn[]): FloorTransfer[] {
+  const main = turns.filter((t) => !t.backchannel).sort((a, b) => a.start - b.start);
+  const out: FloorTransfer[] = [];
+  for (let k = 1; k < main.length; k += 1) {
+    const prev = main[k - 1] as Turn;
+    const cur = main[k] as Turn;
+    if (prev.speaker !== cur.speaker) out.push({ from: prev.speaker, to: cur.speaker, gapSec: cur.start - prev.end, turn: cur, previous: prev });
+  }
+  return out;
+}
+
+/** Who each interrupting turn interrupted: the other speaker whose turn was running at its start. */
+export function interruptions(turns: readonly Turn[]): { by: number; of: number; at: number }[] {
+  const main = turns.filter((t) => !t.backchannel);
+  const out: { by: number; of: number; at: number }[] = [];
+  for (const t of main) {
+    if (!t.interrupts) continue;
+    const running = main
+      .filter((o) => o.speaker !== t.speaker && o.start < t.start && o.end > t.start)
+      .sort((a, b) => b.start - a.start)[0];
+    if (running) out.push({ by: t.speaker, of: running.speaker, at: t.start });
+  }
+  return out;
+}
+
+function speakerCountOf(input: SpeakerMetricsInput): number {
+  let n = input.labels.length;
+  for (const s of input.segments) n = Math.max(n, s.speaker + 1);
+  for (const t of input.turns) n = Math.max(n, t.speaker + 1);
+  for (const a of input.acoustic) n = Math.max(n, a.speaker + 1);
+  return n;
+}
+
+/** Transcript cues of each speaker: by its aligned name, and unnamed cues by time overlap. */
+export function cuesBySpeaker(
+  transcript: Transcript,
+  labels: readonly (string | null)[],
+  unions: readonly Interval[][],
+): TranscriptCue[][] {
+  const out = unions.map((): TranscriptCue[] => []);
+  const byName = new Map<string, number>();
+  labels.forEach((l, i) => {
+    if (l !== null) byName.set(nameKey(l), i);
+  });
+  for (const cue of transcript.cues) {
+    if (cue.speaker !== null) {
+      const idx = byName.get(nameKey(cue.speaker));
+      if (idx !== undefined) out[idx]?.push(cue);
+      continue;
+    }
+    const duration = cue.end - cue.start;
+    if (!(duration > 0)) continue;
+    let best = -1;
+    let bestOverlap = 0;
+    unions.forEach((ivs, i) => {
+      const o = ivs.reduce((s, iv) => s + overlapSeconds(cue.start, cue.end, iv.start, iv.end), 0);
+      if (o > bestOverlap) {
+        bestOverlap = o;
+        best = i;
+      }
+    });
+    // An unnamed cue belongs to a speaker only when that speaker covers most of it.
+    if (best >= 0 && bestOverlap >= 0.5 * duration) out[best]?.push(cue);
+  }
+  return out;
+}
+
+export function computeSpeakerMetrics(input: SpeakerMetricsInput): SpeakerMetrics[] {
+  const n = speakerCountOf(input);
+  const unions = Array.from({ length: n }, (_, i) => unionIntervals(input.segments.filter((s) => s.speaker === i)));
+  const speech = unions.map(totalLength);
+  const totalSpeech = speech.reduce((a, b) => a + b, 0);
+  const transfers = floorTransfers(input.turns);
+  const interrupts = interruptions(input.turns);
+  const cues = input.transcript ? cuesBySpeaker(input.transcript, input.labels, unions) : null;
+
+  return Array.from({ length: n }, (_, i): SpeakerMetrics => {
+    const own = unions[i] ?? [];
+    const speechSec = speech[i] ?? 0;
+    const turnsAll = input.turns.filter((t) => t.speaker === i);
+    const mainTurns = turnsAll.filter((t) => !t.backchannel);
+    const turnDurations = mainTurns.map((t) => t.end - t.start);
+    const pauses = pausesInsideTurns(own, turnsAll);
+    const acoustic = input.acoustic.find((a) => a.speaker === i);
+    const turnTime = totalLength(unionIntervals(turnsAll)) || speechSec;
+    const phonation = acoustic && acoustic.phonationSec > 0 ? acoustic.phonationSec : speechSec;
+    const syllables = acoustic?.syllables ?? 0;
+    const others = unionIntervals(input.segments.filter((s) => s.speaker !== i));
+    const speakerCues = cues?.[i] ?? [];
+    return {
+      speechSec,
+      talkShare: totalSpeech > 0 ? speechSec / totalSpeech : 0,
+      turns: mainTurns.length,
+      medianTurnSec: median(turnDurations),
+      longestTurnSec: turnDurations.length > 0 ? Math.max(...turnDurations) : null,
+      pausesPerMin: speechSec >= MIN_RATE_SECONDS ? pauses.length / (speechSec / 60) : null,
+      medianPauseSec: median(pauses),
+      speakingRateSylPerSec: syllables > 0 && turnTime >= MIN_RATE_SECONDS ? syllables / turnTime : null,
+      articulationRateSylPerSec: syllables > 0 && phonation >= MIN_RATE_SECONDS ? syllables / phonation : null,
+      pitchMedianSt: acoustic?.pitchMedianSt ?? null,
+      pitchRangeSt: acoustic?.pitchRangeSt ?? null,
+      pitchVariabilitySt: acoustic?.pitchVariabilitySt ?? null,
+      loudnessMeanDb: acoustic?.loudnessMeanDb ?? null,
+      loudnessVariabilityDb: acoustic?.loudnessVariabilityDb ?? null,
+      medianGapBeforeTurnSec: median(transfers.filter((t) => t.to === i).map((t) => t.gapSec)),
+      interruptionsMade: interrupts.filter((x) => x.by === i).length,
+      interruptionsReceived: interrupts.filter((x) => x.of === i).length,
+      backchannels: turnsAll.filter((t) => t.backchannel).length,
+      overlapSec: intersectionLength(own, others),
+      language: cues ? computeLanguageMetrics(speakerCues) : null,
+    };
+  });
+}
+
+/** Silences between a speaker's own speech intervals that fall inside one of their turns. */
+function pausesInsideTurns(own: readonly Interval[], turns: readonly Turn[]): number[] {
+  const pauses: number[] = [];
+  for (let k = 1; k < own.length; k += 1) {
+    const gapStart = (own[k - 1] as Interval).end;
+    const gapEnd = (own[k] as Interval).start;
+    if (turns.some((t) => t.start <= gapStart && t.end >= gapEnd)) pauses.push(gapEnd - gapStart);
+  }
+  return pauses;
+}
+
+type NumericKey = {
+  [K in keyof SpeakerMetrics]: SpeakerMetrics[K] extends number | null ? K : never;
+}[keyof SpeakerMetrics];
+
+/** Summed over media: counts and times. */
+const SUMMED: NumericKey[] = ['speechSec', 'turns', 'interruptionsMade', 'interruptionsReceived', 'backchannels', 'overlapSec'];
+/** Speech-time-weighted means over the media where the value exists. */
+const WEIGHTED: NumericKey[] = [
+  'talkShare', 'medianTurnSec', 'pausesPerMin', 'medianPauseSec', 'speakingRateSylPerSec', 'articulationRateSylPerSec',
+  'pitchMedianSt', 'pitchRangeSt', 'pitchVariabilitySt', 'loudnessMeanDb', 'loudnessVariabilityDb', 'medianGapBeforeTurnSec',
+];
+
+/**
+ * An entity's profile over several media: counts and times are summed, the longest turn is the
+ * maximum, every other measure is the mean of the per-media values weighted by the speech seconds
+ * they rest on (a median of medians would need the raw turns, which the cache does not keep).
+ * Language measures are weighted by words.
+ */
+export function aggregateMetrics(items: { metrics: SpeakerMetrics }[]): SpeakerMetrics {
+  const ms = items.map((i) => i.metrics);
+  const out = {} as Record<NumericKey, number | null>;
+  for (const key of SUMMED) out[key] = ms.reduce((s, m) => s + ((m[key] as number | null) ?? 0), 0);
+  for (const key of WEIGHTED) {
+    let sum = 0;
+    let weight = 0;
+    for (const m of ms) {
+      const v = m[key];
+      if (v === null) continue;
+      // A media with a value but no speech time still counts, with a tiny weight.
+      const w = Math.max(m.speechSec, 1e-6);
+      sum += v * w;
+      weight += w;
+    }
+    out[key] = weight > 0 ? sum / weight : null;
+  }
+  const longest = ms.map((m) => m.longestTurnSec).filter((v): v is number => v !== null);
+  out.longestTurnSec = longest.length > 0 ? Math.max(...longest) : null;
+  return { ...(out as Omit<SpeakerMetrics, 'language'>), language: aggregateLanguage(ms.map((m) => m.language)) };
+}
+
+export function aggregateLanguage(items: (LanguageMetrics | null)[]): LanguageMetrics | null {
+  const present = items.filter((l): l is LanguageMetrics => l !== null);
+  if (present.length === 0) return null;
+  const words = present.reduce((s, l) => s + l.words, 0);
+  const w = (l: LanguageMetrics): number => (words > 0 ? l.words / words : 1 / present.length);
+  const avg = (f: (l: LanguageMetrics) => number): number => present.reduce((s, l) => s + f(l) * w(l), 0);
+  const wpm = present.filter((l) => l.wordsPerMinute !== null);
+  const wpmWords = wpm.reduce((s, l) => s + l.words, 0);
+  const functionWords: Record<string, number> = {};
+  for (const key of Object.keys(present[0]?.functionWords ?? {})) functionWords[key] = avg((l) => l.functionWords[key] ?? 0);
+  return {
+    words,
+    wordsPerMinute: wpm.length === 0 ? null : wpm.reduce((s, l) => s + (l.wordsPerMinute ?? 0) * (wpmWords > 0 ? l.words / wpmWords : 1 / wpm.length), 0),
+    questionRate: avg((l) => l.questionRate),
+    hedgeRate: avg((l) => l.hedgeRate),
+    firstPersonSingularRate: avg((l) => l.firstPersonSingularRate),
+    firstPersonPluralRate: avg((l) => l.firstPersonPluralRate),
+    sentiment: avg((l) => l.sentiment),
+    functionWords,
+  };
+}

@@ -1,0 +1,133 @@
+// Blocks shared by matching and report documents: a member's profile cards, the language text
+// (or the statement that there is none), profile-based growth advice and the method section.
+// All figures come from the evidence object through the helpers of format.ts.
+import { FUNCTION_WORD_CATEGORY_NAMES } from '../language/lexicon.ts';
+import type { FunctionWordCategory } from '../language/lexicon.ts';
+import { ICONS } from './icons.ts';
+import type { IconKey } from './icons.ts';
+import { DOCUMENT_CONSTANTS } from './evidence.ts';
+import { count, fixed, measured, percent } from './format.ts';
+import type { Block, CardBlock, MatchingEvidence, MemberEvidence, TextBlock } from './types.ts';
+
+export function card(icon: IconKey, title: string, content: string): CardBlock {
+  return { type: 'card', title, content, icon: ICONS[icon] };
+}
+
+export function gridColumns(n: number): 2 | 3 | 4 {
+  return n <= 2 ? 2 : n === 3 ? 3 : n % 3 === 0 ? 3 : n === 4 ? 4 : n % 2 === 0 ? 2 : 3;
+}
+
+export function speechCard(m: MemberEvidence): CardBlock {
+  return card('speech', 'Speech', `${fixed(m.speechMin, 1)} min of speech in ${count(m.mediaCount, 'recording')}; average talk share ${percent(m.metrics.talkShare)}.`);
+}
+
+export function turnsCard(m: MemberEvidence): CardBlock {
+  const x = m.metrics;
+  return card('turns', 'Turns', `${count(x.turns, 'turn')}; median ${measured(x.medianTurnSec, 1, 's')}, longest ${measured(x.longestTurnSec, 1, 's')}.`);
+}
+
+export function turnTakingCard(m: MemberEvidence): CardBlock {
+  const x = m.metrics;
+  return card('turnTaking', 'Turn-taking',
+    `Median gap before taking the floor ${measured(x.medianGapBeforeTurnSec, 2, 's')}; ${count(x.interruptionsMade, 'interruption')} made and ${x.interruptionsReceived} received; ${count(x.backchannels, 'backchannel')}; ${fixed(x.overlapSec, 1)} s of overlapped speech.`);
+}
+
+export function paceCard(m: MemberEvidence): CardBlock {
+  const x = m.metrics;
+  return card('pace', 'Pace',
+    `Speaking rate ${measured(x.speakingRateSylPerSec, 1, 'syllables/s')}, articulation rate ${measured(x.articulationRateSylPerSec, 1, 'syllables/s')}; ${measured(x.pausesPerMin, 1, 'pauses per minute of speech')}, median pause ${measured(x.medianPauseSec, 2, 's')}.`);
+}
+
+export function voiceCard(m: MemberEvidence): CardBlock {
+  const x = m.metrics;
+  return card('pitch', 'Voice',
+    `Pitch median ${measured(x.pitchMedianSt, 1, 'semitones')} above ${fixed(DOCUMENT_CONSTANTS.pitchReferenceHz, 1)} Hz, range ${measured(x.pitchRangeSt, 1, 'semitones')}, variability ${measured(x.pitchVariabilitySt, 1, 'semitones')}.`);
+}
+
+export function loudnessCard(m: MemberEvidence): CardBlock {
+  const x = m.metrics;
+  return card('loudness', 'Loudness', `Mean ${measured(x.loudnessMeanDb, 1, 'dBFS')}, variability ${measured(x.loudnessVariabilityDb, 1, 'dB')}.`);
+}
+
+export function profileCards(m: MemberEvidence): CardBlock[] {
+  return [speechCard(m), turnsCard(m), turnTakingCard(m), paceCard(m), voiceCard(m), loudnessCard(m)];
+}
+
+export function languageText(m: MemberEvidence): TextBlock {
+  const l = m.metrics.language;
+  if (!l) {
+    return {
+      type: 'text',
+      title: 'Language',
+      content: `No transcript was attached to ${m.name}'s recordings, so the language measures (words per minute, questions, hedges, pronouns, sentiment and function words) are absent.`,
+    };
+  }
+  const top = Object.entries(l.functionWords)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([k, v]) => `${FUNCTION_WORD_CATEGORY_NAMES[k as FunctionWordCategory] ?? k} ${fixed(v, 1)}%`)
+    .join(', ');
+  return {
+    type: 'text',
+    title: 'Language',
+    content:
+      `From transcripts of ${count(m.transcribedMediaCount, 'recording')}: ${count(l.words, 'word')}, ${measured(l.wordsPerMinute, 0, 'words per minute')}. ` +
+      `Per 100 words: ${fixed(l.questionRate, 1)} questions, ${fixed(l.hedgeRate, 1)} hedges, ${fixed(l.firstPersonSingularRate, 1)} "I" words and ${fixed(l.firstPersonPluralRate, 1)} "we" words. ` +
+      `Sentiment ${fixed(l.sentiment, 2)} (VADER compound, negative to positive). Most used function words: ${top}.`,
+  };
+}
+
+/** Growth advice from a member's own profile against conversational norms. */
+export function profileGrowth(m: MemberEvidence): CardBlock[] {
+  const c = DOCUMENT_CONSTANTS;
+  const x = m.metrics;
+  const out: CardBlock[] = [];
+  if (x.medianGapBeforeTurnSec !== null && x.medianGapBeforeTurnSec > c.longGapSec) {
+    out.push(card('growth', 'Answer a little sooner',
+      `${m.name}'s median gap before taking the floor is ${fixed(x.medianGapBeforeTurnSec, 2)} s, against about ${fixed(c.typicalGapSec, 1)} s in everyday conversation; quicker replies read as engagement.`));
+  }
+  if (x.talkShare > c.dominantShare) {
+    out.push(card('growth', 'Leave more room', `${m.name} holds ${percent(x.talkShare)} of the talk time on average; asking a question and letting the answer run balances the floor.`));
+  } else if (x.talkShare < c.quietShare && m.metrics.speechSec > 0) {
+    out.push(card('growth', 'Take the floor more', `${m.name} holds ${percent(x.talkShare)} of the talk time on average; sharing a view early makes the exchange two-sided.`));
+  }
+  if (m.interruptionsPerMin !== null && m.interruptionsPerMin > c.frequentInterruptionsPerMin) {
+    out.push(card('growth', 'Let turns finish', `${m.name} interrupts ${fixed(m.interruptionsPerMin, 1)} times per minute of own speech; waiting for the end of a turn keeps the other speaker engaged.`));
+  }
+  if (x.language && x.language.hedgeRate > c.frequentHedgesPer100Words) {
+    out.push(card('growth', 'Speak with more certainty', `${m.name} uses ${fixed(x.language.hedgeRate, 1)} hedges per 100 words; fewer "maybe" and "I guess" makes points land.`));
+  }
+  return out;
+}
+
+function dataLine(m: MemberEvidence): string {
+  return `${m.name}: ${fixed(m.speechMin, 1)} min of speech in ${count(m.mediaCount, 'recording')}, ${m.transcribedMediaCount} with a transcript; profile confidence ${percent(m.profileConfidence)}.`;
+}
+
+export function methodBlocks(e: MatchingEvidence): Block[] {
+  const members = [e.target, ...e.group];
+  const data: TextBlock = { type: 'text', title: 'Data used', content: members.map(dataLine).join(' ') };
+  const blocks: Block[] = [{ type: 'illustration', variant: 'analysis' }, data];
+  if (e.pairs.length > 0) {
+    blocks.push({
+      type: 'text',
+      title: 'Confidence',
+      content: e.pairs
+        .map((p) => `${e.target.name} and ${p.name}: confidence ${percent(p.overall.confidence)}, ${p.met ? `from ${count(p.sharedMediaCount, 'shared recording')}` : 'from their separate recordings (never recorded together)'}.`)
+        .join(' ') + ' Confidence grows with the speech, exchanges and words each score rests on; the overall score weights each component by it.',
+    });
+  }
+  const noTranscript = members.filter((m) => !m.metrics.language).map((m) => m.name);
+  blocks.push({
+    type: 'text',
+    title: 'Limits',
+    content:
+      'Speakers, turns, pitch, loudness and syllable rate are measured from the audio by the engine itself; diarization errors move every figure. ' +
+      `Entrainment is tested against ${fixed(e.method.permutations ?? 0, 0)} shuffled pairings of the same turns; unrelated speakers average ${fixed(e.method.unrelatedEntrainment ?? 0, 0)}. ` +
+      (noTranscript.length > 0
+        ? `Without a transcript there are no language measures and no language style matching for ${noTranscript.join(', ')}. `
+        : 'Language measures come from the attached transcripts as written. ') +
+      'Scores describe behavior in these recordings, not personality or worth.',
+  });
+  return blocks;
+}

@@ -1,0 +1,111 @@
+// The evidence of a result (decisions §6): the members' measurements, and for each target–member
+// pair the component scores with their inputs and confidence. Documents are written from this
+// object only, so every figure they quote can be found in it.
+import type { LanguageMetrics, MediaAnalysis } from '../types.ts';
+import type { PairConversation } from '../behavior/pair-metrics.ts';
+import { PERMUTATIONS } from '../behavior/entrainment.ts';
+import { SCORING, scorePair } from '../matching/scoring.ts';
+import type { DimensionEvidence, MatchingEvidence, MemberEvidence, MemberInput, PairEvidence } from './types.ts';
+
+/** Reference values and thresholds that documents quote (growth advice, method). */
+export const DOCUMENT_CONSTANTS = {
+  growthThreshold: 60,
+  longGapSec: 1,
+  dominantShare: 0.6,
+  quietShare: 0.25,
+  frequentInterruptionsPerMin: 1,
+  frequentHedgesPer100Words: 3,
+  typicalGapSec: SCORING.typicalGapSec,
+  permutations: PERMUTATIONS,
+  unrelatedEntrainment: 50,
+  pitchReferenceHz: 27.5,
+} as const;
+
+export function memberEvidence(m: MemberInput, media: Record<string, MediaAnalysis>): MemberEvidence {
+  const appearances = m.appearances.map((a) => {
+    const analysis = media[a.mediaId];
+    const speaker = analysis?.speakers[a.speakerIndex];
+    return { mediaId: a.mediaId, speakerIndex: a.speakerIndex, speechSec: speaker?.speechSec ?? null, transcribed: !!analysis?.transcript };
+  });
+  const mediaIds = new Set(appearances.map((a) => a.mediaId));
+  const transcribed = new Set(appearances.filter((a) => a.transcribed).map((a) => a.mediaId));
+  return {
+    ref: m.ref,
+    name: m.name,
+    entityId: m.entityId,
+    metrics: m.metrics,
+    appearances,
+    mediaCount: mediaIds.size,
+    transcribedMediaCount: transcribed.size,
+    speechMin: m.metrics.speechSec / 60,
+    interruptionsPerMin: m.metrics.speechSec >= 1 ? m.metrics.interruptionsMade / (m.metrics.speechSec / 60) : null,
+    profileConfidence: Math.min(1, m.metrics.speechSec / SCORING.fullConfidenceSpeechSec),
+  };
+}
+
+/** Media where both speak, as different speakers (the same speaker twice is one person, not a meeting). */
+function sharedConversations(target: MemberInput, member: MemberInput, media: Record<string, MediaAnalysis>) {
+  const conversations: PairConversation[] = [];
+  const languageTarget: (LanguageMetrics | null)[] = [];
+  const languageMember: (LanguageMetrics | null)[] = [];
+  const seen = new Set<string>();
+  for (const a of target.appearances) {
+    const b = member.appearances.find((x) => x.mediaId === a.mediaId && x.speakerIndex !== a.speakerIndex);
+    const analysis = media[a.mediaId];
+    if (!b || !analysis || seen.has(a.mediaId)) continue;
+    seen.add(a.mediaId);
+    conversations.push({ id: a.mediaId, durationSec: analysis.durationSec, segments: analysis.segments, turns: analysis.turns, a: a.speakerIndex, b: b.speakerIndex });
+    languageTarget.push(analysis.speakers[a.speakerIndex]?.metrics.language ?? null);
+    languageMember.push(analysis.speakers[b.speakerIndex]?.metrics.language ?? null);
+  }
+  return { conversations, languageTarget, languageMember };
+}
+
+export function pairEvidence(target: MemberInput, member: MemberInput, media: Record<string, MediaAnalysis>): PairEvidence {
+  const shared = sharedConversations(target, member, media);
+  const result = scorePair({ target: target.metrics, member: member.metrics, ...shared });
+  return {
+    member: member.ref,
+    name: member.name,
+    met: result.met,
+    sharedMediaIds: result.sharedMediaIds,
+    sharedMediaCount: result.sharedMediaIds.length,
+    overall: result.overall,
+    components: result.components,
+  };
+}
+
+function dimensions(pairs: readonly PairEvidence[]): DimensionEvidence[] {
+  const byKey = new Map<string, { name: string; sum: number; n: number }>();
+  for (const p of pairs) {
+    for (const c of p.components) {
+      if (c.score === null) continue;
+      const d = byKey.get(c.key) ?? { name: c.name, sum: 0, n: 0 };
+      d.sum += c.score;
+      d.n += 1;
+      byKey.set(c.key, d);
+    }
+  }
+  return [...byKey.entries()].map(([key, d]) => ({ key, name: d.name, score: d.sum / d.n, pairs: d.n }));
+}
+
+export function buildEvidence(
+  kind: 'matching' | 'report',
+  target: MemberInput,
+  group: readonly MemberInput[],
+  media: Record<string, MediaAnalysis>,
+): MatchingEvidence {
+  const pairs = group.map((m) => pairEvidence(target, m, media));
+  const overalls = pairs.map((p) => p.overall.score).filter((s): s is number => s !== null);
+  return {
+    kind,
+    scale: { min: 0, max: 100 },
+    method: { ...DOCUMENT_CONSTANTS },
+    target: memberEvidence(target, media),
+    group: group.map((m) => memberEvidence(m, media)),
+    groupSize: group.length,
+    pairs,
+    groupOverall: overalls.length > 0 ? overalls.reduce((a, b) => a + b, 0) / overalls.length : null,
+    dimensions: dimensions(pairs),
+  };
+}

@@ -1,0 +1,97 @@
+// The result document of the interface spec ("Result document") and the evidence behind it
+// (decisions §6: every figure quoted in a document is found in its evidence).
+import type { SpeakerMetrics } from '../types.ts';
+import type { ComponentScore } from '../matching/scoring.ts';
+
+export interface CardBlock {
+  type: 'card';
+  title: string;
+  content: string;
+  icon: string;
+}
+export interface TextBlock {
+  type: 'text';
+  content: string;
+  title?: string;
+}
+export interface GridBlock {
+  type: 'grid';
+  columns: 2 | 3 | 4;
+  items: CardBlock[];
+}
+export type IllustrationVariant = 'conversation' | 'growth' | 'connection' | 'analysis';
+export interface IllustrationBlock {
+  type: 'illustration';
+  variant: IllustrationVariant;
+}
+export type Block = CardBlock | TextBlock | GridBlock | IllustrationBlock;
+
+export interface Section {
+  section_title: string;
+  section_content: Block | Block[] | Record<string, never>;
+}
+
+export interface ResultDocument {
+  schemaVersion: 1;
+  title: string;
+  summary: string;
+  sections: Section[];
+}
+
+/** A resolved member as the server hands it to the document builders. */
+export interface MemberInput {
+  /** "target" or "group[2]". */
+  ref: string;
+  name: string;
+  entityId: string | null;
+  metrics: SpeakerMetrics;
+  appearances: { mediaId: string; speakerIndex: number }[];
+}
+
+export interface MemberEvidence {
+  ref: string;
+  name: string;
+  entityId: string | null;
+  metrics: SpeakerMetrics;
+  appearances: { mediaId: string; speakerIndex: number; speechSec: number | null; transcribed: boolean }[];
+  mediaCount: number;
+  transcribedMediaCount: number;
+  speechMin: number;
+  /** Interruptions made per minute of own speech (derived from metrics, quoted by documents). */
+  interruptionsPerMin: number | null;
+  /** How much the profile rests on: speech seconds over the full-confidence amount, capped at 1. */
+  profileConfidence: number;
+}
+
+export interface PairEvidence {
+  member: string;
+  name: string;
+  met: boolean;
+  sharedMediaIds: string[];
+  sharedMediaCount: number;
+  overall: { score: number | null; confidence: number };
+  components: ComponentScore[];
+}
+
+export interface DimensionEvidence {
+  key: string;
+  name: string;
+  /** Mean score of this component over the pairs where it was measured. */
+  score: number;
+  pairs: number;
+}
+
+export interface MatchingEvidence {
+  kind: 'matching' | 'report';
+  /** Every score is on this scale. */
+  scale: { min: number; max: number };
+  /** Constants the documents quote (reference values, thresholds). */
+  method: Record<string, number>;
+  target: MemberEvidence;
+  group: MemberEvidence[];
+  groupSize: number;
+  pairs: PairEvidence[];
+  /** Mean overall score over the pairs that have one; null for reports or when none has. */
+  groupOverall: number | null;
+  dimensions: DimensionEvidence[];
+}

@@ -1,0 +1,84 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseTranscript } from './transcripts.ts';
+
+test('WebVTT with <v Name> voice tags', () => {
+  const t = parseTranscript(`WEBVTT - interview
+
+NOTE this is a comment
+
+1
+00:00:01.000 --> 00:00:04.500 align:start
+<v Alice Smith>Hello <b>there</b>, how are you?</v>
+
+00:05.250 --> 00:07.000
+<v.loud Bob>I'm fine &amp; you?
+`);
+  assert.ok(t);
+  assert.equal(t.format, 'webvtt');
+  assert.deepEqual(t.cues, [
+    { speaker: 'Alice Smith', start: 1, end: 4.5, text: 'Hello there, how are you?' },
+    { speaker: 'Bob', start: 5.25, end: 7, text: "I'm fine & you?" },
+  ]);
+});
+
+test('WebVTT with "Name:" prefixes, CRLF line ends and a BOM', () => {
+  const t = parseTranscript('\uFEFFWEBVTT\r\n\r\n00:00:01.000 --> 00:00:02.000\r\nAlice: Hi.\r\n\r\n00:00:02.500 --> 00:00:03.000\r\nno name here\r\n');
+  assert.ok(t);
+  assert.equal(t.cues[0]?.speaker, 'Alice');
+  assert.equal(t.cues[0]?.text, 'Hi.');
+  assert.equal(t.cues[1]?.speaker, null);
+  assert.equal(t.cues[1]?.text, 'no name here');
+});
+
+test('SRT with Name: prefixes and hour timestamps', () => {
+  const t = parseTranscript(`1
+00:00:01,000 --> 00:00:03,250
+Dr. Jones: Good morning.
+
+2
+01:00:00,5 --> 01:00:02,000
+Sam Lee: Morning!
+Two lines.
+`);
+  assert.ok(t);
+  assert.equal(t.format, 'srt');
+  assert.equal(t.cues.length, 2);
+  assert.deepEqual(t.cues[0], { speaker: 'Dr. Jones', start: 1, end: 3.25, text: 'Good morning.' });
+  assert.equal(t.cues[1]?.start, 3600.5);
+  assert.equal(t.cues[1]?.speaker, 'Sam Lee');
+  assert.equal(t.cues[1]?.text, 'Morning! Two lines.');
+});
+
+test('JSON segments, sorted by start, numeric and null speakers', () => {
+  const t = parseTranscript(JSON.stringify({
+    segments: [
+      { speaker: 'B', start: 2, end: 3, text: ' second ' },
+      { speaker: 'A', start: 0, end: 1.5, text: 'first' },
+      { speaker: null, start: 4, end: 5, text: 'unknown' },
+      { speaker: 3, start: 6, end: 7 },
+    ],
+  }));
+  assert.ok(t);
+  assert.equal(t.format, 'json');
+  assert.deepEqual(t.cues.map((c) => [c.speaker, c.text]), [['A', 'first'], ['B', 'second'], [null, 'unknown'], ['3', '']]);
+});
+
+test('garbage and near misses are null, never a throw', () => {
+  const random = Array.from({ length: 2000 }, (_, i) => String.fromCharCode((i * 7919) % 65535)).join('');
+  const cases = [
+    '', '   ', 'hello world', '{', '{"segments": 3}', '{"segments": []}', '[1,2,3]', 'null',
+    '{"segments":[{"start":"0","end":1,"text":"x"}]}', '{"segments":[{"start":2,"end":1,"text":"x"}]}',
+    'WEBVTT\n\nno cues at all', 'WEBVTT\n\n00:00:05.000 --> 00:00:01.000\nbackwards', '1\nnot a timing line\ntext',
+    'RIFF\u0000\u0000WAVEfmt ', random, '{"segments":[{"start":0,"end":1,"text":{"nested":true}}]}',
+    `${'['.repeat(100000)}`,
+  ];
+  for (const c of cases) assert.equal(parseTranscript(c), null, JSON.stringify(c.slice(0, 40)));
+  // Not a string at all (a caller bug) still does not throw.
+  assert.equal(parseTranscript(undefined as unknown as string), null);
+});
+
+test('a colon in ordinary text is not taken for a speaker when it starts with a digit', () => {
+  const t = parseTranscript('WEBVTT\n\n00:01.000 --> 00:02.000\n10:30 is when we meet\n');
+  assert.equal(t?.cues[0]?.speaker, null);
+});

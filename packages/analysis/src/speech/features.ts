@@ -1,0 +1,227 @@
+// Streaming frame analysis at 100 frames/s: one 1024-point FFT of each 32 ms frame feeds the
+// loudness, the speech-band level, the MFCCs and (through the autocorrelation) the YIN pitch.
+// Only these per-frame numbers are kept, never the samples, so memory grows by ~100 bytes per
+// 10 ms whatever the input length.
+import FFT from 'fft.js';
+import { GrowableF32 } from './growable.ts';
+import { yinFromAutocorr } from './pitch.ts';
+
+export const SAMPLE_RATE = 16000;
+export const HOP = 160; // 10 ms
+export const FRAME_SEC = HOP / SAMPLE_RATE;
+const WIN = 512; // 32 ms
+const NFFT = 1024; // zero-padded twice the window: the autocorrelation does not wrap around
+const MEL_BANDS = 40;
+export const NUM_CEPS = 20; // c0..c19
+const MEL_LO_HZ = 60;
+const MEL_HI_HZ = 7600;
+const BAND_LO_HZ = 250; // the speech band for voice activity: hum and rumble do not count
+const BAND_HI_HZ = 4000;
+// Frames are centred on i * 10 ms + 5 ms: the stream is preceded by this many zeros.
+const LEAD_IN = WIN / 2 - HOP / 2;
+
+/** Per-frame features of a whole recording (frame i covers [i, i+1) * 10 ms). */
+export interface FrameFeatures {
+  frames: number;
+  /** Level of the Hann-windowed frame, dBFS (a full-scale sine reads about -3 dB). */
+  energyDb: Float32Array;
+  /** Level within 250-4000 Hz, dBFS. */
+  bandDb: Float32Array;
+  /** NUM_CEPS cepstral coefficients per frame, row-major. */
+  mfcc: Float32Array;
+  /** F0 in Hz, 0 when unvoiced. */
+  pitchHz: Float32Array;
+  periodicity: Float32Array;
+  /** Share of the speech-band power in the strongest 3 bins: near 1 for pure tones (beeps). */
+  tonality: Float32Array;
+}
+
+function melOf(hz: number): number {
+  return 2595 * Math.log10(1 + hz / 700);
+}
+function hzOfMel(mel: number): number {
+  return 700 * (10 ** (mel / 2595) - 1);
+}
+
+interface MelBand {
+  first: number;
+  weights: Float32Array;
+}
+
+function buildMelBank(): MelBand[] {
+  const lo = melOf(MEL_LO_HZ);
+  const hi = melOf(MEL_HI_HZ);
+  const edges: number[] = [];
+  for (let i = 0; i < MEL_BANDS + 2; i++) edges.push((hzOfMel(lo + ((hi - lo) * i) / (MEL_BANDS + 1)) * NFFT) / SAMPLE_RATE);
+  const bank: MelBand[] = [];
+  for (let b = 0; b < MEL_BANDS; b++) {
+    const l = edges[b]!;
+    const c = edges[b + 1]!;
+    const r = edges[b + 2]!;
+    const first = Math.ceil(l);
+    const last = Math.floor(r);
+    const weights = new Float32Array(Math.max(0, last - first + 1));
+    for (let k = first; k <= last; k++) weights[k - first] = k <= c ? (k - l) / (c - l) : (r - k) / (r - c);
+    bank.push({ first, weights });
+  }
+  return bank;
+}
+
+function buildDct(): Float32Array {
+  const m = new Float32Array(NUM_CEPS * MEL_BANDS);
+  for (let c = 0; c < NUM_CEPS; c++)
+    for (let b = 0; b < MEL_BANDS; b++) m[c * MEL_BANDS + b] = Math.cos((Math.PI * c * (b + 0.5)) / MEL_BANDS) * Math.sqrt(2 / MEL_BANDS);
+  return m;
+}
+
+export class FrameAnalyzer {
+  private readonly fft = new FFT(NFFT);
+  private readonly hann = new Float32Array(WIN);
+  private readonly melBank = buildMelBank();
+  private readonly dct = buildDct();
+  private readonly windowed = new Float64Array(NFFT);
+  private readonly spectrum: number[];
+  private readonly power = new Float64Array(NFFT);
+  private readonly acSpectrum: number[];
+  private readonly autocorr = new Float64Array(WIN);
+  private readonly prefix = new Float64Array(WIN + 1);
+  private readonly logMel = new Float64Array(MEL_BANDS);
+  private readonly frame = new Float32Array(WIN);
+  private pending: Float32Array = new Float32Array(LEAD_IN);
+  private readonly hannPower: number;
+  private readonly out = {
+    energyDb: new GrowableF32(),
+    bandDb: new GrowableF32(),
+    mfcc: new GrowableF32(NUM_CEPS),
+    pitchHz: new GrowableF32(),
+    periodicity: new GrowableF32(),
+    tonality: new GrowableF32(),
+  };
+  samplesSeen = 0;
+
+  constructor() {
+    let s = 0;
+    for (let i = 0; i < WIN; i++) {
+      this.hann[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / WIN);
+      s += this.hann[i]! * this.hann[i]!;
+    }
+    this.hannPower = s;
+    this.spectrum = this.fft.createComplexArray() as number[];
+    this.acSpectrum = this.fft.createComplexArray() as number[];
+  }
+
+  /** Feeds 16 kHz mono samples. */
+  push(chunk: Float32Array): void {
+    this.samplesSeen += chunk.length;
+    const buf = new Float32Array(this.pending.length + chunk.length);
+    buf.set(this.pending);
+    buf.set(chunk, this.pending.length);
+    let start = 0;
+    while (start + WIN <= buf.length) {
+      this.analyse(buf.subarray(start, start + WIN));
+      start += HOP;
+    }
+    this.pending = buf.slice(start);
+  }
+
+  /** Pads the tail so that every input sample belongs to a frame, and returns the features. */
+  finish(): FrameFeatures {
+    const wanted = Math.ceil(this.samplesSeen / HOP);
+    const frame = new Float32Array(WIN);
+    while (this.out.energyDb.length < wanted) {
+      frame.fill(0);
+      frame.set(this.pending.subarray(0, Math.min(WIN, this.pending.length)));
+      this.analyse(frame);
+      this.pending = this.pending.slice(Math.min(HOP, this.pending.length));
+    }
+    return {
+      frames: this.out.energyDb.length,
+      energyDb: this.out.energyDb.toArray(),
+      bandDb: this.out.bandDb.toArray(),
+      mfcc: this.out.mfcc.toArray(),
+      pitchHz: this.out.pitchHz.toArray(),
+      periodicity: this.out.periodicity.toArray(),
+      tonality: this.out.tonality.toArray(),
+    };
+  }
+
+  private analyse(samples: Float32Array): void {
+    const { windowed, power, spectrum } = this;
+    this.frame.set(samples);
+    for (let i = 0; i < WIN; i++) windowed[i] = samples[i]! * this.hann[i]!;
+    windowed.fill(0, WIN);
+    this.fft.realTransform(spectrum, windowed);
+    let total = 0;
+    let band = 0;
+    let peak1 = 0;
+    const half = NFFT / 2;
+    const bandLo = Math.round((BAND_LO_HZ * NFFT) / SAMPLE_RATE);
+    const bandHi = Math.round((BAND_HI_HZ * NFFT) / SAMPLE_RATE);
+    for (let k = 0; k <= half; k++) {
+      const re = spectrum[2 * k]!;
+      const im = spectrum[2 * k + 1]!;
+      const p = re * re + im * im;
+      power[k] = p;
+      total += k === 0 || k === half ? p : 2 * p;
+      if (k >= bandLo && k <= bandHi) band += 2 * p;
+    }
+    for (let k = bandLo + 1; k < bandHi; k++) {
+      const s3 = power[k - 1]! + power[k]! + power[k + 1]!;
+      if (s3 > peak1) peak1 = s3;
+    }
+    // Parseval: sum |X|^2 = NFFT * sum x^2; normalise by the window's power for a mean square.
+    const norm = NFFT * this.hannPower;
+    const energyDb = 10 * Math.log10(total / norm + 1e-12);
+    const bandDb = 10 * Math.log10(band / norm + 1e-12);
+    const tonality = band > 0 ? (2 * peak1) / band : 0;
+
+    const { logMel, melBank, dct } = this;
+    for (let b = 0; b < MEL_BANDS; b++) {
+      const { first, weights } = melBank[b]!;
+      let s = 0;
+      for (let j = 0; j < weights.length; j++) s += weights[j]! * power[first + j]!;
+      logMel[b] = Math.log(s / norm + 1e-10);
+    }
+    const row = this.out.mfcc.pushRow();
+    const mfcc = this.out.mfcc.view();
+    for (let c = 0; c < NUM_CEPS; c++) {
+      let s = 0;
+      for (let b = 0; b < MEL_BANDS; b++) s += dct[c * MEL_BANDS + b]! * logMel[b]!;
+      mfcc[row + c] = s;
+    }
+
+    // Pitch only where there is something to measure: it is the costliest part of a frame.
+    let hz = 0;
+    let periodicity = 0;
+    if (bandDb > -70) {
+      for (let i = 0; i < WIN; i++) windowed[i] = samples[i]!;
+      windowed.fill(0, WIN);
+      this.fft.realTransform(this.acSpectrum, windowed);
+      for (let k = 0; k <= half; k++) {
+        const re = this.acSpectrum[2 * k]!;
+        const im = this.acSpectrum[2 * k + 1]!;
+        power[k] = re * re + im * im;
+      }
+      // The power spectrum is real and even, so its forward transform is the autocorrelation.
+      for (let k = half + 1; k < NFFT; k++) power[k] = power[NFFT - k]!;
+      this.fft.realTransform(this.acSpectrum, power);
+      for (let t = 0; t < WIN; t++) this.autocorr[t] = this.acSpectrum[2 * t]! / NFFT;
+      const est = yinFromAutocorr(this.frame, this.autocorr, SAMPLE_RATE, this.prefix);
+      hz = est.hz;
+      periodicity = est.periodicity;
+    }
+    this.out.energyDb.push(energyDb);
+    this.out.bandDb.push(bandDb);
+    this.out.pitchHz.push(hz);
+    this.out.periodicity.push(periodicity);
+    this.out.tonality.push(tonality);
+  }
+}
+
+/** Whole-signal convenience wrapper. */
+export function analyzeFrames(samples: Float32Array): FrameFeatures {
+  const a = new FrameAnalyzer();
+  const step = 16000 * 30;
+  for (let i = 0; i < samples.length; i += step) a.push(samples.subarray(i, Math.min(samples.length, i + step)));
+  return a.finish();
+}

@@ -1,0 +1,40 @@
+// Small numeric helpers shared by the speech modules.
+
+/** q-quantile (0..1) of the values, linear interpolation; null when empty. */
+export function quantile(values: ArrayLike<number>, q: number): number | null {
+  const n = values.length;
+  if (n === 0) return null;
+  const sorted = Float64Array.from(values as ArrayLike<number>).sort();
+  const pos = Math.min(1, Math.max(0, q)) * (n - 1);
+  const lo = Math.floor(pos);
+  const hi = Math.min(n - 1, lo + 1);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+export function mean(values: ArrayLike<number>): number | null {
+  if (values.length === 0) return null;
+  let s = 0;
+  for (let i = 0; i < values.length; i++) s += values[i]!;
+  return s / values.length;
+}
+
+export function std(values: ArrayLike<number>): number | null {
+  const m = mean(values);
+  if (m === null) return null;
+  let s = 0;
+  for (let i = 0; i < values.length; i++) s += (values[i]! - m) ** 2;
+  return Math.sqrt(s / values.length);
+}
+
+export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+}

@@ -1,0 +1,154 @@
+// From a frame-level speaker track to segments, turns (with their prosody) and per-speaker
+// acoustic statistics: the speech stage's contribution to the data model of types.ts.
+import type { AcousticStats, SpeechSegment, Turn } from '../types.ts';
+import { FRAME_SEC, type FrameFeatures } from './features.ts';
+import { hzToSemitones } from './pitch.ts';
+import { mean, quantile, std } from './stats.ts';
+
+/** Same-speaker speech separated by less than this (and nobody else in between) is one turn. */
+export const TURN_MERGE_GAP_SEC = 3;
+/** A short utterance inside another speaker's turn is a backchannel, not a turn. */
+export const BACKCHANNEL_MAX_SEC = 1;
+const MIN_VOICED_FRAMES = 10;
+const MIN_RATE_SEC = 1;
+
+export function frameTrackToSegments(frameSpeaker: Int16Array): SpeechSegment[] {
+  const out: SpeechSegment[] = [];
+  let i = 0;
+  while (i < frameSpeaker.length) {
+    const s = frameSpeaker[i]!;
+    let e = i + 1;
+    while (e < frameSpeaker.length && frameSpeaker[e] === s) e++;
+    if (s >= 0) out.push({ speaker: s, start: round3(i * FRAME_SEC), end: round3(e * FRAME_SEC) });
+    i = e;
+  }
+  return out;
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+interface Span {
+  speaker: number;
+  start: number;
+  end: number;
+  backchannel: boolean;
+}
+
+/** Groups segments into turns; marks backchannels (short, with the other speaker resuming). */
+export function groupTurns(segments: SpeechSegment[]): Span[] {
+  const sorted = [...segments].sort((a, b) => a.start - b.start);
+  // First pass: a short segment between two segments of one other speaker, close on both
+  // sides, is that speaker's listener's backchannel.
+  const isBackchannel = sorted.map((seg, k) => {
+    const prev = sorted[k - 1];
+    const next = sorted[k + 1];
+    return (
+      seg.end - seg.start <= BACKCHANNEL_MAX_SEC &&
+      prev !== undefined &&
+      next !== undefined &&
+      prev.speaker === next.speaker &&
+      prev.speaker !== seg.speaker &&
+      seg.start - prev.end < 0.5 &&
+      next.start - seg.end < 0.5
+    );
+  });
+  const spans: Span[] = [];
+  let current: Span | null = null;
+  sorted.forEach((seg, k) => {
+    if (isBackchannel[k]) {
+      spans.push({ speaker: seg.speaker, start: seg.start, end: seg.end, backchannel: true });
+      return;
+    }
+    if (current && current.speaker === seg.speaker && seg.start - current.end <= TURN_MERGE_GAP_SEC) {
+      current.end = Math.max(current.end, seg.end);
+      return;
+    }
+    current = { speaker: seg.speaker, start: seg.start, end: seg.end, backchannel: false };
+    spans.push(current);
+  });
+  return spans.sort((a, b) => a.start - b.start);
+}
+
+function medianPitchSt(f: FrameFeatures, frameSpeaker: Int16Array, speaker: number, from: number, to: number): number | null {
+  const st: number[] = [];
+  for (let i = Math.max(0, from); i < Math.min(f.frames, to); i++)
+    if (frameSpeaker[i] === speaker && f.pitchHz[i]! > 0) st.push(hzToSemitones(f.pitchHz[i]!));
+  return st.length >= MIN_VOICED_FRAMES ? quantile(st, 0.5) : null;
+}
+
+function meanLoudness(f: FrameFeatures, frameSpeaker: Int16Array, speaker: number, from: number, to: number): number {
+  // Mean of the levels in dB of the speaker's frames (falls back to all frames of the span).
+  let s = 0;
+  let n = 0;
+  for (let i = Math.max(0, from); i < Math.min(f.frames, to); i++)
+    if (frameSpeaker[i] === speaker) {
+      s += f.energyDb[i]!;
+      n++;
+    }
+  if (n === 0) for (let i = Math.max(0, from); i < Math.min(f.frames, to); i++, n++) s += f.energyDb[i]!;
+  return n ? Math.round((s / n) * 100) / 100 : -120;
+}
+
+export function buildTurns(segments: SpeechSegment[], f: FrameFeatures, frameSpeaker: Int16Array, nuclei: number[]): Turn[] {
+  const spans = groupTurns(segments);
+  const isNucleus = new Uint8Array(f.frames);
+  for (const p of nuclei) isNucleus[p] = 1;
+  return spans.map((span, k): Turn => {
+    const a = Math.round(span.start / FRAME_SEC);
+    const b = Math.round(span.end / FRAME_SEC);
+    let speechFrames = 0;
+    let syl = 0;
+    for (let i = a; i < b; i++)
+      if (frameSpeaker[i] === span.speaker) {
+        speechFrames++;
+        syl += isNucleus[i]!;
+      }
+    const speechSec = speechFrames * FRAME_SEC;
+    const second = Math.round(1 / FRAME_SEC);
+    // Another speaker's non-backchannel span still running when this one starts.
+    const interrupts = !span.backchannel && spans.slice(0, k).some((o) => !o.backchannel && o.speaker !== span.speaker && o.end > span.start + 0.05);
+    return {
+      speaker: span.speaker,
+      start: span.start,
+      end: span.end,
+      pitchSt: medianPitchSt(f, frameSpeaker, span.speaker, a, b),
+      loudnessDb: meanLoudness(f, frameSpeaker, span.speaker, a, b),
+      rateSylPerSec: speechSec >= MIN_RATE_SEC ? syl / speechSec : null,
+      initialPitchSt: medianPitchSt(f, frameSpeaker, span.speaker, a, a + second),
+      finalPitchSt: medianPitchSt(f, frameSpeaker, span.speaker, b - second, b),
+      initialLoudnessDb: meanLoudness(f, frameSpeaker, span.speaker, a, a + second),
+      finalLoudnessDb: meanLoudness(f, frameSpeaker, span.speaker, b - second, b),
+      interrupts,
+      backchannel: span.backchannel,
+    };
+  });
+}
+
+export function acousticStats(speakers: number, f: FrameFeatures, frameSpeaker: Int16Array, nuclei: number[]): AcousticStats[] {
+  const round = (x: number | null): number | null => (x === null ? null : Math.round(x * 100) / 100);
+  return Array.from({ length: speakers }, (_, s): AcousticStats => {
+    const st: number[] = [];
+    const db: number[] = [];
+    for (let i = 0; i < f.frames; i++) {
+      if (frameSpeaker[i] !== s) continue;
+      db.push(f.energyDb[i]!);
+      if (f.pitchHz[i]! > 0) st.push(hzToSemitones(f.pitchHz[i]!));
+    }
+    const enough = st.length >= MIN_VOICED_FRAMES;
+    const p95 = quantile(st, 0.95);
+    const p5 = quantile(st, 0.05);
+    return {
+      speaker: s,
+      pitchMedianSt: enough ? round(quantile(st, 0.5)) : null,
+      pitchRangeSt: enough && p95 !== null && p5 !== null ? round(p95 - p5) : null,
+      pitchVariabilitySt: enough ? round(std(st)) : null,
+      loudnessMeanDb: round(mean(db)),
+      loudnessVariabilityDb: round(std(db)),
+      syllables: nuclei.filter((p) => frameSpeaker[p] === s).length,
+      phonationSec: Math.round(db.length * FRAME_SEC * 100) / 100,
+      voicedSec: Math.round(st.length * FRAME_SEC * 100) / 100,
+    };
+  });
+}

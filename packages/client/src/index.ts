@@ -1,0 +1,20 @@
+// The SDK's public surface. Everything a user imports comes from here.
+export { Rapport } from './client.ts';
+export { Rapport as default } from './client.ts';
+export type { ClientOptions } from './core/http.ts';
+export {
+  RapportError, APIError, ValidationError, AuthenticationError, InsufficientCreditsError,
+  PermissionDeniedError, NotFoundError, MethodNotAllowedError, ConflictError, PayloadTooLargeError,
+  UnsupportedMediaTypeError, RateLimitError, InternalServerError, APIConnectionError, TimeoutError,
+  AbortError, JobFailedError,
+} from './core/errors.ts';
+export type { APIErrorBody, ErrorDetail } from './core/errors.ts';
+export { Page, PagePromise } from './core/pagination.ts';
+export type { Uploadable, UploadProgress } from './core/multipart.ts';
+export type { UploadParams } from './resources/files.ts';
+export type { StreamOptions, WaitOptions } from './resources/jobs.ts';
+export { isTerminal } from './resources/jobs.ts';
+export { endpoints } from './endpoints.ts';
+export type { Endpoint, EndpointName } from './endpoints.ts';
+export type * from './types.ts';
+export * from './webhooks.ts';

@@ -1,0 +1,60 @@
+// /v1/files: upload (path, stream, Blob or bytes, with progress), get, list, delete, diarization.
+import { multipartBody } from '../core/multipart.ts';
+import type { Uploadable, UploadProgress } from '../core/multipart.ts';
+import { PagePromise } from '../core/pagination.ts';
+import type { HttpClient } from '../core/http.ts';
+import { pathFor } from '../endpoints.ts';
+import type { Diarization, List, ListParams, Media, RequestOptions } from '../types.ts';
+
+export interface UploadParams {
+  label?: string;
+  /** Attach a transcript to existing media. */
+  mediaId?: string;
+  /** The name the server records; defaults to the path's base name, the File's name, or `upload`. */
+  filename?: string;
+  contentType?: string;
+  onProgress?: (progress: UploadProgress) => void;
+}
+
+/** Uploads take as long as the file does: without an explicit timeout they get ten minutes. */
+const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+
+export class Files {
+  readonly #http: HttpClient;
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  async upload(source: Uploadable, params: UploadParams = {}, options?: RequestOptions): Promise<Media> {
+    const rawBody = await multipartBody({
+      source,
+      fields: { label: params.label, mediaId: params.mediaId },
+      filename: params.filename,
+      contentType: params.contentType,
+      onProgress: params.onProgress,
+    });
+    return this.#http.request<Media>({
+      ...pathFor('files.upload'),
+      rawBody,
+      options,
+      defaultTimeoutMs: Math.max(UPLOAD_TIMEOUT_MS, this.#http.timeoutMs),
+    });
+  }
+
+  retrieve(id: string, options?: RequestOptions): Promise<Media> {
+    return this.#http.request({ ...pathFor('files.retrieve', { id }), options });
+  }
+
+  list(params: ListParams = {}, options?: RequestOptions): PagePromise<Media> {
+    return new PagePromise((cursor) =>
+      this.#http.request<List<Media>>({ ...pathFor('files.list'), query: { ...params, cursor }, options }), params.cursor);
+  }
+
+  delete(id: string, options?: RequestOptions): Promise<void> {
+    return this.#http.request({ ...pathFor('files.delete', { id }), options });
+  }
+
+  diarization(id: string, options?: RequestOptions): Promise<Diarization> {
+    return this.#http.request({ ...pathFor('files.diarization', { id }), options });
+  }
+}

@@ -1,0 +1,43 @@
+// /v1/matching: create a job, read its result by id or by job, its evidence, and createAndWait.
+import type { HttpClient } from '../core/http.ts';
+import { pathFor } from '../endpoints.ts';
+import type { Evidence, JobReceipt, MatchingJobCreateParams, MatchingPayload, RequestOptions } from '../types.ts';
+import type { Jobs, WaitOptions } from './jobs.ts';
+
+export class Matching {
+  readonly #http: HttpClient;
+  readonly #jobs: Jobs;
+  constructor(http: HttpClient, jobs: Jobs) {
+    this.#http = http;
+    this.#jobs = jobs;
+  }
+
+  /** Starts a job (202). The SDK's idempotency key (or yours) makes a retried call return the same job. */
+  create(params: MatchingJobCreateParams, options?: RequestOptions): Promise<JobReceipt> {
+    const body = { context: 'behavioral_compatibility', ...params };
+    return this.#http.request({ ...pathFor('matching.create'), body, options });
+  }
+
+  retrieve(id: string, options?: RequestOptions): Promise<MatchingPayload> {
+    return this.#http.request({ ...pathFor('matching.retrieve', { id }), options });
+  }
+
+  /** The payload once the job succeeded; `null` while it runs or when it failed. */
+  byJob(jobId: string, options?: RequestOptions): Promise<MatchingPayload | null> {
+    return this.#http.request({ ...pathFor('matching.byJob', { jobId }), options });
+  }
+
+  evidence(id: string, options?: RequestOptions): Promise<Evidence> {
+    return this.#http.request({ ...pathFor('matching.evidence', { id }), options });
+  }
+
+  /** Creates the job, waits for it (stream, else polling) and answers the result; `JobFailedError` when it fails. */
+  async createAndWait(params: MatchingJobCreateParams, opts: WaitOptions & RequestOptions = {}): Promise<MatchingPayload> {
+    const receipt = await this.create(params, opts);
+    const job = await this.#jobs.wait(receipt.jobId, opts);
+    if (job.resultId) return this.retrieve(job.resultId, opts.signal ? { signal: opts.signal } : undefined);
+    const payload = await this.byJob(receipt.jobId, opts.signal ? { signal: opts.signal } : undefined);
+    if (payload === null) throw new Error(`Job ${receipt.jobId} succeeded without a result`);
+    return payload;
+  }
+}

@@ -1,0 +1,35 @@
+// /v1/reports: behavioral profile jobs of one target (decisions.md §9).
+import type { HttpClient } from '../core/http.ts';
+import { pathFor } from '../endpoints.ts';
+import type { JobReceipt, ReportJobCreateParams, ReportPayload, RequestOptions } from '../types.ts';
+import type { Jobs, WaitOptions } from './jobs.ts';
+
+export class Reports {
+  readonly #http: HttpClient;
+  readonly #jobs: Jobs;
+  constructor(http: HttpClient, jobs: Jobs) {
+    this.#http = http;
+    this.#jobs = jobs;
+  }
+
+  create(params: ReportJobCreateParams, options?: RequestOptions): Promise<JobReceipt> {
+    return this.#http.request({ ...pathFor('reports.create'), body: params, options });
+  }
+
+  retrieve(id: string, options?: RequestOptions): Promise<ReportPayload> {
+    return this.#http.request({ ...pathFor('reports.retrieve', { id }), options });
+  }
+
+  byJob(jobId: string, options?: RequestOptions): Promise<ReportPayload | null> {
+    return this.#http.request({ ...pathFor('reports.byJob', { jobId }), options });
+  }
+
+  async createAndWait(params: ReportJobCreateParams, opts: WaitOptions & RequestOptions = {}): Promise<ReportPayload> {
+    const receipt = await this.create(params, opts);
+    const job = await this.#jobs.wait(receipt.jobId, opts);
+    if (job.resultId) return this.retrieve(job.resultId, opts.signal ? { signal: opts.signal } : undefined);
+    const payload = await this.byJob(receipt.jobId, opts.signal ? { signal: opts.signal } : undefined);
+    if (payload === null) throw new Error(`Job ${receipt.jobId} succeeded without a result`);
+    return payload;
+  }
+}

@@ -1,0 +1,46 @@
+// /v1/workspace*: administration, for admin-scoped keys only (decisions.md §3).
+import type { HttpClient } from '../core/http.ts';
+import { pathFor } from '../endpoints.ts';
+import type { ApiKey, RequestOptions, SigningSecret, Workspace as WorkspaceInfo } from '../types.ts';
+
+export class WorkspaceKeys {
+  readonly #http: HttpClient;
+  constructor(http: HttpClient) {
+    this.#http = http;
+  }
+
+  list(options?: RequestOptions): Promise<{ data: ApiKey[] }> {
+    return this.#http.request({ ...pathFor('workspace.keys.list'), options });
+  }
+
+  /** The answer holds the key itself, shown this once. */
+  create(params: { scope?: 'admin' | 'standard'; name?: string } = {}, options?: RequestOptions): Promise<ApiKey> {
+    return this.#http.request({ ...pathFor('workspace.keys.create'), body: params, options });
+  }
+
+  revoke(keyId: string, options?: RequestOptions): Promise<void> {
+    return this.#http.request({ ...pathFor('workspace.keys.revoke', { keyId }), options });
+  }
+}
+
+export class Workspace {
+  readonly #http: HttpClient;
+  readonly keys: WorkspaceKeys;
+  constructor(http: HttpClient) {
+    this.#http = http;
+    this.keys = new WorkspaceKeys(http);
+  }
+
+  retrieve(options?: RequestOptions): Promise<WorkspaceInfo> {
+    return this.#http.request({ ...pathFor('workspace.retrieve'), options });
+  }
+
+  signingSecret(options?: RequestOptions): Promise<SigningSecret> {
+    return this.#http.request({ ...pathFor('workspace.signingSecret'), options });
+  }
+
+  /** A new secret; the old one keeps signing too for 24 h. */
+  rotateSigningSecret(options?: RequestOptions): Promise<SigningSecret> {
+    return this.#http.request({ ...pathFor('workspace.rotateSigningSecret'), options });
+  }
+}

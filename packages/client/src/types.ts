@@ -1,0 +1,312 @@
+// The API's resource shapes, as interface-spec.md and decisions.md define them. The OpenAPI drift
+// test (test/openapi.test.ts) checks the field lists in `fields.ts` against the server's document,
+// and `fields.ts` is checked against these types by the compiler, so none of them drifts alone.
+
+export type Id = string;
+/** ISO 8601 UTC with milliseconds. */
+export type Timestamp = string;
+
+export interface List<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+export interface ListParams {
+  /** 1 to 100, default 20: the page size, not a total. */
+  limit?: number;
+  cursor?: string;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** For POSTs: replaces the key the SDK would generate. */
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+// ---- matching request (interface-spec.md "Resources and their fields") ----
+
+export type SelectorStrategy = 'dominant' | 'timerange' | 'entity_id' | 'magic_hint' | 'speaker_index';
+
+export interface Selector {
+  strategy: SelectorStrategy;
+  on_miss?: 'fallback_dominant' | 'error';
+  entity_id?: string | null;
+  hint?: string | null;
+  speaker_index?: number | null;
+  timerange?: { start_seconds?: number | null; end_seconds?: number | null } | null;
+}
+
+export interface EntityReference {
+  type: 'entity_id';
+  entityId: string;
+}
+
+export interface MediaTarget {
+  type: 'media_target';
+  mediaId: string;
+  selector: Selector;
+}
+
+export type Member = EntityReference | MediaTarget;
+
+export interface WebhookSpec {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export interface MatchingJobCreateParams {
+  target: Member;
+  group: Member[];
+  /** Defaults to `behavioral_compatibility`, the only value. */
+  context?: 'behavioral_compatibility';
+  label?: string;
+  idempotencyKey?: string;
+  webhook?: WebhookSpec;
+}
+
+export interface ReportJobCreateParams {
+  target: Member;
+  context?: 'behavioral_profile';
+  label?: string;
+  idempotencyKey?: string;
+  webhook?: WebhookSpec;
+}
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+export type JobStage =
+  | 'queued' | 'preparing_media' | 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior'
+  | 'resolving_members' | 'scoring' | 'writing_result' | 'done';
+
+export interface JobReceipt {
+  jobId: Id;
+  status: 'queued' | 'running';
+  stage?: string;
+  estimatedWaitSec?: number;
+}
+
+export interface JobError {
+  code: string;
+  message: string;
+}
+
+export interface Job {
+  id: Id;
+  type: 'matching' | 'report';
+  status: JobStatus;
+  stage: JobStage | string;
+  progress: number;
+  label?: string | null;
+  createdAt: Timestamp;
+  startedAt: Timestamp | null;
+  finishedAt: Timestamp | null;
+  estimatedWaitSec?: number | null;
+  resultId: Id | null;
+  error: JobError | null;
+}
+
+export interface JobListParams extends ListParams {
+  status?: JobStatus;
+  type?: 'matching' | 'report';
+}
+
+/** One server-sent event of a job's progress stream (decisions.md §6). */
+export interface JobEvent {
+  id: string | null;
+  event: 'job.updated' | 'job.succeeded' | 'job.failed';
+  job: Job;
+}
+
+// ---- results ----
+
+export interface CardBlock { type: 'card'; title: string; content: string; icon: string }
+export interface TextBlock { type: 'text'; content: string; title?: string }
+export interface GridBlock { type: 'grid'; columns: 2 | 3 | 4; items: CardBlock[] }
+export interface IllustrationBlock { type: 'illustration'; variant: 'conversation' | 'growth' | 'connection' | 'analysis' }
+export type Block = CardBlock | TextBlock | GridBlock | IllustrationBlock;
+
+export interface Section {
+  section_title: string;
+  section_content: Block | Block[] | Record<string, never>;
+}
+
+export interface ResultDocument {
+  schemaVersion: 1;
+  title: string;
+  summary: string;
+  sections: Section[];
+}
+
+export interface ResolvedMember {
+  source: Member;
+  entityId?: string;
+  resolvedLabel?: string | null;
+}
+
+export interface MatchingPayload {
+  id: Id;
+  jobId?: Id;
+  context: 'behavioral_compatibility';
+  createdAt: Timestamp;
+  label?: string;
+  output: { template: 'matching' };
+  target: ResolvedMember;
+  group: ResolvedMember[];
+  json?: ResultDocument | null;
+  markdown?: string | null;
+}
+
+export interface ReportPayload {
+  id: Id;
+  jobId?: Id;
+  context: 'behavioral_profile';
+  createdAt: Timestamp;
+  label?: string;
+  output: { template: 'report' };
+  target: ResolvedMember;
+  json?: ResultDocument | null;
+  markdown?: string | null;
+}
+
+/** Measurements behind a matching document; open-ended because the engine owns its metrics. */
+export interface Evidence {
+  matchingId?: Id;
+  members?: unknown[];
+  pairs?: unknown[];
+  [key: string]: unknown;
+}
+
+// ---- media ----
+
+export interface Speaker {
+  index: number;
+  entityId: Id | null;
+  speechSec: number;
+  firstSpeechSec: number;
+  label: string | null;
+}
+
+export interface Media {
+  id: Id;
+  kind: 'audio' | 'video' | 'transcript';
+  filename: string;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
+  durationSec: number | null;
+  label?: string | null;
+  hasTranscript: boolean;
+  analysis: {
+    status: 'pending' | 'running' | 'ready' | 'failed';
+    error?: JobError | null;
+    speakers: Speaker[];
+  };
+  createdAt: Timestamp;
+}
+
+export interface Diarization {
+  mediaId: Id;
+  durationSec: number | null;
+  segments: { speaker: number; start: number; end: number }[];
+}
+
+// ---- entities ----
+
+export interface Entity {
+  id: Id;
+  label: string | null;
+  tags: string[];
+  speechSec: number;
+  appearances: { mediaId: Id; speakerIndex: number; speechSec: number }[];
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface EntityListParams extends ListParams {
+  tag?: string;
+  q?: string;
+}
+
+// ---- credits, feedback ----
+
+export interface CreditBalance {
+  balance: number;
+  reserved: number;
+  available: number;
+  updatedAt: Timestamp;
+}
+
+export interface CreditTransaction {
+  id: Id;
+  kind: 'grant' | 'reserve' | 'charge' | 'release';
+  amount: number;
+  balanceAfter: number;
+  jobId?: Id | null;
+  mediaId?: Id | null;
+  createdAt: Timestamp;
+}
+
+export interface FeedbackCreateParams {
+  resultId: Id;
+  rating: 1 | 2 | 3 | 4 | 5;
+  comment?: string;
+}
+
+export interface Feedback {
+  id: Id;
+  resultId: Id;
+  rating: number;
+  comment?: string | null;
+  createdAt: Timestamp;
+}
+
+// ---- webhook deliveries ----
+
+export interface DeliveryAttempt {
+  at: Timestamp;
+  statusCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+}
+
+export interface WebhookDelivery {
+  id: Id;
+  eventId: Id;
+  eventType: string;
+  jobId: Id | null;
+  url: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts?: DeliveryAttempt[];
+  createdAt: Timestamp;
+  [key: string]: unknown;
+}
+
+export interface DeliveryListParams extends ListParams {
+  jobId?: string;
+  status?: 'pending' | 'succeeded' | 'failed';
+}
+
+// ---- workspace ----
+
+export interface Workspace {
+  id: Id;
+  name: string;
+  createdAt: Timestamp;
+  [key: string]: unknown;
+}
+
+export interface ApiKey {
+  id: Id;
+  scope: 'admin' | 'standard';
+  createdAt: Timestamp;
+  /** Present only in the answer that created the key: shown once. */
+  key?: string;
+  [key: string]: unknown;
+}
+
+export interface SigningSecret {
+  signingSecret: string;
+  [key: string]: unknown;
+}

@@ -1,0 +1,94 @@
+// Admin commands of the `rapport` command line, working directly on the configured store
+// (decisions §3): serve, workspace create, key create|revoke, secret rotate, credits grant.
+// `runAdminCommand` answers the process exit code; output is JSON for machine use.
+import { loadConfig, ConfigError } from '../config.ts';
+import { openStores } from '../compose.ts';
+import { WorkspaceService } from '../workspace/workspace.service.ts';
+import { grantCredits } from '../credits/credits.ledger.ts';
+import { serveFromEnv } from '../serve.ts';
+
+export const ADMIN_USAGE = `Admin commands (work on the configured store: DATA_DIR):
+  rapport serve                                   start the service
+  rapport workspace create NAME                   new workspace; prints {workspaceId, apiKey, signingSecret}
+  rapport key create --workspace ID [--scope admin|standard] [--name NAME]
+  rapport key revoke --workspace ID KEY_ID
+  rapport secret rotate --workspace ID            new signing secret (the old one signs for 24 h more)
+  rapport credits grant --workspace ID AMOUNT`;
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+function positional(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i]?.startsWith('--')) i++;
+    else out.push(args[i] as string);
+  }
+  return out;
+}
+
+class UsageError extends Error {}
+
+export async function runAdminCommand(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  try {
+    if (command === 'serve') {
+      await serveFromEnv();
+      return -1; // keeps running; the caller must not exit
+    }
+    const config = loadConfig();
+    const stores = openStores(config);
+    const service = new WorkspaceService(stores.workspaces, config.initialCredits);
+    const out = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
+    const workspaceId = async (args: string[]) => {
+      const id = flag(args, 'workspace') ?? (await stores.workspaces.anyWorkspace())?.id;
+      if (!id) throw new UsageError('no workspace exists; create one with `rapport workspace create NAME`');
+      if (!(await stores.workspaces.getWorkspace(id))) throw new UsageError(`no workspace ${id}`);
+      return id;
+    };
+    try {
+      if (command === 'workspace' && sub === 'create') {
+        const name = positional(rest)[0];
+        if (!name) throw new UsageError('usage: rapport workspace create NAME');
+        out(await service.createWorkspace(name));
+      } else if (command === 'key' && sub === 'create') {
+        const scope = flag(rest, 'scope') ?? 'standard';
+        if (scope !== 'admin' && scope !== 'standard') throw new UsageError('--scope must be admin or standard');
+        const key = await service.createKey(await workspaceId(rest), scope, flag(rest, 'name') ?? null);
+        out({ keyId: key.id, apiKey: key.apiKey, scope: key.scope, workspaceId: key.workspaceId });
+      } else if (command === 'key' && sub === 'revoke') {
+        const keyId = positional(rest)[0];
+        if (!keyId) throw new UsageError('usage: rapport key revoke [--workspace ID] KEY_ID');
+        const key = await stores.workspaces.revokeKey(await workspaceId(rest), keyId);
+        if (!key) throw new UsageError(`no key ${keyId} in that workspace`);
+        out({ keyId: key.id, revokedAt: key.revokedAt });
+      } else if (command === 'secret' && sub === 'rotate') {
+        const s = await service.rotateSigningSecret(await workspaceId(rest));
+        out({ signingSecret: s.current, previousSecretValidUntil: s.previousExpiresAt });
+      } else if (command === 'credits' && sub === 'grant') {
+        const amount = Number(positional(rest)[0]);
+        if (!Number.isInteger(amount) || amount <= 0) throw new UsageError('usage: rapport credits grant [--workspace ID] AMOUNT (a positive integer)');
+        const id = await workspaceId(rest);
+        const balance = stores.db.transaction(() => grantCredits(stores.db, id, amount));
+        out({ workspaceId: id, granted: amount, balance });
+      } else {
+        throw new UsageError(ADMIN_USAGE);
+      }
+      return 0;
+    } finally {
+      stores.db.close();
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return 78;
+    }
+    throw err;
+  }
+}

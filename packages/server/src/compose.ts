@@ -1,0 +1,96 @@
+// Composition root: builds stores, services, the worker and the HTTP app from one Config.
+// Nothing else wires dependencies; tests call `composeService` with their own DATA_DIR.
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { SqliteDb } from './store/sqlite.ts';
+import { SqliteWorkspaceStore } from './workspace/workspace.store.ts';
+import { WorkspaceService } from './workspace/workspace.service.ts';
+import { SqliteJobStore } from './jobs/jobs.store.ts';
+import { SqliteQueueStore } from './queue/queue.store.ts';
+import { SqliteMediaStore } from './files/media.store.ts';
+import { SqliteEntityStore } from './entities/entities.store.ts';
+import { SqliteResultStore } from './results/results.store.ts';
+import { SqliteIdempotencyStore } from './idempotency/idempotency.store.ts';
+import { FileBlobStore } from './store/blob-store.ts';
+import { MemoryJobEventBus } from './events/job-event-bus.ts';
+import { JobService } from './jobs/jobs.service.ts';
+import { MatchingService } from './matching/matching.service.ts';
+import { ReportService } from './reports/reports.service.ts';
+import { MemoryRateLimitCounter } from './http/rate-limit.ts';
+import { buildApp } from './http/app.ts';
+import { ROUTES } from './routes.ts';
+import { Worker } from './queue/worker.ts';
+import { JobRunner } from './jobs/job.runner.ts';
+import { MediaAnalysisRunner } from './files/media-analysis.runner.ts';
+import type { AnalysisEngine } from './analysis/engine.ts';
+import type { Services } from './services.ts';
+
+export interface ComposedService {
+  services: Services;
+  app: FastifyInstance;
+  worker: Worker | null;
+  close(): Promise<void>;
+}
+
+/** Opens the stores only (for the admin command line). */
+export function openStores(config: Config) {
+  const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
+  return { db, workspaces: new SqliteWorkspaceStore(db) };
+}
+
+export async function composeService(config: Config, opts: { engine: AnalysisEngine | null; logger?: boolean }): Promise<ComposedService> {
+  const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
+  const bus = new MemoryJobEventBus();
+  let wake: () => void = () => undefined;
+  const workspaces = new SqliteWorkspaceStore(db);
+  const jobs = new SqliteJobStore(db, (ws, e) => bus.publish(ws, e));
+  const stores = {
+    db,
+    workspaces,
+    jobs,
+    queue: new SqliteQueueStore(db),
+    media: new SqliteMediaStore(db),
+    entities: new SqliteEntityStore(db),
+    results: new SqliteResultStore(db),
+    blobs: new FileBlobStore(config.dataDir),
+  };
+  const services = {
+    config,
+    lifecycle: { closing: false },
+    stores,
+    bus,
+    workspace: new WorkspaceService(workspaces, config.initialCredits),
+    jobs: new JobService(jobs, new SqliteIdempotencyStore(db), () => wake()),
+    wakeWorker: () => wake(),
+  } as Omit<Services, 'matching' | 'reports'> as Services;
+  services.matching = new MatchingService(services);
+  services.reports = new ReportService(services);
+
+  const app = await buildApp({ config, services, rateLimitCounter: new MemoryRateLimitCounter(), ...(opts.logger !== undefined ? { logger: opts.logger } : {}) }, ROUTES);
+
+  let worker: Worker | null = null;
+  if (config.role !== 'api') {
+    worker = new Worker(
+      stores.queue,
+      { 'job.run': new JobRunner(services, opts.engine), 'media.analyze': new MediaAnalysisRunner(services, opts.engine) },
+      { concurrency: config.workerConcurrency, leaseMs: config.jobLeaseSec * 1000, log: (msg, extra) => app.log.warn(extra ?? {}, msg) },
+    );
+    wake = worker.wake;
+  }
+
+  let closed = false;
+  return {
+    services,
+    app,
+    worker,
+    async close() {
+      if (closed) return;
+      closed = true;
+      services.lifecycle.closing = true;
+      await worker?.close();
+      await app.close();
+      db.close();
+    },
+  };
+}

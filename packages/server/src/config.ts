@@ -1,0 +1,144 @@
+// Configuration is read once at start from the environment (and an optional JSON file named by
+// CONFIG_FILE), validated as a whole, and then injected: no other module reads process.env.
+// Every bad value is named in one error, so an operator fixes them all in one go (immich does
+// the same with its environment schema).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface RateLimitConfig {
+  upload: number;
+  reportCreation: number;
+  jobStatus: number;
+  files: number;
+  entities: number;
+  credits: number;
+  default: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  role: 'all' | 'api' | 'worker';
+  workerConcurrency: number;
+  maxUploadBytes: number;
+  serviceApiKey: string | null;
+  signingSecret: string | null;
+  webhookAllowPrivate: boolean;
+  webhookRequireHttps: boolean;
+  initialCredits: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** How long a worker's lease on a task lasts without renewal; a dead worker's task is retaken after it. */
+  jobLeaseSec: number;
+  /** A job that runs longer than this fails with `timed_out`. */
+  jobTimeoutSec: number;
+  rateLimits: RateLimitConfig;
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const ROLES = ['all', 'api', 'worker'] as const;
+
+export function loadConfig(env: Env = process.env): Config {
+  const merged: Env = { ...readConfigFile(env.CONFIG_FILE), ...env };
+  const problems: string[] = [];
+
+  const int = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
+    const raw = merged[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string): boolean => {
+    const raw = merged[name];
+    if (raw === undefined || raw === '') return false;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    problems.push(`${name} must be true or false, got "${raw}"`);
+    return false;
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = merged[name];
+    if (raw === undefined || raw === '') return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    problems.push(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+    return fallback;
+  };
+  const optional = (name: string): string | null => {
+    const raw = merged[name];
+    return raw === undefined || raw === '' ? null : raw;
+  };
+
+  const serviceApiKey = optional('SERVICE_API_KEY');
+  if (serviceApiKey !== null && !/^rk_[A-Za-z0-9_-]{32,}$/.test(serviceApiKey)) {
+    problems.push('SERVICE_API_KEY must look like rk_ followed by 32 or more letters, digits, _ or -');
+  }
+  const signingSecret = optional('SIGNING_SECRET');
+  if (signingSecret !== null && !/^whsec_[A-Za-z0-9_+/=-]{16,}$/.test(signingSecret)) {
+    problems.push('SIGNING_SECRET must look like whsec_ followed by 16 or more characters');
+  }
+  const databaseUrl = optional('DATABASE_URL');
+  if (databaseUrl !== null) {
+    problems.push('DATABASE_URL: only the embedded store is built so far; unset DATABASE_URL to use it');
+  }
+
+  const config: Config = {
+    port: int('PORT', 8080, 0, 65535),
+    host: merged.HOST || '127.0.0.1',
+    dataDir: path.resolve(merged.DATA_DIR || './data'),
+    databaseUrl,
+    redisUrl: optional('REDIS_URL'),
+    role: oneOf('ROLE', ROLES, 'all'),
+    workerConcurrency: int('WORKER_CONCURRENCY', 2, 1, 64),
+    maxUploadBytes: int('MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1),
+    serviceApiKey,
+    signingSecret,
+    webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE'),
+    webhookRequireHttps: bool('WEBHOOK_REQUIRE_HTTPS'),
+    initialCredits: int('INITIAL_CREDITS', 1000, 0),
+    logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    jobLeaseSec: int('JOB_LEASE_SEC', 30, 1, 3600),
+    jobTimeoutSec: int('JOB_TIMEOUT_SEC', 3600, 1),
+    rateLimits: {
+      upload: int('RATE_LIMIT_UPLOAD', 10, 1),
+      reportCreation: int('RATE_LIMIT_REPORT_CREATION', 20, 1),
+      jobStatus: int('RATE_LIMIT_JOB_STATUS', 60, 1),
+      files: int('RATE_LIMIT_FILES', 30, 1),
+      entities: int('RATE_LIMIT_ENTITIES', 30, 1),
+      credits: int('RATE_LIMIT_CREDITS', 100, 1),
+      default: int('RATE_LIMIT_DEFAULT', 100, 1),
+    },
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+function readConfigFile(file: string | undefined): Env {
+  if (!file) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError([`CONFIG_FILE ${file} could not be read as JSON: ${(err as Error).message}`]);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError([`CONFIG_FILE ${file} must hold a JSON object of NAME: value`]);
+  }
+  return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, String(v)]));
+}

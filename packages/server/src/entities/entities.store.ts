@@ -1,0 +1,139 @@
+// Entities: people tracked across media by voice. Speakers are linked to entities when media
+// analysis completes (SqliteMediaStore.completeAnalysis); this store reads and edits them.
+import type { SqliteDb } from '../store/sqlite.ts';
+import { nowIso } from '../ids.ts';
+import { decodeCursor, encodeCursor } from '../store/cursor.ts';
+
+export interface Appearance {
+  mediaId: string;
+  speakerIndex: number;
+  speechSec: number;
+}
+
+export interface EntityRecord {
+  id: string;
+  label: string | null;
+  tags: string[];
+  speechSec: number;
+  appearances: Appearance[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface EntityRow {
+  id: string;
+  workspace_id: string;
+  label: string | null;
+  tags_json: string;
+  voiceprint_json: string | null;
+  created_at: string;
+  updated_at: string;
+  seq: number;
+}
+
+export class SqliteEntityStore {
+  private readonly db: SqliteDb;
+  constructor(db: SqliteDb) {
+    this.db = db;
+  }
+
+  private toEntity(r: EntityRow): EntityRecord {
+    const appearances = this.db
+      .all<{ media_id: string; speaker_index: number; speech_sec: number }>(
+        'SELECT media_id, speaker_index, speech_sec FROM appearances WHERE entity_id = ? ORDER BY media_id, speaker_index',
+        r.id,
+      )
+      .map((a) => ({ mediaId: a.media_id, speakerIndex: a.speaker_index, speechSec: a.speech_sec }));
+    return {
+      id: r.id,
+      label: r.label,
+      tags: JSON.parse(r.tags_json) as string[],
+      speechSec: Math.round(appearances.reduce((s, a) => s + a.speechSec, 0) * 1000) / 1000,
+      appearances,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    };
+  }
+
+  async get(workspaceId: string, id: string): Promise<EntityRecord | null> {
+    const r = this.db.get<EntityRow>('SELECT * FROM entities WHERE id = ? AND workspace_id = ?', id, workspaceId);
+    return r ? this.toEntity(r) : null;
+  }
+
+  async exists(workspaceId: string, id: string): Promise<boolean> {
+    return this.db.get('SELECT 1 AS x FROM entities WHERE id = ? AND workspace_id = ?', id, workspaceId) !== undefined;
+  }
+
+  async list(workspaceId: string, q: { limit: number; cursor?: string; tag?: string; q?: string }): Promise<{ data: EntityRecord[]; nextCursor: string | null }> {
+    const before = q.cursor ? decodeCursor(q.cursor) : Number.MAX_SAFE_INTEGER;
+    const rows = this.db.all<EntityRow>(
+      `SELECT * FROM entities WHERE workspace_id = ? AND seq < ?
+       AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(tags_json) WHERE lower(value) = lower(?)))
+       AND (? IS NULL OR instr(lower(COALESCE(label, '')), lower(?)) > 0)
+       ORDER BY seq DESC LIMIT ?`,
+      workspaceId, before, q.tag ?? null, q.tag ?? null, q.q ?? null, q.q ?? null, q.limit + 1,
+    );
+    const page = rows.slice(0, q.limit);
+    const last = page[page.length - 1];
+    return { data: page.map((r) => this.toEntity(r)), nextCursor: rows.length > q.limit && last ? encodeCursor(last.seq) : null };
+  }
+
+  /** Voiceprints of every entity of the workspace, for linking new speakers. */
+  async voiceprints(workspaceId: string): Promise<{ entityId: string; voiceprint: number[] }[]> {
+    return this.db
+      .all<{ id: string; voiceprint_json: string | null }>('SELECT id, voiceprint_json FROM entities WHERE workspace_id = ? AND voiceprint_json IS NOT NULL', workspaceId)
+      .map((r) => ({ entityId: r.id, voiceprint: JSON.parse(r.voiceprint_json as string) as number[] }));
+  }
+
+  /** Labels and tags of the given entities, for the magic_hint resolver. */
+  async labels(workspaceId: string, ids: string[]): Promise<Record<string, { label: string | null; tags: string[] }>> {
+    const out: Record<string, { label: string | null; tags: string[] }> = {};
+    for (const id of new Set(ids)) {
+      const r = this.db.get<EntityRow>('SELECT * FROM entities WHERE id = ? AND workspace_id = ?', id, workspaceId);
+      if (r) out[id] = { label: r.label, tags: JSON.parse(r.tags_json) as string[] };
+    }
+    return out;
+  }
+
+  async setLabel(workspaceId: string, id: string, label: string | null): Promise<EntityRecord | null> {
+    this.db.run('UPDATE entities SET label = ?, updated_at = ? WHERE id = ? AND workspace_id = ?', label, nowIso(), id, workspaceId);
+    return this.get(workspaceId, id);
+  }
+
+  async addTags(workspaceId: string, id: string, tags: string[]): Promise<EntityRecord | null> {
+    const e = await this.get(workspaceId, id);
+    if (!e) return null;
+    const merged = [...e.tags];
+    for (const t of tags) if (!merged.includes(t)) merged.push(t);
+    this.db.run('UPDATE entities SET tags_json = ?, updated_at = ? WHERE id = ?', JSON.stringify(merged), nowIso(), id);
+    return this.get(workspaceId, id);
+  }
+
+  async removeTag(workspaceId: string, id: string, tag: string): Promise<EntityRecord | null> {
+    const e = await this.get(workspaceId, id);
+    if (!e) return null;
+    this.db.run('UPDATE entities SET tags_json = ?, updated_at = ? WHERE id = ?', JSON.stringify(e.tags.filter((t) => t !== tag)), nowIso(), id);
+    return this.get(workspaceId, id);
+  }
+
+  /** Moves every appearance and tag of `from` into `into`, then deletes `from`. */
+  async merge(workspaceId: string, into: string, from: string[]): Promise<EntityRecord | null> {
+    this.db.transaction(() => {
+      const target = this.db.get<EntityRow>('SELECT * FROM entities WHERE id = ? AND workspace_id = ?', into, workspaceId);
+      if (!target) return;
+      const tags = JSON.parse(target.tags_json) as string[];
+      let label = target.label;
+      for (const id of from) {
+        if (id === into) continue;
+        const src = this.db.get<EntityRow>('SELECT * FROM entities WHERE id = ? AND workspace_id = ?', id, workspaceId);
+        if (!src) continue;
+        for (const t of JSON.parse(src.tags_json) as string[]) if (!tags.includes(t)) tags.push(t);
+        label ??= src.label;
+        this.db.run('UPDATE appearances SET entity_id = ? WHERE entity_id = ?', into, id);
+        this.db.run('DELETE FROM entities WHERE id = ?', id);
+      }
+      this.db.run('UPDATE entities SET tags_json = ?, label = ?, updated_at = ? WHERE id = ?', JSON.stringify(tags), label, nowIso(), into);
+    });
+    return this.get(workspaceId, into);
+  }
+}

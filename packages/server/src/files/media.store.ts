@@ -1,0 +1,215 @@
+// Uploaded media and their cached analysis. A media row, its credit reservation and its
+// analysis task are written in one transaction; the analysis result, the speakers' links to
+// entities and the credit charge in another.
+import type { SqliteDb } from '../store/sqlite.ts';
+import { nowIso } from '../ids.ts';
+import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
+import { chargeCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
+import { decodeCursor, encodeCursor } from '../store/cursor.ts';
+import type { MediaAnalysis, Transcript } from '@rapport/analysis';
+
+export type MediaKind = 'audio' | 'video' | 'transcript';
+export type AnalysisStatus = 'pending' | 'running' | 'ready' | 'failed';
+
+export interface MediaRecord {
+  id: string;
+  workspaceId: string;
+  kind: MediaKind;
+  filename: string;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
+  durationSec: number | null;
+  label: string | null;
+  storagePath: string;
+  transcript: Transcript | null;
+  analysisStatus: AnalysisStatus;
+  analysisError: { code: string; message: string } | null;
+  analysis: MediaAnalysis | null;
+  createdAt: string;
+}
+
+/** How each analysed speaker was linked: to an existing entity, or to a new one. */
+export interface SpeakerLink {
+  speakerIndex: number;
+  entityId: string;
+  speechSec: number;
+  /** Present when the entity is new: its first voiceprint and label. */
+  create?: { voiceprint: number[]; label: string | null };
+  /** Present when linked to an existing entity: the updated voiceprint (running mean). */
+  voiceprint?: number[];
+}
+
+interface MediaRow {
+  id: string;
+  workspace_id: string;
+  kind: MediaKind;
+  filename: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  duration_sec: number | null;
+  label: string | null;
+  storage_path: string;
+  transcript_json: string | null;
+  analysis_status: AnalysisStatus;
+  analysis_error: string | null;
+  analysis_json: string | null;
+  created_at: string;
+  seq: number;
+}
+
+function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    kind: r.kind,
+    filename: r.filename,
+    contentType: r.content_type,
+    sizeBytes: r.size_bytes,
+    sha256: r.sha256,
+    durationSec: r.duration_sec,
+    label: r.label,
+    storagePath: r.storage_path,
+    transcript: r.transcript_json ? (JSON.parse(r.transcript_json) as Transcript) : null,
+    analysisStatus: r.analysis_status,
+    analysisError: r.analysis_error ? (JSON.parse(r.analysis_error) as { code: string; message: string }) : null,
+    analysis: withAnalysis && r.analysis_json ? (JSON.parse(r.analysis_json) as MediaAnalysis) : null,
+    createdAt: r.created_at,
+  };
+}
+
+/** Media analysis costs 1 credit per started minute of audio (decisions §10). */
+export function analysisCost(durationSec: number | null): number {
+  return durationSec === null ? 1 : Math.max(1, Math.ceil(durationSec / 60));
+}
+
+export class SqliteMediaStore {
+  private readonly db: SqliteDb;
+  constructor(db: SqliteDb) {
+    this.db = db;
+  }
+
+  /** Inserts media; audio and video reserve their analysis credits and queue the analysis. */
+  async insert(m: Omit<MediaRecord, 'analysis' | 'analysisError' | 'createdAt'>): Promise<MediaRecord> {
+    this.db.transaction(() => {
+      const analysable = m.kind !== 'transcript';
+      if (analysable) reserveCredits(this.db, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
+      this.db.run(
+        `INSERT INTO media (id, workspace_id, kind, filename, content_type, size_bytes, sha256, duration_sec, label, storage_path,
+         transcript_json, analysis_status, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        m.id, m.workspaceId, m.kind, m.filename, m.contentType, m.sizeBytes, m.sha256, m.durationSec, m.label, m.storagePath,
+        m.transcript ? JSON.stringify(m.transcript) : null, m.analysisStatus, nowIso(), this.db.nextSeq(),
+      );
+      if (analysable) enqueueTask(this.db, 'media.analyze', m.id, m.workspaceId);
+    });
+    return (await this.get(m.workspaceId, m.id)) as MediaRecord;
+  }
+
+  async get(workspaceId: string, id: string): Promise<MediaRecord | null> {
+    const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
+    return r ? toMedia(r) : null;
+  }
+
+  async exists(workspaceId: string, id: string): Promise<boolean> {
+    return this.db.get('SELECT 1 AS x FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId) !== undefined;
+  }
+
+  async load(id: string): Promise<MediaRecord | null> {
+    const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
+    return r ? toMedia(r) : null;
+  }
+
+  async list(workspaceId: string, limit: number, cursor: string | undefined): Promise<{ data: MediaRecord[]; nextCursor: string | null }> {
+    const before = cursor ? decodeCursor(cursor) : Number.MAX_SAFE_INTEGER;
+    const rows = this.db.all<MediaRow>('SELECT * FROM media WHERE workspace_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?', workspaceId, before, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { data: page.map((r) => toMedia(r)), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+  }
+
+  async attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void> {
+    this.db.run('UPDATE media SET transcript_json = ? WHERE id = ? AND workspace_id = ?', JSON.stringify(transcript), id, workspaceId);
+  }
+
+  /** Progress of a running analysis, for the jobs that wait on it. */
+  async setAnalysisProgress(id: string, stage: string, fraction: number): Promise<void> {
+    this.db.run("UPDATE media SET analysis_stage = ?, analysis_progress = ? WHERE id = ? AND analysis_status = 'running'", stage, fraction, id);
+  }
+
+  async analysisProgress(id: string): Promise<{ stage: string | null; fraction: number } | null> {
+    const r = this.db.get<{ analysis_stage: string | null; analysis_progress: number }>('SELECT analysis_stage, analysis_progress FROM media WHERE id = ?', id);
+    return r ? { stage: r.analysis_stage, fraction: r.analysis_progress } : null;
+  }
+
+  async markAnalysisRunning(id: string): Promise<void> {
+    this.db.run("UPDATE media SET analysis_status = 'running' WHERE id = ? AND analysis_status IN ('pending', 'running')", id);
+  }
+
+  async completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[]): Promise<void> {
+    this.db.transaction(() => {
+      const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
+      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return;
+      const now = nowIso();
+      for (const link of links) {
+        if (link.create) {
+          this.db.run(
+            'INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+            link.entityId, r.workspace_id, link.create.label, '[]', JSON.stringify(link.create.voiceprint), now, now, this.db.nextSeq(),
+          );
+        } else {
+          this.db.run(
+            'UPDATE entities SET voiceprint_json = COALESCE(?, voiceprint_json), updated_at = ? WHERE id = ?',
+            link.voiceprint ? JSON.stringify(link.voiceprint) : null, now, link.entityId,
+          );
+          const label = analysis.speakers[link.speakerIndex]?.label ?? null;
+          if (label) this.db.run('UPDATE entities SET label = ? WHERE id = ? AND label IS NULL', label, link.entityId);
+        }
+        this.db.run(
+          'INSERT OR REPLACE INTO appearances (entity_id, media_id, speaker_index, speech_sec, workspace_id) VALUES (?, ?, ?, ?, ?)',
+          link.entityId, id, link.speakerIndex, link.speechSec, r.workspace_id,
+        );
+      }
+      this.db.run(
+        "UPDATE media SET analysis_status = 'ready', analysis_json = ?, duration_sec = COALESCE(duration_sec, ?) WHERE id = ?",
+        JSON.stringify(analysis), analysis.durationSec, id,
+      );
+      chargeCredits(this.db, r.workspace_id, analysisCost(r.duration_sec), { mediaId: id });
+      dropTasks(this.db, 'media.analyze', id);
+    });
+  }
+
+  async failAnalysis(id: string, error: { code: string; message: string }): Promise<void> {
+    this.db.transaction(() => {
+      const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
+      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return;
+      this.db.run("UPDATE media SET analysis_status = 'failed', analysis_error = ? WHERE id = ?", JSON.stringify(error), id);
+      releaseCredits(this.db, r.workspace_id, analysisCost(r.duration_sec), { mediaId: id });
+      dropTasks(this.db, 'media.analyze', id);
+    });
+  }
+
+  /** Speaker → entity links of one media, by speaker index. */
+  async links(mediaId: string): Promise<Map<number, string>> {
+    const rows = this.db.all<{ speaker_index: number; entity_id: string }>('SELECT speaker_index, entity_id FROM appearances WHERE media_id = ?', mediaId);
+    return new Map(rows.map((r) => [r.speaker_index, r.entity_id]));
+  }
+
+  /**
+   * Deletes the media and what was derived from it (its analysis, its appearances; entities
+   * left with no appearance stay, as people the workspace knows). Results that exist stay.
+   */
+  async delete(workspaceId: string, id: string): Promise<MediaRecord | null> {
+    return this.db.transaction(() => {
+      const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
+      if (!r) return null;
+      if (r.analysis_status === 'pending' || r.analysis_status === 'running') {
+        releaseCredits(this.db, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
+      }
+      dropTasks(this.db, 'media.analyze', id);
+      this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
+      this.db.run('DELETE FROM media WHERE id = ?', id);
+      return toMedia(r, false);
+    });
+  }
+}

@@ -1,0 +1,147 @@
+// The HTTP layer: one fastify instance with the hooks every route shares (request ids,
+// authentication, rate limits, the error body of decisions §2) and the domain routes. Route
+// handlers stay thin; the services in `Services` do the work.
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import { ApiError, errorBody } from './errors.ts';
+import { validatorCompiler, ajvDetails } from './validation.ts';
+import { OpenApiBuilder } from './openapi.ts';
+import { checkRateLimit, type RateLimitCounter } from './rate-limit.ts';
+import { newId } from '../ids.ts';
+import type { Config } from '../config.ts';
+import type { Services } from '../services.ts';
+import './context.ts';
+
+export interface AppOptions {
+  config: Config;
+  services: Services;
+  rateLimitCounter: RateLimitCounter;
+  logger?: boolean;
+}
+
+export type RouteRegistrar = (app: FastifyInstance, services: Services) => void;
+
+const JSON_BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): Promise<FastifyInstance> {
+  const { config, services } = opts;
+  const app = Fastify({
+    logger: opts.logger === false || config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: JSON_BODY_LIMIT,
+    genReqId: () => newId('req'),
+    // Bodies are refused with 400 on unknown fields; never silently stripped.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+    return503OnClosing: false,
+    forceCloseConnections: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorateRequest('auth', null);
+
+  const openapi = new OpenApiBuilder();
+  const routePatterns: { re: RegExp; methods: Set<string> }[] = [];
+  app.addHook('onRoute', (route) => {
+    openapi.collect(route);
+    const re = new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}/?$`);
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const existing = routePatterns.find((p) => p.re.source === re.source);
+    if (existing) methods.forEach((m) => existing.methods.add(m));
+    else routePatterns.push({ re, methods: new Set(methods) });
+  });
+
+  await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 2, fields: 10, fieldSize: 4096, parts: 20 } });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    if (services.lifecycle.closing) throw new ApiError('UNAVAILABLE', 'The service is shutting down; retry shortly.', { headers: { 'retry-after': '5' } });
+    const path = req.url.split('?', 1)[0] ?? '';
+    if (!path.startsWith('/v1/') && path !== '/v1') return;
+    const isPublic = req.routeOptions.config?.doc?.public === true;
+    const key = req.headers['service-api-key'];
+    if (typeof key === 'string' && key.length > 0 && key.length < 512) {
+      req.auth = await services.workspace.authenticate(key);
+    }
+    const subject = req.auth ? `key:${req.auth.keyId}` : `ip:${req.ip}`;
+    const rateClass = req.routeOptions.config?.rateClass ?? 'default';
+    const decision = await checkRateLimit(opts.rateLimitCounter, config.rateLimits, rateClass, subject);
+    reply.headers(decision.headers);
+    if (!req.auth && !isPublic && req.routeOptions.url !== undefined) throw new ApiError('UNAUTHENTICATED');
+    if (!decision.allowed) {
+      throw new ApiError('RATE_LIMITED', `Rate limit of ${config.rateLimits[rateClass]} requests per minute exceeded; retry after ${decision.retryAfterSec} s.`, {
+        retryAfter: decision.retryAfterSec,
+        headers: { 'retry-after': String(decision.retryAfterSec) },
+      });
+    }
+    if (req.routeOptions.config?.admin && req.auth?.scope !== 'admin') throw new ApiError('FORBIDDEN', 'Workspace administration needs an admin API key.');
+  });
+
+  // A multipart body sent to a JSON route (or JSON to the upload route) is the wrong content type.
+  app.addHook('preValidation', async (req) => {
+    const ct = String(req.headers['content-type'] ?? '');
+    const wantsMultipart = req.routeOptions.config?.doc?.multipart === true;
+    if (req.method === 'GET' || req.method === 'DELETE') return;
+    if (wantsMultipart && !ct.startsWith('multipart/form-data')) {
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Uploads must be sent as multipart/form-data with a `file` part.');
+    }
+    if (!wantsMultipart && ct.startsWith('multipart/')) {
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'This route takes a JSON body (application/json).');
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError | ApiError, req: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(err);
+    if (apiError.status >= 500 && apiError.code === 'INTERNAL') req.log.error({ err }, 'unhandled error');
+    reply.headers(apiError.headers);
+    return reply.code(apiError.status).type('application/json; charset=utf-8').send(errorBody(apiError, req.id));
+  });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split('?', 1)[0] ?? '';
+    const match = routePatterns.find((p) => p.re.test(path));
+    const err = match
+      ? new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}; allowed: ${[...match.methods].join(', ')}.`, { headers: { allow: [...match.methods].join(', ') } })
+      : new ApiError('NOT_FOUND', `No route ${req.method} ${path}.`);
+    reply.headers(err.headers);
+    return reply.code(err.status).type('application/json; charset=utf-8').send(errorBody(err, req.id));
+  });
+
+  app.get('/v1/openapi.json', { config: { doc: { summary: 'This OpenAPI document', tags: ['meta'], public: true, responses: { 200: { description: 'OpenAPI 3.1' } } } } }, async (_req, reply) =>
+    reply.type('application/json; charset=utf-8').send(openapi.json()),
+  );
+
+  for (const register of registrars) register(app, services);
+  return app;
+}
+
+function toApiError(err: FastifyError | ApiError | Error): ApiError {
+  if (err instanceof ApiError) return err;
+  const fe = err as FastifyError & { validationContext?: string };
+  if (fe.validation) {
+    return new ApiError('VALIDATION_FAILED', 'The request is not valid; see details.', {
+      details: ajvDetails(fe.validation as Parameters<typeof ajvDetails>[0], fe.validationContext ?? 'body'),
+    });
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('INVALID_JSON', fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The request body is empty; send a JSON object.' : 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE', 'JSON bodies are limited to 1 MiB.');
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE', 'The file is over the upload size limit.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'This content type is not supported here; send application/json.');
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new ApiError('VALIDATION_FAILED', fe.message, { details: [{ path: '/file', message: fe.message }] });
+  }
+  if (err instanceof SyntaxError || (fe.statusCode === 400 && /JSON/i.test(fe.message))) return new ApiError('INVALID_JSON');
+  if (fe.statusCode === 413) return new ApiError('PAYLOAD_TOO_LARGE');
+  if (fe.statusCode === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new ApiError('VALIDATION_FAILED', fe.message, { details: [{ path: '/', message: fe.message }] });
+  }
+  return new ApiError('INTERNAL');
+}

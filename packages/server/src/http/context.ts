@@ -1,0 +1,37 @@
+// Per-request state and per-route options that the hooks and the OpenAPI builder read.
+import type { TSchema } from 'typebox';
+import type { RateClass } from './rate-limit.ts';
+import type { KeyScope } from '../workspace/workspace.store.ts';
+
+export interface AuthContext {
+  workspaceId: string;
+  keyId: string;
+  scope: KeyScope;
+}
+
+export interface RouteDoc {
+  summary: string;
+  tags: string[];
+  /** Success responses by status code; errors are documented once for all routes. */
+  responses: Record<number, { description: string; schema?: TSchema; contentType?: string }>;
+  /** Request body as multipart (POST /v1/files). */
+  multipart?: boolean;
+  /** Whether the route needs no API key. */
+  public?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    rateClass?: RateClass;
+    admin?: boolean;
+    doc?: RouteDoc;
+  }
+}
+
+export function requireAuth(auth: AuthContext | null): AuthContext {
+  if (!auth) throw new Error('route reached without authentication');
+  return auth;
+}

@@ -1,0 +1,32 @@
+// Small builders on top of TypeBox for the shapes this API repeats: strict objects (unknown
+// fields refused, as the contract demands), tagged unions told apart by `type` (Ajv's
+// discriminator keeps errors pointed at the branch the client meant), nullable fields, and the
+// list envelope of decisions §1.
+import { Type, type TSchema, type TProperties, type Static } from 'typebox';
+
+export const Strict = <P extends TProperties>(properties: P, options: Record<string, unknown> = {}) =>
+  Type.Object(properties, { additionalProperties: false, ...options });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A union of object schemas told apart by the constant value of their `type` property. */
+export function TaggedUnion<A extends TSchema, B extends TSchema>(a: A, b: B, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<Static<A> | Static<B>>({
+    type: 'object',
+    required: ['type'],
+    discriminator: { propertyName: 'type' },
+    oneOf: [a, b],
+    ...options,
+  });
+}
+
+export const ListOf = <T extends TSchema>(item: T) =>
+  Strict({ data: Type.Array(item), nextCursor: Nullable(Type.String()) });
+
+export const ListQuery = Strict({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+});
+
+export const IdParams = Strict({ id: Type.String({ minLength: 1, maxLength: 256 }) });
+export type IdParams = Static<typeof IdParams>;

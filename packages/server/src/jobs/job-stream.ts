@@ -1,0 +1,110 @@
+// Server-sent events of decisions §6: `retry: 2000` and the current state at once, then every
+// new event with its per-job sequence number as `id:`, a `: ping` comment every 15 s, resume
+// after `Last-Event-ID`, and the stream closes after the terminal event. Events are read from
+// the store (durable); the bus only says when to look.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { JobEvent, JobStore } from './jobs.store.ts';
+import type { JobEventBus } from '../events/job-event-bus.ts';
+import type { Job } from './jobs.schemas.ts';
+
+export const HEARTBEAT_MS = 15_000;
+
+function frame(id: number, event: string, data: unknown): string {
+  return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+function eventName(job: Job): JobEvent['event'] {
+  return job.status === 'succeeded' ? 'job.succeeded' : job.status === 'failed' ? 'job.failed' : 'job.updated';
+}
+
+function openStream(req: FastifyRequest, reply: FastifyReply): void {
+  reply.hijack();
+  const headers: Record<string, string | number | string[]> = {};
+  for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = v;
+  reply.raw.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  reply.raw.write('retry: 2000\n\n');
+  req.raw.socket.setNoDelay(true);
+}
+
+export function lastEventId(req: FastifyRequest): number | null {
+  const raw = req.headers['last-event-id'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || !/^\d{1,15}$/.test(value.trim())) return null;
+  return Number(value.trim());
+}
+
+export async function streamJob(req: FastifyRequest, reply: FastifyReply, jobs: JobStore, bus: JobEventBus, job: Job): Promise<void> {
+  openStream(req, reply);
+  let last = lastEventId(req);
+  let closed = false;
+  let pumping = Promise.resolve();
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    unsubscribe();
+    clearInterval(heartbeat);
+    reply.raw.end();
+  };
+  const pump = async () => {
+    if (closed) return;
+    const events = await jobs.eventsAfter(job.id, last ?? 0);
+    for (const e of events) {
+      if (closed) return;
+      reply.raw.write(frame(e.seq, e.event, e.job));
+      last = e.seq;
+      if (e.event !== 'job.updated') return finish();
+    }
+  };
+  const schedule = () => {
+    pumping = pumping.then(pump).catch(() => finish());
+  };
+  const unsubscribe = bus.subscribeJob(job.id, schedule);
+  const heartbeat = setInterval(() => reply.raw.write(': ping\n\n'), HEARTBEAT_MS);
+  req.raw.on('close', finish);
+
+  if (last === null) {
+    // No resume point: the current state at once, numbered with the latest sequence.
+    const events = await jobs.eventsAfter(job.id, 0);
+    const latest = events[events.length - 1];
+    const current = latest?.job ?? job;
+    last = latest?.seq ?? 0;
+    reply.raw.write(frame(last, eventName(current), current));
+    if (current.status === 'succeeded' || current.status === 'failed') return finish();
+  }
+  schedule();
+}
+
+/** GET /v1/events: the same events for every job of the workspace, ids global to it. */
+export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, jobs: JobStore, bus: JobEventBus, workspaceId: string): Promise<void> {
+  openStream(req, reply);
+  let last = lastEventId(req);
+  if (last === null) {
+    const recent = await jobs.workspaceEventsAfter(workspaceId, 0, 1_000_000);
+    last = recent[recent.length - 1]?.id ?? 0;
+  }
+  let closed = false;
+  let pumping = Promise.resolve();
+  const pump = async () => {
+    for (const e of await jobs.workspaceEventsAfter(workspaceId, last ?? 0)) {
+      if (closed) return;
+      reply.raw.write(frame(e.id, e.event, e.job));
+      last = e.id;
+    }
+  };
+  const unsubscribe = bus.subscribeWorkspace(workspaceId, () => {
+    pumping = pumping.then(pump).catch(() => undefined);
+  });
+  const heartbeat = setInterval(() => reply.raw.write(': ping\n\n'), HEARTBEAT_MS);
+  req.raw.on('close', () => {
+    closed = true;
+    unsubscribe();
+    clearInterval(heartbeat);
+  });
+  pumping = pumping.then(pump).catch(() => undefined);
+}

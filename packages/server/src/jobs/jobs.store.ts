@@ -1,0 +1,291 @@
+// Jobs and their event history. Every state change appends a numbered event (the SSE stream
+// replays them with Last-Event-ID), and the terminal change writes, in one transaction, the
+// result, the webhook event with its delivery (the outbox), the credit charge or release, and
+// removes the job's task: a job can end only once, and never without its event.
+import type { SqliteDb } from '../store/sqlite.ts';
+import { newId, nowIso } from '../ids.ts';
+import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
+import { chargeCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
+import type { JobError } from '../http/errors.ts';
+import type { Job, JobListQuery, JobStage, JobType } from './jobs.schemas.ts';
+import { decodeCursor, encodeCursor } from '../store/cursor.ts';
+
+export type JobEventName = 'job.updated' | 'job.succeeded' | 'job.failed';
+
+export interface JobEvent {
+  /** Global order across the workspace (for GET /v1/events). */
+  id: number;
+  jobId: string;
+  /** Per-job sequence number (the SSE `id:`). */
+  seq: number;
+  event: JobEventName;
+  job: Job;
+}
+
+export interface StoredJob {
+  job: Job;
+  workspaceId: string;
+  request: unknown;
+  cost: number;
+}
+
+export interface ResultToStore {
+  id: string;
+  kind: 'matching' | 'report';
+  payloadJson: string;
+  evidenceJson: string | null;
+}
+
+/** The webhook event written with the terminal state; null when the job asked for no webhook. */
+export interface OutboxEvent {
+  type: 'matching.completed' | 'matching.failed' | 'report.completed' | 'report.failed';
+  data: Record<string, unknown>;
+  webhook: { url: string; headers?: Record<string, string> } | undefined;
+}
+
+export interface JobStore {
+  /** `onCreated` runs inside the creating transaction (to complete an idempotency key with it). */
+  create(input: { workspaceId: string; type: JobType; label?: string; request: unknown; cost: number; onCreated?: (job: Job) => void }): Promise<Job>;
+  get(workspaceId: string, id: string): Promise<Job | null>;
+  load(id: string): Promise<StoredJob | null>;
+  list(workspaceId: string, query: JobListQuery): Promise<{ data: Job[]; nextCursor: string | null }>;
+  start(id: string): Promise<Job | null>;
+  progress(id: string, stage: JobStage, progress: number): Promise<Job | null>;
+  succeed(id: string, result: ResultToStore, outbox: OutboxEvent): Promise<Job | null>;
+  fail(id: string, error: JobError, outbox: OutboxEvent): Promise<Job | null>;
+  eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]>;
+  workspaceEventsAfter(workspaceId: string, afterId: number, limit?: number): Promise<JobEvent[]>;
+  /** Jobs waiting or running in the whole store, for `estimatedWaitSec`. */
+  activeCount(): Promise<number>;
+  /** Mean duration of recently finished jobs, seconds; null when none finished yet. */
+  recentDurationSec(): Promise<number | null>;
+}
+
+interface JobRow {
+  id: string;
+  workspace_id: string;
+  type: JobType;
+  status: Job['status'];
+  stage: JobStage;
+  progress: number;
+  label: string | null;
+  request_json: string;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  result_id: string | null;
+  error_json: string | null;
+  cost: number;
+  event_seq: number;
+  seq: number;
+}
+
+function toJob(r: JobRow): Job {
+  const job: Job = {
+    id: r.id,
+    type: r.type,
+    status: r.status,
+    stage: r.stage,
+    progress: r.progress,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    resultId: r.result_id,
+    error: r.error_json ? (JSON.parse(r.error_json) as JobError) : null,
+  };
+  if (r.label !== null) job.label = r.label;
+  return job;
+}
+
+export class SqliteJobStore implements JobStore {
+  private readonly db: SqliteDb;
+  private readonly onEvent: (workspaceId: string, event: JobEvent) => void;
+
+  constructor(db: SqliteDb, onEvent: (workspaceId: string, event: JobEvent) => void) {
+    this.db = db;
+    this.onEvent = onEvent;
+  }
+
+  private row(id: string): JobRow | undefined {
+    return this.db.get<JobRow>('SELECT * FROM jobs WHERE id = ?', id);
+  }
+
+  /** Appends the event for the job's current row; runs inside the caller's transaction. */
+  private appendEvent(id: string, event: JobEventName): JobEvent {
+    this.db.run('UPDATE jobs SET event_seq = event_seq + 1 WHERE id = ?', id);
+    const r = this.row(id) as JobRow;
+    const job = toJob(r);
+    const eventId = Number(
+      this.db.get<{ id: number }>(
+        'INSERT INTO job_events (job_id, workspace_id, seq, event, data_json) VALUES (?, ?, ?, ?, ?) RETURNING id',
+        id, r.workspace_id, r.event_seq, event, JSON.stringify(job),
+      )?.id,
+    );
+    return { id: eventId, jobId: id, seq: r.event_seq, event, job };
+  }
+
+  private publish(workspaceId: string, event: JobEvent): void {
+    try {
+      this.onEvent(workspaceId, event);
+    } catch {
+      // Subscribers are best effort: the event is already durable in job_events.
+    }
+  }
+
+  async create(input: { workspaceId: string; type: JobType; label?: string; request: unknown; cost: number; onCreated?: (job: Job) => void }): Promise<Job> {
+    const id = newId('job');
+    const event = this.db.transaction(() => {
+      reserveCredits(this.db, input.workspaceId, input.cost, { jobId: id });
+      this.db.run(
+        `INSERT INTO jobs (id, workspace_id, type, status, stage, progress, label, request_json, created_at, cost, seq)
+         VALUES (?, ?, ?, 'queued', 'queued', 0, ?, ?, ?, ?, ?)`,
+        id, input.workspaceId, input.type, input.label ?? null, JSON.stringify(input.request), nowIso(), input.cost, this.db.nextSeq(),
+      );
+      enqueueTask(this.db, 'job.run', id, input.workspaceId);
+      const created = this.appendEvent(id, 'job.updated');
+      input.onCreated?.(created.job);
+      return created;
+    });
+    this.publish(input.workspaceId, event);
+    return event.job;
+  }
+
+  async get(workspaceId: string, id: string): Promise<Job | null> {
+    const r = this.db.get<JobRow>('SELECT * FROM jobs WHERE id = ? AND workspace_id = ?', id, workspaceId);
+    return r ? toJob(r) : null;
+  }
+
+  async load(id: string): Promise<StoredJob | null> {
+    const r = this.row(id);
+    return r ? { job: toJob(r), workspaceId: r.workspace_id, request: JSON.parse(r.request_json), cost: r.cost } : null;
+  }
+
+  async list(workspaceId: string, query: JobListQuery): Promise<{ data: Job[]; nextCursor: string | null }> {
+    const limit = query.limit ?? 20;
+    const before = query.cursor ? decodeCursor(query.cursor) : Number.MAX_SAFE_INTEGER;
+    const rows = this.db.all<JobRow>(
+      `SELECT * FROM jobs WHERE workspace_id = ? AND seq < ? AND (? IS NULL OR type = ?) AND (? IS NULL OR status = ?)
+       ORDER BY seq DESC LIMIT ?`,
+      workspaceId, before, query.type ?? null, query.type ?? null, query.status ?? null, query.status ?? null, limit + 1,
+    );
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { data: page.map(toJob), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+  }
+
+  private change(id: string, sql: string, params: (string | number | null)[], event: JobEventName): Job | null {
+    const out = this.db.transaction(() => {
+      if (this.db.run(sql, ...params) !== 1) return null;
+      const r = this.row(id) as JobRow;
+      return { workspaceId: r.workspace_id, event: this.appendEvent(id, event) };
+    });
+    if (!out) return null;
+    this.publish(out.workspaceId, out.event);
+    return out.event.job;
+  }
+
+  async start(id: string): Promise<Job | null> {
+    const changed = this.change(
+      id,
+      "UPDATE jobs SET status = 'running', stage = 'preparing_media', started_at = COALESCE(started_at, ?) WHERE id = ? AND status = 'queued'",
+      [nowIso(), id],
+      'job.updated',
+    );
+    if (changed) return changed;
+    const r = this.row(id);
+    return r && r.status === 'running' ? toJob(r) : null;
+  }
+
+  async progress(id: string, stage: JobStage, progress: number): Promise<Job | null> {
+    return this.change(
+      id,
+      "UPDATE jobs SET stage = ?, progress = MAX(progress, ?) WHERE id = ? AND status = 'running' AND (stage != ? OR progress < ?)",
+      [stage, progress, id, stage, progress],
+      'job.updated',
+    );
+  }
+
+  private finish(id: string, outcome: { result?: ResultToStore; error?: JobError }, outbox: OutboxEvent): Job | null {
+    const now = nowIso();
+    const out = this.db.transaction(() => {
+      const r = this.row(id);
+      if (!r || (r.status !== 'queued' && r.status !== 'running')) return null;
+      if (outcome.result) {
+        const res = outcome.result;
+        this.db.run(
+          'INSERT INTO results (id, workspace_id, job_id, kind, payload_json, evidence_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          res.id, r.workspace_id, id, res.kind, res.payloadJson, res.evidenceJson, now,
+        );
+        this.db.run(
+          "UPDATE jobs SET status = 'succeeded', stage = 'done', progress = 1, result_id = ?, finished_at = ? WHERE id = ?",
+          res.id, now, id,
+        );
+        chargeCredits(this.db, r.workspace_id, r.cost, { jobId: id });
+      } else {
+        this.db.run(
+          "UPDATE jobs SET status = 'failed', error_json = ?, finished_at = ?, started_at = COALESCE(started_at, ?) WHERE id = ?",
+          JSON.stringify(outcome.error), now, now, id,
+        );
+        releaseCredits(this.db, r.workspace_id, r.cost, { jobId: id });
+      }
+      dropTasks(this.db, 'job.run', id);
+      writeOutbox(this.db, r.workspace_id, id, now, outbox);
+      return { workspaceId: r.workspace_id, event: this.appendEvent(id, outcome.result ? 'job.succeeded' : 'job.failed') };
+    });
+    if (!out) return null;
+    this.publish(out.workspaceId, out.event);
+    return out.event.job;
+  }
+
+  async succeed(id: string, result: ResultToStore, outbox: OutboxEvent): Promise<Job | null> {
+    return this.finish(id, { result }, outbox);
+  }
+
+  async fail(id: string, error: JobError, outbox: OutboxEvent): Promise<Job | null> {
+    return this.finish(id, { error }, outbox);
+  }
+
+  async eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]> {
+    return this.db
+      .all<{ id: number; job_id: string; seq: number; event: JobEventName; data_json: string }>(
+        'SELECT id, job_id, seq, event, data_json FROM job_events WHERE job_id = ? AND seq > ? ORDER BY seq',
+        jobId, afterSeq,
+      )
+      .map((e) => ({ id: e.id, jobId: e.job_id, seq: e.seq, event: e.event, job: JSON.parse(e.data_json) as Job }));
+  }
+
+  async workspaceEventsAfter(workspaceId: string, afterId: number, limit = 500): Promise<JobEvent[]> {
+    return this.db
+      .all<{ id: number; job_id: string; seq: number; event: JobEventName; data_json: string }>(
+        'SELECT id, job_id, seq, event, data_json FROM job_events WHERE workspace_id = ? AND id > ? ORDER BY id LIMIT ?',
+        workspaceId, afterId, limit,
+      )
+      .map((e) => ({ id: e.id, jobId: e.job_id, seq: e.seq, event: e.event, job: JSON.parse(e.data_json) as Job }));
+  }
+
+  async activeCount(): Promise<number> {
+    return this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE kind = 'job.run'")?.n ?? 0;
+  }
+
+  async recentDurationSec(): Promise<number | null> {
+    const r = this.db.get<{ avg: number | null }>(
+      `SELECT AVG((julianday(finished_at) - julianday(started_at)) * 86400.0) AS avg FROM
+       (SELECT started_at, finished_at FROM jobs WHERE status = 'succeeded' AND started_at IS NOT NULL ORDER BY seq DESC LIMIT 50)`,
+    );
+    return r?.avg ?? null;
+  }
+}
+
+/** The outbox: the event row, and a pending delivery when the job named a webhook. */
+function writeOutbox(db: SqliteDb, workspaceId: string, jobId: string, terminalAt: string, outbox: OutboxEvent): void {
+  const eventId = newId('evt');
+  const createdAt = nowIso();
+  const body = JSON.stringify({ id: eventId, type: outbox.type, createdAt, timestamp: terminalAt, data: outbox.data });
+  db.run('INSERT INTO events (id, workspace_id, job_id, type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)', eventId, workspaceId, jobId, outbox.type, body, createdAt);
+  if (!outbox.webhook) return;
+  db.run(
+    `INSERT INTO webhook_deliveries (id, workspace_id, event_id, job_id, url, headers_json, status, attempts, next_attempt_at, created_at, updated_at, seq)
+     VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
+    newId('dlv'), workspaceId, eventId, jobId, outbox.webhook.url, JSON.stringify(outbox.webhook.headers ?? {}), Date.now(), createdAt, createdAt, db.nextSeq(),
+  );
+}

@@ -1,0 +1,115 @@
+// Turns the members of a job request into measured profiles: a media target through its
+// selector to one speaker of one media, an entity reference to the entity's profile over all
+// its media (decisions §5). Media that is still being analysed makes the caller wait.
+import type { MediaAnalysis } from '@rapport/analysis';
+import { JobFailure } from '../http/errors.ts';
+import type { Services } from '../services.ts';
+import type { AnalysisEngine, MemberInput } from '../analysis/engine.ts';
+import type { Member } from '../matching/matching.schemas.ts';
+import type { MediaRecord } from '../files/media.store.ts';
+
+export interface ResolvedProfile {
+  input: MemberInput;
+  source: Member;
+  entityId: string | null;
+  resolvedLabel: string | null;
+}
+
+export type Readiness =
+  | { ready: true; media: Map<string, MediaRecord> }
+  | { ready: false; stage: string | null; fraction: number };
+
+/** Media ids a member needs: its own media, or every media an entity appears in. */
+async function mediaIdsOf(services: Services, workspaceId: string, member: Member): Promise<string[]> {
+  if (member.type === 'media_target') return [member.mediaId];
+  const entity = await services.stores.entities.get(workspaceId, member.entityId);
+  return entity ? [...new Set(entity.appearances.map((a) => a.mediaId))] : [];
+}
+
+export async function checkMediaReady(services: Services, workspaceId: string, members: { member: Member; ref: string }[]): Promise<Readiness> {
+  const media = new Map<string, MediaRecord>();
+  let waiting = 0;
+  let stage: string | null = null;
+  let fractionSum = 0;
+  let total = 0;
+  for (const { member, ref } of members) {
+    for (const id of await mediaIdsOf(services, workspaceId, member)) {
+      if (media.has(id)) continue;
+      const m = await services.stores.media.get(workspaceId, id);
+      if (!m) throw new JobFailure('target_not_found', `${ref}: media ${id} no longer exists`);
+      total++;
+      if (m.kind === 'transcript') throw new JobFailure('target_not_found', `${ref}: media ${id} is a transcript without audio; attach it to audio media`);
+      if (m.analysisStatus === 'failed') {
+        const code = m.analysisError?.code;
+        const jobCode = code === 'media_unreadable' || code === 'no_speech_detected' ? code : 'internal_error';
+        throw new JobFailure(jobCode, `${ref}: media ${id} could not be analysed: ${m.analysisError?.message ?? 'unknown error'}`);
+      }
+      if (m.analysisStatus !== 'ready') {
+        waiting++;
+        const p = await services.stores.media.analysisProgress(id);
+        stage ??= p?.stage ?? null;
+        fractionSum += p?.fraction ?? 0;
+        continue;
+      }
+      fractionSum += 1;
+      media.set(id, m);
+    }
+  }
+  if (waiting > 0) return { ready: false, stage, fraction: total ? fractionSum / total : 0 };
+  return { ready: true, media };
+}
+
+export async function resolveMember(
+  services: Services,
+  engine: AnalysisEngine,
+  workspaceId: string,
+  member: Member,
+  ref: string,
+  media: Map<string, MediaRecord>,
+): Promise<ResolvedProfile> {
+  if (member.type === 'entity_id') {
+    const entity = await services.stores.entities.get(workspaceId, member.entityId);
+    if (!entity) throw new JobFailure('target_not_found', `${ref}: entity ${member.entityId} no longer exists`);
+    const items = entity.appearances
+      .map((a) => media.get(a.mediaId)?.analysis?.speakers[a.speakerIndex])
+      .filter((s): s is NonNullable<typeof s> => s !== undefined && s.speechSec > 0);
+    if (items.length === 0) throw new JobFailure('target_not_found', `${ref}: entity ${member.entityId} has no usable speech in any media`);
+    return {
+      source: member,
+      entityId: entity.id,
+      resolvedLabel: entity.label,
+      input: {
+        ref,
+        name: entity.label ?? `Entity ${entity.id}`,
+        entityId: entity.id,
+        metrics: engine.aggregateMetrics(items),
+        appearances: entity.appearances.map((a) => ({ mediaId: a.mediaId, speakerIndex: a.speakerIndex })),
+      },
+    };
+  }
+  const m = media.get(member.mediaId);
+  const analysis = m?.analysis as MediaAnalysis | null | undefined;
+  if (!m || !analysis) throw new JobFailure('internal_error', `${ref}: media ${member.mediaId} has no analysis`);
+  if (analysis.speakers.length === 0) throw new JobFailure('no_speech_detected', `${ref}: media ${member.mediaId} holds no speech`);
+  const links = await services.stores.media.links(m.id);
+  const speakerEntityIds = analysis.speakers.map((s) => links.get(s.index) ?? null);
+  const entities = await services.stores.entities.labels(workspaceId, speakerEntityIds.filter((e): e is string => e !== null));
+  const picked = engine.resolveSelector(analysis, member.selector, { speakerEntityIds, entities });
+  if (!picked.ok) throw new JobFailure('target_not_found', `${ref}: the ${member.selector.strategy} selector found no speaker in media ${m.id} (${picked.reason})`);
+  const speaker = analysis.speakers[picked.speakerIndex];
+  if (!speaker) throw new JobFailure('target_not_found', `${ref}: speaker ${picked.speakerIndex} does not exist in media ${m.id}`);
+  const entityId = speakerEntityIds[picked.speakerIndex] ?? null;
+  const label = (entityId ? entities[entityId]?.label : null) ?? speaker.label ?? null;
+  return {
+    source: member,
+    entityId,
+    resolvedLabel: label,
+    input: {
+      ref,
+      name: label ?? `Speaker ${speaker.index + 1} of ${m.label ?? m.filename}`,
+      entityId,
+      metrics: speaker.metrics,
+      appearances: [{ mediaId: m.id, speakerIndex: speaker.index }],
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// Finished results (matching and report payloads), stored as the JSON text that is served, so
+// that reading one is a single indexed lookup and no re-serialisation.
+import type { SqliteDb } from '../store/sqlite.ts';
+
+export interface StoredResult {
+  id: string;
+  jobId: string;
+  kind: 'matching' | 'report';
+  payloadJson: string;
+  evidenceJson: string | null;
+}
+
+export class SqliteResultStore {
+  private readonly db: SqliteDb;
+  constructor(db: SqliteDb) {
+    this.db = db;
+  }
+
+  async get(workspaceId: string, id: string, kind: 'matching' | 'report'): Promise<StoredResult | null> {
+    const r = this.db.get<{ id: string; job_id: string; kind: 'matching' | 'report'; payload_json: string; evidence_json: string | null }>(
+      'SELECT id, job_id, kind, payload_json, evidence_json FROM results WHERE id = ? AND workspace_id = ? AND kind = ?',
+      id, workspaceId, kind,
+    );
+    return r ? { id: r.id, jobId: r.job_id, kind: r.kind, payloadJson: r.payload_json, evidenceJson: r.evidence_json } : null;
+  }
+
+  async exists(workspaceId: string, id: string): Promise<boolean> {
+    return this.db.get('SELECT 1 AS x FROM results WHERE id = ? AND workspace_id = ?', id, workspaceId) !== undefined;
+  }
+}

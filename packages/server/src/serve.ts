@@ -1,0 +1,54 @@
+// Starting and stopping the service: bootstrap the workspace, listen, start the worker, and
+// shut down cleanly on SIGINT/SIGTERM (stop accepting, let running tasks end or lose their
+// lease to a successor, close the store).
+import { loadConfig, type Config } from './config.ts';
+import { composeService, type ComposedService } from './compose.ts';
+import { loadEngine } from './analysis/load-engine.ts';
+
+export interface RunningService {
+  url: string;
+  composed: ComposedService;
+  workspaceId: string;
+  generated: { apiKey: string; signingSecret: string } | null;
+  close(): Promise<void>;
+}
+
+export async function runService(config: Config, opts: { logger?: boolean } = {}): Promise<RunningService> {
+  const composed = await composeService(config, { engine: await loadEngine(), ...opts });
+  const boot = await composed.services.workspace.bootstrap({ serviceApiKey: config.serviceApiKey, signingSecret: config.signingSecret });
+  await composed.services.stores.blobs.sweepTemp(60 * 60 * 1000);
+  const address = config.role === 'worker' ? null : await composed.app.listen({ port: config.port, host: config.host });
+  composed.worker?.start();
+  return {
+    url: address ?? '',
+    composed,
+    workspaceId: boot.workspaceId,
+    generated: boot.generated,
+    close: () => composed.close(),
+  };
+}
+
+/** `rapport serve`: run until a signal, print generated credentials once. */
+export async function serveFromEnv(): Promise<void> {
+  const config = loadConfig();
+  const running = await runService(config);
+  if (running.generated) {
+    process.stdout.write(
+      [
+        '',
+        'A new workspace was created. Keep these; they are shown only once:',
+        `  API key (Service-Api-Key): ${running.generated.apiKey}`,
+        `  Webhook signing secret:    ${running.generated.signingSecret}`,
+        '',
+      ].join('\n'),
+    );
+  }
+  process.stdout.write(`Rapport is listening on ${running.url} (data in ${config.dataDir})\n`);
+  const stop = async (signal: string) => {
+    process.stdout.write(`${signal}: shutting down\n`);
+    await running.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}

@@ -1,0 +1,44 @@
+// The service container: what route handlers and workers are given. Built once in
+// `compose.ts` from the configuration; tests build it the same way on a temporary DATA_DIR.
+import type { Config } from './config.ts';
+import type { SqliteDb } from './store/sqlite.ts';
+import type { WorkspaceService } from './workspace/workspace.service.ts';
+import type { JobService } from './jobs/jobs.service.ts';
+import type { JobStore } from './jobs/jobs.store.ts';
+import type { QueueStore } from './queue/queue.store.ts';
+import type { JobEventBus } from './events/job-event-bus.ts';
+import type { SqliteMediaStore } from './files/media.store.ts';
+import type { SqliteEntityStore } from './entities/entities.store.ts';
+import type { SqliteResultStore } from './results/results.store.ts';
+import type { SqliteWorkspaceStore } from './workspace/workspace.store.ts';
+import type { BlobStore } from './store/blob-store.ts';
+import type { MatchingService } from './matching/matching.service.ts';
+import type { ReportService } from './reports/reports.service.ts';
+
+export interface Lifecycle {
+  closing: boolean;
+}
+
+export interface Stores {
+  db: SqliteDb;
+  workspaces: SqliteWorkspaceStore;
+  jobs: JobStore;
+  queue: QueueStore;
+  media: SqliteMediaStore;
+  entities: SqliteEntityStore;
+  results: SqliteResultStore;
+  blobs: BlobStore;
+}
+
+export interface Services {
+  config: Config;
+  lifecycle: Lifecycle;
+  stores: Stores;
+  bus: JobEventBus;
+  workspace: WorkspaceService;
+  jobs: JobService;
+  matching: MatchingService;
+  reports: ReportService;
+  /** Wakes the worker when new tasks were queued in this process. */
+  wakeWorker: () => void;
+}

@@ -1,0 +1,193 @@
+// Schema of the embedded store, as an ordered list of migrations. Each runs once, in its own
+// transaction, and is recorded in schema_migrations; never edit a migration that has shipped,
+// add a new one.
+export const MIGRATIONS: { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+CREATE TABLE workspaces (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  signing_secret TEXT NOT NULL,
+  previous_signing_secret TEXT,
+  previous_secret_expires_at INTEGER,
+  balance INTEGER NOT NULL DEFAULT 0,
+  reserved INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+  hash TEXT NOT NULL UNIQUE,
+  hint TEXT NOT NULL,
+  name TEXT,
+  scope TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE TABLE media (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  filename TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size_bytes INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,
+  duration_sec REAL,
+  label TEXT,
+  storage_path TEXT NOT NULL,
+  transcript_json TEXT,
+  analysis_status TEXT NOT NULL,
+  analysis_error TEXT,
+  analysis_json TEXT,
+  analysis_stage TEXT,
+  analysis_progress REAL NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  seq INTEGER NOT NULL
+);
+CREATE INDEX media_ws ON media(workspace_id, seq DESC);
+CREATE TABLE entities (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL,
+  label TEXT,
+  tags_json TEXT NOT NULL DEFAULT '[]',
+  voiceprint_json TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  seq INTEGER NOT NULL
+);
+CREATE INDEX entities_ws ON entities(workspace_id, seq DESC);
+CREATE TABLE appearances (
+  entity_id TEXT NOT NULL,
+  media_id TEXT NOT NULL,
+  speaker_index INTEGER NOT NULL,
+  speech_sec REAL NOT NULL,
+  workspace_id TEXT NOT NULL,
+  PRIMARY KEY (media_id, speaker_index)
+);
+CREATE INDEX appearances_entity ON appearances(entity_id);
+CREATE TABLE jobs (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  status TEXT NOT NULL,
+  stage TEXT NOT NULL,
+  progress REAL NOT NULL DEFAULT 0,
+  label TEXT,
+  request_json TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  started_at TEXT,
+  finished_at TEXT,
+  result_id TEXT,
+  error_json TEXT,
+  cost INTEGER NOT NULL DEFAULT 0,
+  event_seq INTEGER NOT NULL DEFAULT 0,
+  seq INTEGER NOT NULL
+);
+CREATE INDEX jobs_ws ON jobs(workspace_id, seq DESC);
+CREATE TABLE job_events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  job_id TEXT NOT NULL,
+  workspace_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  data_json TEXT NOT NULL,
+  UNIQUE (job_id, seq)
+);
+CREATE INDEX job_events_ws ON job_events(workspace_id, id);
+CREATE TABLE results (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL,
+  job_id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  payload_json TEXT NOT NULL,
+  evidence_json TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE tasks (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL,
+  ref_id TEXT NOT NULL,
+  workspace_id TEXT NOT NULL,
+  state TEXT NOT NULL,
+  run_at INTEGER NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  max_attempts INTEGER NOT NULL,
+  lease_owner TEXT,
+  lease_expires_at INTEGER,
+  last_error TEXT
+);
+CREATE INDEX tasks_ready ON tasks(state, run_at);
+CREATE TABLE idempotency_keys (
+  workspace_id TEXT NOT NULL,
+  route TEXT NOT NULL,
+  key TEXT NOT NULL,
+  request_hash TEXT NOT NULL,
+  state TEXT NOT NULL,
+  status_code INTEGER,
+  response_json TEXT,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (workspace_id, route, key)
+);
+CREATE TABLE credit_transactions (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  amount INTEGER NOT NULL,
+  balance_after INTEGER NOT NULL,
+  job_id TEXT,
+  media_id TEXT,
+  created_at TEXT NOT NULL,
+  seq INTEGER NOT NULL
+);
+CREATE INDEX credit_tx_ws ON credit_transactions(workspace_id, seq DESC);
+CREATE TABLE feedback (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL,
+  result_id TEXT NOT NULL,
+  rating INTEGER NOT NULL,
+  comment TEXT,
+  created_at TEXT NOT NULL,
+  seq INTEGER NOT NULL
+);
+CREATE INDEX feedback_ws ON feedback(workspace_id, seq DESC);
+CREATE TABLE events (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL,
+  job_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE webhook_deliveries (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL,
+  event_id TEXT NOT NULL,
+  job_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  headers_json TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER,
+  lease_expires_at INTEGER,
+  last_status_code INTEGER,
+  last_error TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  seq INTEGER NOT NULL
+);
+CREATE INDEX deliveries_due ON webhook_deliveries(status, next_attempt_at);
+CREATE INDEX deliveries_ws ON webhook_deliveries(workspace_id, seq DESC);
+CREATE TABLE delivery_attempts (
+  delivery_id TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  at TEXT NOT NULL,
+  status_code INTEGER,
+  duration_ms INTEGER NOT NULL,
+  error TEXT,
+  PRIMARY KEY (delivery_id, attempt)
+);
+`,
+  },
+];

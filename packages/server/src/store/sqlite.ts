@@ -1,0 +1,98 @@
+// The embedded database: one SQLite file under DATA_DIR, opened with node:sqlite (built into
+// Node 24, so there is no native build step). WAL mode lets readers run while a writer commits;
+// synchronous=NORMAL keeps every committed transaction across a process crash (kill -9), which
+// is the failure this store must survive; only a power loss may drop the last commits.
+import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { MIGRATIONS } from './migrations.ts';
+
+export type SqlValue = SQLInputValue;
+export type Row = Record<string, SqlValue>;
+
+export class SqliteDb {
+  readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+  private depth = 0;
+  private seq = 0;
+
+  constructor(file: string) {
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new DatabaseSync(file);
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+    this.migrate();
+    // A process-local monotonic sequence for list ordering (newest first) that stays strictly
+    // increasing even when several rows share a millisecond; seeded from the clock so that a
+    // restarted process keeps counting upwards.
+    this.seq = Date.now() * 1000;
+  }
+
+  private migrate(): void {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+    const done = new Set(
+      (this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+    );
+    for (const m of MIGRATIONS) {
+      if (done.has(m.version)) continue;
+      this.transaction(() => {
+        this.db.exec(m.sql);
+        this.run('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)', m.version, new Date().toISOString());
+      });
+    }
+  }
+
+  nextSeq(): number {
+    this.seq = Math.max(this.seq + 1, Date.now() * 1000);
+    return this.seq;
+  }
+
+  private prepare(sql: string): StatementSync {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  get<T = Row>(sql: string, ...params: SqlValue[]): T | undefined {
+    return this.prepare(sql).get(...params) as T | undefined;
+  }
+
+  all<T = Row>(sql: string, ...params: SqlValue[]): T[] {
+    return this.prepare(sql).all(...params) as T[];
+  }
+
+  run(sql: string, ...params: SqlValue[]): number {
+    return Number(this.prepare(sql).run(...params).changes);
+  }
+
+  /**
+   * Runs `fn` in one transaction (BEGIN IMMEDIATE takes the write lock up front, so two
+   * processes on one file never deadlock upgrading a read lock). Nested calls join the outer one.
+   * `fn` must be synchronous: an await inside would let other requests write into it.
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    this.db.exec('BEGIN IMMEDIATE');
+    this.depth++;
+    try {
+      const out = fn();
+      this.db.exec('COMMIT');
+      return out;
+    } catch (err) {
+      this.db.exec('ROLLBACK');
+      throw err;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  ping(): boolean {
+    return this.get<{ ok: number }>('SELECT 1 AS ok')?.ok === 1;
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+}

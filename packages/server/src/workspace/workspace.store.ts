@@ -1,0 +1,197 @@
+// Workspaces, their API keys (stored as SHA-256 hashes: a key is shown once, at creation) and
+// their webhook signing secrets.
+import { createHash } from 'node:crypto';
+import type { SqliteDb } from '../store/sqlite.ts';
+import { newId, nowIso, randomToken } from '../ids.ts';
+import { grantCredits } from '../credits/credits.ledger.ts';
+
+export type KeyScope = 'admin' | 'standard';
+
+export interface ApiKeyRecord {
+  id: string;
+  workspaceId: string;
+  scope: KeyScope;
+  name: string | null;
+  hint: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface WorkspaceRecord {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SigningSecrets {
+  /** Newest first; two while a rotated secret is in its 24 h grace period. */
+  secrets: string[];
+  current: string;
+  previousExpiresAt: string | null;
+}
+
+/** Grace period during which a rotated-out secret still signs (decisions §3). */
+export const SECRET_GRACE_MS = 24 * 3600 * 1000;
+
+export function hashKey(apiKey: string): string {
+  return createHash('sha256').update(apiKey).digest('hex');
+}
+
+export function generateApiKey(): string {
+  return `rk_${randomToken(40)}`;
+}
+
+export function generateSigningSecret(): string {
+  return `whsec_${randomToken(40)}`;
+}
+
+export interface WorkspaceStore {
+  anyWorkspace(): Promise<WorkspaceRecord | null>;
+  createWorkspace(input: { name: string; apiKey: string; signingSecret: string; initialCredits: number }): Promise<{ workspace: WorkspaceRecord; key: ApiKeyRecord }>;
+  getWorkspace(id: string): Promise<WorkspaceRecord | null>;
+  authenticate(apiKey: string): Promise<ApiKeyRecord | null>;
+  createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }): Promise<ApiKeyRecord>;
+  /** Makes sure this exact key exists, as admin, in the workspace (bootstrap from the environment). */
+  ensureKey(workspaceId: string, apiKey: string): Promise<void>;
+  listKeys(workspaceId: string): Promise<ApiKeyRecord[]>;
+  revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null>;
+  getSigningSecrets(workspaceId: string, now?: number): Promise<SigningSecrets>;
+  setSigningSecret(workspaceId: string, secret: string): Promise<void>;
+  rotateSigningSecret(workspaceId: string, newSecret: string, now?: number): Promise<SigningSecrets>;
+}
+
+interface KeyRow {
+  id: string;
+  workspace_id: string;
+  scope: KeyScope;
+  name: string | null;
+  hint: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+const toKey = (r: KeyRow): ApiKeyRecord => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  scope: r.scope,
+  name: r.name,
+  hint: r.hint,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+});
+
+interface WsRow {
+  id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+  signing_secret: string;
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: number | null;
+}
+
+const toWorkspace = (r: WsRow): WorkspaceRecord => ({ id: r.id, name: r.name, createdAt: r.created_at, updatedAt: r.updated_at });
+
+export class SqliteWorkspaceStore implements WorkspaceStore {
+  private readonly db: SqliteDb;
+  constructor(db: SqliteDb) {
+    this.db = db;
+  }
+
+  async anyWorkspace(): Promise<WorkspaceRecord | null> {
+    const r = this.db.get<WsRow>('SELECT * FROM workspaces ORDER BY created_at LIMIT 1');
+    return r ? toWorkspace(r) : null;
+  }
+
+  async createWorkspace(input: { name: string; apiKey: string; signingSecret: string; initialCredits: number }) {
+    return this.db.transaction(() => {
+      const id = newId('ws');
+      const now = nowIso();
+      this.db.run(
+        'INSERT INTO workspaces (id, name, signing_secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+        id, input.name, input.signingSecret, now, now,
+      );
+      if (input.initialCredits > 0) grantCredits(this.db, id, input.initialCredits);
+      const key = this.insertKey(id, input.apiKey, 'admin', 'bootstrap');
+      return { workspace: { id, name: input.name, createdAt: now, updatedAt: now }, key };
+    });
+  }
+
+  async getWorkspace(id: string): Promise<WorkspaceRecord | null> {
+    const r = this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', id);
+    return r ? toWorkspace(r) : null;
+  }
+
+  async authenticate(apiKey: string): Promise<ApiKeyRecord | null> {
+    const r = this.db.get<KeyRow>('SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL', hashKey(apiKey));
+    return r ? toKey(r) : null;
+  }
+
+  private insertKey(workspaceId: string, apiKey: string, scope: KeyScope, name: string | null): ApiKeyRecord {
+    const row: KeyRow = {
+      id: newId('key'),
+      workspace_id: workspaceId,
+      scope,
+      name,
+      hint: `${apiKey.slice(0, 7)}…${apiKey.slice(-4)}`,
+      created_at: nowIso(),
+      revoked_at: null,
+    };
+    this.db.run(
+      'INSERT INTO api_keys (id, workspace_id, hash, hint, name, scope, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      row.id, workspaceId, hashKey(apiKey), row.hint, name, scope, row.created_at,
+    );
+    return toKey(row);
+  }
+
+  async createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }): Promise<ApiKeyRecord> {
+    return this.insertKey(workspaceId, input.apiKey, input.scope, input.name);
+  }
+
+  async ensureKey(workspaceId: string, apiKey: string): Promise<void> {
+    this.db.transaction(() => {
+      const existing = this.db.get<KeyRow>('SELECT * FROM api_keys WHERE hash = ?', hashKey(apiKey));
+      if (!existing) {
+        this.insertKey(workspaceId, apiKey, 'admin', 'SERVICE_API_KEY');
+      } else if (existing.workspace_id === workspaceId) {
+        // The operator named this key in the environment: it is live and admin, whatever it was.
+        this.db.run("UPDATE api_keys SET revoked_at = NULL, scope = 'admin' WHERE id = ?", existing.id);
+      }
+    });
+  }
+
+  async listKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
+    return this.db.all<KeyRow>('SELECT * FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC', workspaceId).map(toKey);
+  }
+
+  async revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null> {
+    this.db.run('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND workspace_id = ?', nowIso(), keyId, workspaceId);
+    const r = this.db.get<KeyRow>('SELECT * FROM api_keys WHERE id = ? AND workspace_id = ?', keyId, workspaceId);
+    return r ? toKey(r) : null;
+  }
+
+  async getSigningSecrets(workspaceId: string, now: number = Date.now()): Promise<SigningSecrets> {
+    const r = this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', workspaceId);
+    if (!r) throw new Error(`workspace ${workspaceId} does not exist`);
+    const graceLive = r.previous_signing_secret !== null && (r.previous_secret_expires_at ?? 0) > now;
+    return {
+      current: r.signing_secret,
+      secrets: graceLive ? [r.signing_secret, r.previous_signing_secret as string] : [r.signing_secret],
+      previousExpiresAt: graceLive ? new Date(r.previous_secret_expires_at as number).toISOString() : null,
+    };
+  }
+
+  async setSigningSecret(workspaceId: string, secret: string): Promise<void> {
+    this.db.run('UPDATE workspaces SET signing_secret = ?, updated_at = ? WHERE id = ?', secret, nowIso(), workspaceId);
+  }
+
+  async rotateSigningSecret(workspaceId: string, newSecret: string, now: number = Date.now()): Promise<SigningSecrets> {
+    this.db.run(
+      `UPDATE workspaces SET previous_signing_secret = signing_secret, previous_secret_expires_at = ?,
+       signing_secret = ?, updated_at = ? WHERE id = ?`,
+      now + SECRET_GRACE_MS, newSecret, nowIso(now), workspaceId,
+    );
+    return this.getSigningSecrets(workspaceId, now);
+  }
+}
