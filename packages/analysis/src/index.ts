@@ -27,3 +27,7 @@ export { renderMarkdown } from './documents/markdown.ts';
 export { validateResultDocument, resultDocumentJsonSchema } from './documents/schema.ts';
 export { ICONS, ICON_NAMES } from './documents/icons.ts';
 export type * from './documents/types.ts';
+// Speech: decoding, speech detection, speakers and voiceprints.
+export { analyzeMedia, analyzeSamples } from './analyze.ts';
+export type { AnalysisStage, AnalysisOptions, AnalyzeMediaInput } from './analyze.ts';
+export { linkSpeakers, voiceprintSimilarity, SAME_SPEAKER_THRESHOLD } from './speech/voiceprint.ts';

@@ -99,7 +99,7 @@ test('429 with a Retry-After above maxRetryAfterSec is thrown at once', async ()
 });
 
 test('connection failures are retried, then thrown as APIConnectionError', async () => {
-  const s = await fakeServer((_req, res) => res.socket?.destroy());
+  const s = await fakeServer((_req, res) => void res.socket?.destroy());
   try {
     const client = new Rapport({ apiKey: 'k', baseUrl: s.url, maxRetries: 1 });
     await assert.rejects(client.files.retrieve('med_1'), APIConnectionError);

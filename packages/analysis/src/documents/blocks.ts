@@ -53,28 +53,26 @@ export function profileCards(m: MemberEvidence): CardBlock[] {
   return [speechCard(m), turnsCard(m), turnTakingCard(m), paceCard(m), voiceCard(m), loudnessCard(m)];
 }
 
-export function languageText(m: MemberEvidence): TextBlock {
+export function languageText(m: MemberEvidence, title: string | null = 'Language'): TextBlock {
+  const block = languageContent(m);
+  return title ? { type: 'text', title, content: block } : { type: 'text', content: block };
+}
+
+function languageContent(m: MemberEvidence): string {
   const l = m.metrics.language;
   if (!l) {
-    return {
-      type: 'text',
-      title: 'Language',
-      content: `No transcript was attached to ${m.name}'s recordings, so the language measures (words per minute, questions, hedges, pronouns, sentiment and function words) are absent.`,
-    };
+    return `No transcript was attached to ${m.name}'s recordings, so the language measures (words per minute, questions, hedges, pronouns, sentiment and function words) are absent.`;
   }
   const top = Object.entries(l.functionWords)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
     .map(([k, v]) => `${FUNCTION_WORD_CATEGORY_NAMES[k as FunctionWordCategory] ?? k} ${fixed(v, 1)}%`)
     .join(', ');
-  return {
-    type: 'text',
-    title: 'Language',
-    content:
+  return (
       `From transcripts of ${count(m.transcribedMediaCount, 'recording')}: ${count(l.words, 'word')}, ${measured(l.wordsPerMinute, 0, 'words per minute')}. ` +
       `Per 100 words: ${fixed(l.questionRate, 1)} questions, ${fixed(l.hedgeRate, 1)} hedges, ${fixed(l.firstPersonSingularRate, 1)} "I" words and ${fixed(l.firstPersonPluralRate, 1)} "we" words. ` +
-      `Sentiment ${fixed(l.sentiment, 2)} (VADER compound, negative to positive). Most used function words: ${top}.`,
-  };
+      `Sentiment ${fixed(l.sentiment, 2)} (VADER compound, negative to positive). Most used function words: ${top}.`
+  );
 }
 
 /** Growth advice from a member's own profile against conversational norms. */

@@ -96,7 +96,14 @@ export function buildEvidence(
   media: Record<string, MediaAnalysis>,
 ): MatchingEvidence {
   const pairs = group.map((m) => pairEvidence(target, m, media));
-  const overalls = pairs.map((p) => p.overall.score).filter((s): s is number => s !== null);
+  // Confidence-weighted, so that a pair scored from little speech moves the group figure little.
+  let num = 0;
+  let den = 0;
+  for (const p of pairs) {
+    if (p.overall.score === null || p.overall.confidence <= 0) continue;
+    num += p.overall.score * p.overall.confidence;
+    den += p.overall.confidence;
+  }
   return {
     kind,
     scale: { min: 0, max: 100 },
@@ -105,7 +112,7 @@ export function buildEvidence(
     group: group.map((m) => memberEvidence(m, media)),
     groupSize: group.length,
     pairs,
-    groupOverall: overalls.length > 0 ? overalls.reduce((a, b) => a + b, 0) / overalls.length : null,
+    groupOverall: den > 0 ? num / den : null,
     dimensions: dimensions(pairs),
   };
 }

@@ -32,7 +32,7 @@ function summaryOf(e: MatchingEvidence): string {
   if (e.pairs.length === 1 && first) {
     head = `${t} and ${first.name}: overall compatibility ${overallText(first, max)} (confidence ${percent(first.overall.confidence)}).`;
   } else if (e.groupOverall !== null) {
-    head = `${t} with the group of ${e.groupSize}: average overall compatibility ${score(e.groupOverall)} of ${max}.`;
+    head = `${t} with the group of ${e.groupSize}: overall compatibility ${score(e.groupOverall)} of ${max} (confidence-weighted mean of the pairs).`;
   } else {
     head = `${t} with the group of ${e.groupSize}: no pair could be scored from the available speech.`;
   }

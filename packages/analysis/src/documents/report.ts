@@ -44,7 +44,7 @@ export function buildReport(input: BuildReportInput): BuiltDocument {
         ],
       },
       { section_title: 'Voice and pace', section_content: { type: 'grid', columns: 3, items: [paceCard(t), voiceCard(t), loudnessCard(t)] } },
-      { section_title: 'Language', section_content: languageText(t) },
+      { section_title: 'Language', section_content: languageText(t, null) },
       { section_title: 'Growth opportunities', section_content: growthBlocks },
       { section_title: 'Method and confidence', section_content: methodBlocks(evidence) },
     ],

@@ -91,7 +91,7 @@ export interface MatchingEvidence {
   group: MemberEvidence[];
   groupSize: number;
   pairs: PairEvidence[];
-  /** Mean overall score over the pairs that have one; null for reports or when none has. */
+  /** Confidence-weighted mean of the pairs' overall scores; null for reports or when none has one. */
   groupOverall: number | null;
   dimensions: DimensionEvidence[];
 }

@@ -1,45 +1,32 @@
-// Average-linkage agglomerative clustering on cosine distance, stopped at a distance threshold:
-// the number of clusters (speakers) falls out of the threshold instead of being given.
+// Agglomerative clustering of speech windows by their GMM supervectors: each cluster pools the
+// UBM statistics of its windows, so its supervector sharpens as it grows; the closest pair
+// (cosine) is merged until the closest is farther than the threshold and at most `maxClusters`
+// remain. The threshold gives the first estimate of the speaker count; the BIC stage in
+// diarize.ts then decides the final one.
+import { cosineSimilarity } from './stats.ts';
+import { supervector, type Ubm, type UbmStats } from './ubm.ts';
 
 export interface ClusterResult {
   labels: Int32Array; // cluster per item, 0..k-1
   k: number;
 }
 
-function normalise(v: Float64Array): Float64Array {
-  let n = 0;
-  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
-  n = Math.sqrt(n) || 1;
-  return v.map((x) => x / n);
+function pool(a: UbmStats, b: UbmStats): UbmStats {
+  return { N: a.N.map((v, i) => v + b.N[i]!), F: a.F.map((v, i) => v + b.F[i]!) };
 }
 
-/**
- * `items` are embeddings; `weights` how much speech each stands for (merging averages the
- * cluster embeddings weighted by it, i.e. centroid-like average linkage with a cheap update).
- */
-export function agglomerate(items: Float64Array[], weights: number[], threshold: number, maxClusters = Infinity): ClusterResult {
+export function agglomerate(ubm: Ubm, items: UbmStats[], threshold: number, maxClusters = Infinity): ClusterResult {
   const n = items.length;
   const labels = new Int32Array(n);
   if (n === 0) return { labels, k: 0 };
-  // Cluster state: summed (weighted) unit vectors; the distance is 1 - cosine of the sums.
-  const sums = items.map((v, i) => normalise(v).map((x) => x * (weights[i] ?? 1)));
+  const stats = items.slice();
+  const vectors = stats.map((s) => supervector(ubm, s));
   const alive = new Uint8Array(n).fill(1);
-  const owner = Array.from({ length: n }, (_, i) => i);
+  const owner = Int32Array.from({ length: n }, (_, i) => i);
   const dist = new Float64Array(n * n);
   let clusters = n;
-  const cos = (a: Float64Array, b: Float64Array): number => {
-    let d = 0;
-    let na = 0;
-    let nb = 0;
-    for (let i = 0; i < a.length; i++) {
-      d += a[i]! * b[i]!;
-      na += a[i]! * a[i]!;
-      nb += b[i]! * b[i]!;
-    }
-    return na > 0 && nb > 0 ? d / Math.sqrt(na * nb) : 0;
-  };
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) dist[i * n + j] = dist[j * n + i] = 1 - cos(sums[i]!, sums[j]!);
-  for (;;) {
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) dist[i * n + j] = 1 - cosineSimilarity(vectors[i]!, vectors[j]!);
+  while (clusters > 1) {
     let best = Infinity;
     let bi = -1;
     let bj = -1;
@@ -56,15 +43,15 @@ export function agglomerate(items: Float64Array[], weights: number[], threshold:
       }
     }
     if (bi < 0 || (best > threshold && clusters <= maxClusters)) break;
-    clusters--;
-    const si = sums[bi]!;
-    const sj = sums[bj]!;
-    for (let d = 0; d < si.length; d++) si[d] = si[d]! + sj[d]!;
+    stats[bi] = pool(stats[bi]!, stats[bj]!);
+    vectors[bi] = supervector(ubm, stats[bi]!);
     alive[bj] = 0;
+    clusters--;
     for (let x = 0; x < n; x++) if (owner[x] === bj) owner[x] = bi;
     for (let x = 0; x < n; x++) {
       if (!alive[x] || x === bi) continue;
-      dist[bi * n + x] = dist[x * n + bi] = 1 - cos(si, sums[x]!);
+      const d = 1 - cosineSimilarity(vectors[bi]!, vectors[x]!);
+      dist[Math.min(x, bi) * n + Math.max(x, bi)] = d;
     }
   }
   const remap = new Map<number, number>();

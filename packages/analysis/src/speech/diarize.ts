@@ -3,9 +3,10 @@
 // speaker count), (3) resegment frame by frame with one Gaussian model per speaker and a Viterbi
 // pass whose switch penalty stands for the minimum plausible speaker-turn length.
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
-import { hzToSemitones } from './pitch.ts';
 import type { FrameRegion } from './vad.ts';
 import { agglomerate } from './cluster.ts';
+import { accumulate, emptyUbmStats, trainUbm, type Ubm, type UbmStats } from './ubm.ts';
+import { quantile } from './stats.ts';
 import { addFrame, emptyStats, glrPerFrame, type GaussStats } from './gaussian.ts';
 
 export interface DiarizeOptions {
@@ -19,6 +20,7 @@ export interface DiarizeOptions {
   minSpeakerSec?: number;
   /** Upper bound on the clusters handed from window clustering to the BIC merging stage. */
   maxInitialClusters?: number;
+  ubmComponents?: number;
   /** Weight of the BIC model-size penalty when deciding whether two clusters are one speaker. */
   bicLambda?: number;
 }
@@ -31,6 +33,17 @@ export interface Diarization {
 
 const DIMS = NUM_CEPS - 1; // c1..c19: c0 is level, which says more about the microphone than the voice
 const MAX_CLUSTER_ITEMS = 600;
+const MAX_UBM_FRAMES = 20000;
+
+/** Speech frames that are voiced and within 30 dB of the recording's loud frames. */
+export function modellingMask(f: FrameFeatures, speech: Uint8Array): Uint8Array {
+  const levels: number[] = [];
+  for (let i = 0; i < f.frames; i++) if (speech[i]) levels.push(f.bandDb[i]!);
+  const floor = (quantile(levels, 0.95) ?? 0) - 30;
+  const out = new Uint8Array(f.frames);
+  for (let i = 0; i < f.frames; i++) if (speech[i] && f.pitchHz[i]! > 0 && f.bandDb[i]! > floor) out[i] = 1;
+  return out;
+}
 
 /** Standardised cepstra (per-file mean and deviation over speech frames). */
 export function standardisedCepstra(f: FrameFeatures, mask: Uint8Array): Float32Array {
@@ -59,44 +72,37 @@ export function standardisedCepstra(f: FrameFeatures, mask: Uint8Array): Float32
 interface Window {
   start: number;
   end: number;
-  embedding: Float64Array;
+  stats: UbmStats;
   speechFrames: number;
 }
 
-function windowEmbedding(cep: Float32Array, f: FrameFeatures, start: number, end: number, pitchRef: number): Float64Array {
-  const e = new Float64Array(2 * DIMS + 1);
-  const n = end - start;
-  for (let i = start; i < end; i++)
-    for (let d = 0; d < DIMS; d++) {
-      const v = cep[i * DIMS + d]!;
-      e[d] = e[d]! + v / n;
-      e[DIMS + d] = e[DIMS + d]! + (v * v) / n;
-    }
-  for (let d = 0; d < DIMS; d++) e[DIMS + d] = Math.sqrt(Math.max(0, e[DIMS + d]! - e[d]! ** 2)) - 1;
-  const st: number[] = [];
-  for (let i = start; i < end; i++) if (f.pitchHz[i]! > 0) st.push(hzToSemitones(f.pitchHz[i]!));
-  st.sort((a, b) => a - b);
-  // Median pitch relative to the file's, in units of ~4 semitones: a strong cue between voices.
-  e[2 * DIMS] = st.length >= 5 ? (st[st.length >> 1]! - pitchRef) / 4 : 0;
-  return e;
-}
-
-function makeWindows(regions: FrameRegion[], cep: Float32Array, f: FrameFeatures, pitchRef: number, win: number, hop: number): Window[] {
+function makeWindows(regions: FrameRegion[], ubm: Ubm, cep: Float32Array, model: Uint8Array, win: number, hop: number): Window[] {
   const out: Window[] = [];
+  const scratch = new Float64Array(ubm.components);
+  const windowOf = (start: number, end: number): Window => {
+    const stats = emptyUbmStats(ubm);
+    let speechFrames = 0;
+    for (let i = start; i < end; i++)
+      if (model[i]) {
+        accumulate(ubm, cep, i, stats, scratch);
+        speechFrames++;
+      }
+    return { start, end, stats, speechFrames };
+  };
   for (const r of regions) {
     const len = r.end - r.start;
-    if (len <= win) {
-      out.push({ start: r.start, end: r.end, embedding: windowEmbedding(cep, f, r.start, r.end, pitchRef), speechFrames: len });
+    if (len <= win * 1.5) {
+      out.push(windowOf(r.start, r.end));
       continue;
     }
     const count = Math.ceil((len - win) / hop) + 1;
     const step = (len - win) / (count - 1);
     for (let c = 0; c < count; c++) {
       const s = r.start + Math.round(c * step);
-      out.push({ start: s, end: s + win, embedding: windowEmbedding(cep, f, s, s + win, pitchRef), speechFrames: win });
+      out.push(windowOf(s, s + win));
     }
   }
-  return out;
+  return out.filter((w) => w.speechFrames >= 10);
 }
 
 export interface Gaussian {
@@ -136,13 +142,16 @@ export function logLik(g: Gaussian, cep: Float32Array, i: number): number {
 }
 
 /** Viterbi over each speech region: speaker per frame with a cost per change of speaker. */
-export function viterbi(models: Gaussian[], cep: Float32Array, regions: FrameRegion[], penalty: number, frameSpeaker: Int16Array): void {
+export function viterbi(models: Gaussian[], cep: Float32Array, regions: FrameRegion[], penalty: number, frameSpeaker: Int16Array, model?: Uint8Array): void {
+  // Frames outside the modelling mask (silence inside a region, unvoiced sounds) carry no
+  // evidence: they follow their neighbours.
+  const emit = (g: Gaussian, i: number): number => (model && !model[i] ? 0 : logLik(g, cep, i));
   const k = models.length;
   for (const r of regions) {
     const len = r.end - r.start;
     const back = new Int16Array(len * k);
     let score = new Float64Array(k);
-    for (let s = 0; s < k; s++) score[s] = logLik(models[s]!, cep, r.start);
+    for (let s = 0; s < k; s++) score[s] = emit(models[s]!, r.start);
     for (let t = 1; t < len; t++) {
       const next = new Float64Array(k);
       let bestPrev = 0;
@@ -152,7 +161,7 @@ export function viterbi(models: Gaussian[], cep: Float32Array, regions: FrameReg
         const move = score[bestPrev]! - penalty;
         const from = stay >= move ? s : bestPrev;
         back[t * k + s] = from;
-        next[s] = Math.max(stay, move) + logLik(models[s]!, cep, r.start + t);
+        next[s] = Math.max(stay, move) + emit(models[s]!, r.start + t);
       }
       score = next;
     }
@@ -166,20 +175,20 @@ export function viterbi(models: Gaussian[], cep: Float32Array, regions: FrameReg
 }
 
 /** Full-covariance statistics of each speaker's frames in the current track. */
-function clusterStats(cep: Float32Array, frameSpeaker: Int16Array, k: number): GaussStats[] {
+function clusterStats(cep: Float32Array, frameSpeaker: Int16Array, k: number, model: Uint8Array): GaussStats[] {
   const stats = Array.from({ length: k }, () => emptyStats(DIMS));
   for (let i = 0; i < frameSpeaker.length; i++) {
     const s = frameSpeaker[i]!;
-    if (s >= 0) addFrame(stats[s]!, cep, i * DIMS);
+    if (s >= 0 && model[i]) addFrame(stats[s]!, cep, i * DIMS);
   }
   return stats;
 }
 
-function framesBySpeaker(frameSpeaker: Int16Array, k: number): number[][] {
+function framesBySpeaker(frameSpeaker: Int16Array, k: number, model: Uint8Array): number[][] {
   const out: number[][] = Array.from({ length: k }, () => []);
   for (let i = 0; i < frameSpeaker.length; i++) {
     const s = frameSpeaker[i]!;
-    if (s >= 0) out[s]!.push(i);
+    if (s >= 0 && model[i]) out[s]!.push(i);
   }
   return out;
 }
@@ -210,36 +219,42 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
   const frameSpeaker = new Int16Array(f.frames).fill(-1);
   if (regions.length === 0) return { frameSpeaker, speakers: 0 };
 
-  const cep = standardisedCepstra(f, mask);
-  const st: number[] = [];
-  for (let i = 0; i < f.frames; i++) if (mask[i] && f.pitchHz[i]! > 0) st.push(hzToSemitones(f.pitchHz[i]!));
-  st.sort((a, b) => a - b);
-  const pitchRef = st.length ? st[st.length >> 1]! : 0;
-  const windows = makeWindows(regions, cep, f, pitchRef, win, hop);
+  // Speaker models use the frames that carry voice: voiced, and within 30 dB of the loud frames.
+  const model = modellingMask(f, mask);
+  const cep = standardisedCepstra(f, model);
+  const modelFrames: number[] = [];
+  for (let i = 0; i < f.frames; i++) if (model[i]) modelFrames.push(i);
+  if (modelFrames.length < 50) {
+    for (const r of regions) frameSpeaker.fill(0, r.start, r.end);
+    return { frameSpeaker, speakers: 1 };
+  }
+  const ubmFrames = modelFrames.filter((_, i) => i % Math.max(1, Math.floor(modelFrames.length / MAX_UBM_FRAMES)) === 0);
+  const ubm = trainUbm(cep, DIMS, ubmFrames, options.ubmComponents ?? 32);
+  const windows = makeWindows(regions, ubm, cep, model, win, hop);
 
-  // 1. Over-cluster the windows (at most MAX_CLUSTER_ITEMS of them, evenly spread).
+  // 1. Cluster the windows (at most MAX_CLUSTER_ITEMS of them, evenly spread).
   const stride = Math.max(1, windows.length / MAX_CLUSTER_ITEMS);
   const picked: Window[] = [];
   for (let x = 0; x < windows.length; x += stride) picked.push(windows[Math.floor(x)]!);
   const { labels, k } = agglomerate(
-    picked.map((w) => w.embedding),
-    picked.map((w) => w.speechFrames),
+    ubm,
+    picked.map((w) => w.stats),
     threshold,
     maxInitial,
   );
   const initial: number[][] = Array.from({ length: k }, () => []);
   picked.forEach((w, i) => {
-    for (let t = w.start; t < w.end; t++) initial[labels[i]!]!.push(t);
+    for (let t = w.start; t < w.end; t++) if (model[t]) initial[labels[i]!]!.push(t);
   });
   let models = initial.filter((fr) => fr.length > 0).map((fr) => fitGaussian(cep, fr));
 
   // 2. Resegment, then merge the closest pair of speakers while BIC prefers one Gaussian.
   for (;;) {
-    viterbi(models, cep, regions, penalty, frameSpeaker);
+    viterbi(models, cep, regions, penalty, frameSpeaker, model);
     let count = renumber(frameSpeaker);
-    viterbi(framesBySpeaker(frameSpeaker, count).map((fr) => fitGaussian(cep, fr)), cep, regions, penalty, frameSpeaker);
+    viterbi(framesBySpeaker(frameSpeaker, count, model).map((fr) => fitGaussian(cep, fr)), cep, regions, penalty, frameSpeaker, model);
     count = renumber(frameSpeaker);
-    const stats = clusterStats(cep, frameSpeaker, count);
+    const stats = clusterStats(cep, frameSpeaker, count, model);
     let best = 0;
     let bi = -1;
     let bj = -1;
@@ -257,14 +272,14 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
         }
       }
     if (bi < 0) {
-      models = framesBySpeaker(frameSpeaker, count).map((fr) => fitGaussian(cep, fr));
+      models = framesBySpeaker(frameSpeaker, count, model).map((fr) => fitGaussian(cep, fr));
       break;
     }
-    const byFrames = framesBySpeaker(frameSpeaker, count);
+    const byFrames = framesBySpeaker(frameSpeaker, count, model);
     byFrames[bi] = byFrames[bi]!.concat(byFrames[bj]!);
     byFrames.splice(bj, 1);
     models = byFrames.map((fr) => fitGaussian(cep, fr));
   }
-  viterbi(models, cep, regions, penalty, frameSpeaker);
+  viterbi(models, cep, regions, penalty, frameSpeaker, model);
   return { frameSpeaker, speakers: renumber(frameSpeaker) };
 }

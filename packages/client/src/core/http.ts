@@ -181,10 +181,13 @@ export class HttpClient {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(req.body);
     }
+    let keepSignal = false;
     try {
       const res = await this.#fetch(url, init);
-      // Streams keep no timer after the headers: their length is the job's, not the request's.
+      // Streams keep no timer after the headers (their length is the job's, not the request's),
+      // but the caller's signal must still be able to cut them.
       if (!req.raw || !res.ok) return await buffered(res);
+      keepSignal = true;
       return res;
     } catch (err) {
       if (opts.signal?.aborted) throw new AbortError('Request was aborted');
@@ -192,7 +195,7 @@ export class HttpClient {
       throw new APIConnectionError(`Connection error: ${(err as Error)?.message ?? String(err)}`, { cause: err });
     } finally {
       clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
+      if (!keepSignal) opts.signal?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -27,11 +27,12 @@ export class Page<T> implements AsyncIterable<T> {
 
   /** Every page from this one on. */
   async *iterPages(): AsyncGenerator<Page<T>> {
-    let page: Page<T> = this;
-    yield page;
-    while (page.hasNextPage()) {
-      page = await page.getNextPage();
+    yield this;
+    let cursor = this.nextCursor;
+    while (cursor !== null) {
+      const page: Page<T> = new Page(await this.#fetchPage(cursor), this.#fetchPage);
       yield page;
+      cursor = page.nextCursor;
     }
   }
 
