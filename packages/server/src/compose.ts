@@ -18,6 +18,7 @@ import { JobService } from './jobs/jobs.service.ts';
 import { MatchingService } from './matching/matching.service.ts';
 import { ReportService } from './reports/reports.service.ts';
 import { MemoryRateLimitCounter } from './http/rate-limit.ts';
+import { RedisRateLimitCounter } from './http/redis-rate-limit.ts';
 import { buildApp } from './http/app.ts';
 import { ROUTES } from './routes.ts';
 import { Worker } from './queue/worker.ts';
@@ -67,7 +68,9 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   services.matching = new MatchingService(services);
   services.reports = new ReportService(services);
 
-  const app = await buildApp({ config, services, rateLimitCounter: new MemoryRateLimitCounter(), ...(opts.logger !== undefined ? { logger: opts.logger } : {}) }, ROUTES);
+  // With REDIS_URL, every API process shares the same rate-limit windows.
+  const rateLimitCounter = config.redisUrl ? new RedisRateLimitCounter(config.redisUrl) : new MemoryRateLimitCounter();
+  const app = await buildApp({ config, services, rateLimitCounter, ...(opts.logger !== undefined ? { logger: opts.logger } : {}) }, ROUTES);
 
   let worker: Worker | null = null;
   if (config.role !== 'api') {
@@ -90,6 +93,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
       services.lifecycle.closing = true;
       await worker?.close();
       await app.close();
+      if (rateLimitCounter instanceof RedisRateLimitCounter) await rateLimitCounter.close();
       db.close();
     },
   };
