@@ -4,6 +4,7 @@ import {
   APIConnectionError, AuthenticationError, JobFailedError, NotFoundError, PermissionDeniedError,
   RateLimitError, ValidationError,
 } from '@rapport/client';
+import { UsageError } from './usage-error.ts';
 
 export const EXIT = {
   ok: 0,
@@ -20,10 +21,6 @@ export const EXIT = {
   retryLater: 6,
 } as const;
 
-/** A problem with the command line itself. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
 
 export function exitCodeFor(err: unknown): number {
   if (err instanceof UsageError || err instanceof ValidationError) return EXIT.usage;

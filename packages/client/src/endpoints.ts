@@ -49,11 +49,11 @@ export const endpoints = {
 
   'webhooks.deliveries.list': { method: 'GET', path: '/v1/webhooks/deliveries', status: 200, response: 'List:WebhookDelivery' },
   'webhooks.deliveries.retrieve': { method: 'GET', path: '/v1/webhooks/deliveries/{id}', status: 200, response: 'WebhookDelivery' },
-  'webhooks.deliveries.redeliver': { method: 'POST', path: '/v1/webhooks/deliveries/{id}/redeliver', status: 202, response: null },
+  'webhooks.deliveries.redeliver': { method: 'POST', path: '/v1/webhooks/deliveries/{id}/redeliver', status: 202, response: 'WebhookDelivery' },
 
   'workspace.retrieve': { method: 'GET', path: '/v1/workspace', status: 200, response: 'Workspace' },
-  'workspace.keys.list': { method: 'GET', path: '/v1/workspace/keys', status: 200, response: null },
-  'workspace.keys.create': { method: 'POST', path: '/v1/workspace/keys', status: 201, response: 'ApiKey' },
+  'workspace.keys.list': { method: 'GET', path: '/v1/workspace/keys', status: 200, response: 'List:ApiKey' },
+  'workspace.keys.create': { method: 'POST', path: '/v1/workspace/keys', status: 201, response: 'CreatedApiKey' },
   'workspace.keys.revoke': { method: 'DELETE', path: '/v1/workspace/keys/{keyId}', status: 204, response: null },
   'workspace.signingSecret': { method: 'GET', path: '/v1/workspace/signing-secret', status: 200, response: 'SigningSecret' },
   'workspace.rotateSigningSecret': { method: 'POST', path: '/v1/workspace/signing-secret/rotate', status: 200, response: 'SigningSecret' },

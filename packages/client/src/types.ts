@@ -59,7 +59,8 @@ export interface WebhookSpec {
 
 export interface MatchingJobCreateParams {
   target: Member;
-  group: Member[];
+  /** 1 to 20 members, compared with the target in this order. */
+  group: readonly Member[];
   /** Defaults to `behavioral_compatibility`, the only value. */
   context?: 'behavioral_compatibility';
   label?: string;
@@ -98,11 +99,11 @@ export interface Job {
   status: JobStatus;
   stage: JobStage | string;
   progress: number;
-  label?: string | null;
+  label?: string;
   createdAt: Timestamp;
   startedAt: Timestamp | null;
   finishedAt: Timestamp | null;
-  estimatedWaitSec?: number | null;
+  estimatedWaitSec?: number;
   resultId: Id | null;
   error: JobError | null;
 }
@@ -196,11 +197,11 @@ export interface Media {
   sizeBytes: number;
   sha256: string;
   durationSec: number | null;
-  label?: string | null;
+  label?: string;
   hasTranscript: boolean;
   analysis: {
     status: 'pending' | 'running' | 'ready' | 'failed';
-    error?: JobError | null;
+    error?: JobError;
     speakers: Speaker[];
   };
   createdAt: Timestamp;
@@ -243,8 +244,8 @@ export interface CreditTransaction {
   kind: 'grant' | 'reserve' | 'charge' | 'release';
   amount: number;
   balanceAfter: number;
-  jobId?: Id | null;
-  mediaId?: Id | null;
+  jobId?: Id;
+  mediaId?: Id;
   createdAt: Timestamp;
 }
 
@@ -258,34 +259,57 @@ export interface Feedback {
   id: Id;
   resultId: Id;
   rating: number;
-  comment?: string | null;
+  comment?: string;
   createdAt: Timestamp;
 }
 
 // ---- webhook deliveries ----
 
 export interface DeliveryAttempt {
+  attempt: number;
   at: Timestamp;
   statusCode: number | null;
   durationMs: number | null;
   error: string | null;
+  outcome: 'succeeded' | 'failed' | 'refused' | 'gone' | 'in_flight' | 'interrupted';
 }
 
 export interface WebhookDelivery {
   id: Id;
   eventId: Id;
   eventType: string;
-  jobId: Id | null;
+  jobId: Id;
   url: string;
   status: 'pending' | 'succeeded' | 'failed';
-  attempts?: DeliveryAttempt[];
+  attemptCount: number;
+  nextAttemptAt: Timestamp | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
   createdAt: Timestamp;
-  [key: string]: unknown;
+  updatedAt: Timestamp;
+  /** Every attempt, on the single-delivery answers. */
+  attempts?: DeliveryAttempt[];
 }
 
 export interface DeliveryListParams extends ListParams {
   jobId?: string;
   status?: 'pending' | 'succeeded' | 'failed';
+}
+
+// ---- entities: request bodies ----
+
+export interface EntityUpdateParams {
+  /** A name; null clears it. */
+  label: string | null;
+}
+
+export interface EntityTagParams {
+  tags: string[];
+}
+
+export interface EntityMergeParams {
+  into: Id;
+  from: Id[];
 }
 
 // ---- workspace ----
@@ -294,19 +318,32 @@ export interface Workspace {
   id: Id;
   name: string;
   createdAt: Timestamp;
-  [key: string]: unknown;
+  updatedAt: Timestamp;
 }
 
 export interface ApiKey {
   id: Id;
   scope: 'admin' | 'standard';
+  name: string | null;
+  /** The key's last characters, to recognise it; the key itself is never shown again. */
+  hint: string;
   createdAt: Timestamp;
-  /** Present only in the answer that created the key: shown once. */
-  key?: string;
-  [key: string]: unknown;
+  revokedAt: Timestamp | null;
+}
+
+/** The answer to creating a key: the only time the key itself is shown. */
+export interface CreatedApiKey extends ApiKey {
+  apiKey: string;
+}
+
+export interface ApiKeyCreateParams {
+  scope?: 'admin' | 'standard';
+  name?: string;
 }
 
 export interface SigningSecret {
   signingSecret: string;
-  [key: string]: unknown;
+  /** While a rotated secret is in its 24 h grace period, it and its end. */
+  previousSigningSecret: string | null;
+  previousExpiresAt: Timestamp | null;
 }

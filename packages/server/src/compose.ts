@@ -17,6 +17,12 @@ import { MemoryJobEventBus } from './events/job-event-bus.ts';
 import { JobService } from './jobs/jobs.service.ts';
 import { MatchingService } from './matching/matching.service.ts';
 import { ReportService } from './reports/reports.service.ts';
+import { FilesService } from './files/files.service.ts';
+import { EntitiesService } from './entities/entities.service.ts';
+import { SqliteCreditStore } from './credits/credits.store.ts';
+import { CreditsService } from './credits/credits.service.ts';
+import { SqliteFeedbackStore } from './feedback/feedback.store.ts';
+import { FeedbackService } from './feedback/feedback.service.ts';
 import { MemoryRateLimitCounter } from './http/rate-limit.ts';
 import { RedisRateLimitCounter } from './http/redis-rate-limit.ts';
 import { buildApp } from './http/app.ts';
@@ -26,11 +32,17 @@ import { JobRunner } from './jobs/job.runner.ts';
 import { MediaAnalysisRunner } from './files/media-analysis.runner.ts';
 import type { AnalysisEngine } from './analysis/engine.ts';
 import type { Services } from './services.ts';
+import { SqliteWebhookStore } from './webhooks/webhooks.store.ts';
+import { WebhookService } from './webhooks/webhooks.service.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { closeDeliveryAgents } from './webhooks/deliver.ts';
 
 export interface ComposedService {
   services: Services;
   app: FastifyInstance;
   worker: Worker | null;
+  /** The webhook dispatcher (roles `all` and `worker`). */
+  webhooks: WebhookDispatcher | null;
   close(): Promise<void>;
 }
 
@@ -44,8 +56,13 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
   const bus = new MemoryJobEventBus();
   let wake: () => void = () => undefined;
+  // A job that ended in this process wakes the webhook dispatcher, so its event goes out at once.
+  let wakeWebhooks: () => void = () => undefined;
   const workspaces = new SqliteWorkspaceStore(db);
-  const jobs = new SqliteJobStore(db, (ws, e) => bus.publish(ws, e));
+  const jobs = new SqliteJobStore(db, (ws, e) => {
+    bus.publish(ws, e);
+    if (e.event !== 'job.updated') wakeWebhooks();
+  });
   const stores = {
     db,
     workspaces,
@@ -55,6 +72,9 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     entities: new SqliteEntityStore(db),
     results: new SqliteResultStore(db),
     blobs: new FileBlobStore(config.dataDir),
+    credits: new SqliteCreditStore(db),
+    feedback: new SqliteFeedbackStore(db),
+    webhooks: new SqliteWebhookStore(db),
   };
   const services = {
     config,
@@ -63,8 +83,13 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     bus,
     workspace: new WorkspaceService(workspaces, config.initialCredits),
     jobs: new JobService(jobs, new SqliteIdempotencyStore(db), () => wake()),
+    webhooks: new WebhookService(stores.webhooks, () => wakeWebhooks()),
     wakeWorker: () => wake(),
-  } as Omit<Services, 'matching' | 'reports'> as Services;
+    entities: new EntitiesService(stores.entities),
+    credits: new CreditsService(stores.credits),
+    feedback: new FeedbackService(stores.feedback, stores.results),
+  } as Omit<Services, 'matching' | 'reports' | 'files'> as Services;
+  services.files = new FilesService(services);
   services.matching = new MatchingService(services);
   services.reports = new ReportService(services);
 
@@ -82,17 +107,36 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     wake = worker.wake;
   }
 
+  let webhooks: WebhookDispatcher | null = null;
+  if (config.role !== 'api') {
+    webhooks = new WebhookDispatcher({
+      store: stores.webhooks,
+      secrets: async (workspaceId) => (await services.workspace.signingSecrets(workspaceId)).secrets,
+      allowPrivate: config.webhookAllowPrivate,
+      requireHttps: config.webhookRequireHttps,
+      log: (msg, extra) => app.log.warn(extra ?? {}, msg),
+    });
+    wakeWebhooks = webhooks.wake;
+    // Started here rather than in serve.ts: deliveries left by a previous run go out as soon as
+    // the store is open, whether or not this process listens for HTTP.
+    webhooks.start();
+  }
+
   let closed = false;
   return {
     services,
     app,
     worker,
+    webhooks,
     async close() {
       if (closed) return;
       closed = true;
       services.lifecycle.closing = true;
       await worker?.close();
+      // After the worker: events of jobs that ended while it stopped are sent, or left pending.
+      await webhooks?.close();
       await app.close();
+      closeDeliveryAgents();
       if (rateLimitCounter instanceof RedisRateLimitCounter) await rateLimitCounter.close();
       db.close();
     },

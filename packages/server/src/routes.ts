@@ -4,5 +4,11 @@ import { registerHealthRoutes } from './health/health.routes.ts';
 import { registerMatchingRoutes } from './matching/matching.routes.ts';
 import { registerJobRoutes } from './jobs/jobs.routes.ts';
 import { registerReportRoutes } from './reports/reports.routes.ts';
+import { registerWebhookRoutes } from './webhooks/webhooks.routes.ts';
+import { registerFilesRoutes } from './files/files.routes.ts';
+import { registerEntityRoutes } from './entities/entities.routes.ts';
+import { registerCreditRoutes } from './credits/credits.routes.ts';
+import { registerFeedbackRoutes } from './feedback/feedback.routes.ts';
+import { registerWorkspaceRoutes } from './workspace/workspace.routes.ts';
 
-export const ROUTES: RouteRegistrar[] = [registerHealthRoutes, registerMatchingRoutes, registerJobRoutes, registerReportRoutes];
+export const ROUTES: RouteRegistrar[] = [registerHealthRoutes, registerMatchingRoutes, registerJobRoutes, registerReportRoutes, registerWebhookRoutes, registerFilesRoutes, registerEntityRoutes, registerCreditRoutes, registerFeedbackRoutes, registerWorkspaceRoutes];

@@ -4,6 +4,7 @@
 import { loadConfig, type Config } from './config.ts';
 import { composeService, type ComposedService } from './compose.ts';
 import { loadEngine } from './analysis/load-engine.ts';
+import type { AnalysisEngine } from './analysis/engine.ts';
 
 export interface RunningService {
   url: string;
@@ -13,10 +14,14 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function runService(config: Config, opts: { logger?: boolean } = {}): Promise<RunningService> {
-  const composed = await composeService(config, { engine: await loadEngine(), ...opts });
+/** `opts.engine` replaces the engine that would be loaded (tests run the service with a test double). */
+export async function runService(config: Config, opts: { logger?: boolean; engine?: AnalysisEngine | null } = {}): Promise<RunningService> {
+  const engine = opts.engine !== undefined ? opts.engine : await loadEngine();
+  const composed = await composeService(config, { ...opts, engine });
   const boot = await composed.services.workspace.bootstrap({ serviceApiKey: config.serviceApiKey, signingSecret: config.signingSecret });
-  await composed.services.stores.blobs.sweepTemp(60 * 60 * 1000);
+  const { blobs, media } = composed.services.stores;
+  await blobs.sweepTemp(60 * 60 * 1000);
+  await blobs.sweepOrphans(async (id) => (await media.load(id)) !== null, 60 * 1000);
   const address = config.role === 'worker' ? null : await composed.app.listen({ port: config.port, host: config.host });
   composed.worker?.start();
   return {

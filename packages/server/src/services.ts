@@ -14,6 +14,14 @@ import type { SqliteWorkspaceStore } from './workspace/workspace.store.ts';
 import type { BlobStore } from './store/blob-store.ts';
 import type { MatchingService } from './matching/matching.service.ts';
 import type { ReportService } from './reports/reports.service.ts';
+import type { FilesService } from './files/files.service.ts';
+import type { EntitiesService } from './entities/entities.service.ts';
+import type { SqliteCreditStore } from './credits/credits.store.ts';
+import type { CreditsService } from './credits/credits.service.ts';
+import type { SqliteFeedbackStore } from './feedback/feedback.store.ts';
+import type { FeedbackService } from './feedback/feedback.service.ts';
+import type { SqliteWebhookStore } from './webhooks/webhooks.store.ts';
+import type { WebhookService } from './webhooks/webhooks.service.ts';
 
 export interface Lifecycle {
   closing: boolean;
@@ -28,6 +36,9 @@ export interface Stores {
   entities: SqliteEntityStore;
   results: SqliteResultStore;
   blobs: BlobStore;
+  credits: SqliteCreditStore;
+  feedback: SqliteFeedbackStore;
+  webhooks: SqliteWebhookStore;
 }
 
 export interface Services {
@@ -39,6 +50,12 @@ export interface Services {
   jobs: JobService;
   matching: MatchingService;
   reports: ReportService;
+  files: FilesService;
+  entities: EntitiesService;
+  credits: CreditsService;
+  feedback: FeedbackService;
+  /** The webhook delivery log and redelivery. */
+  webhooks: WebhookService;
   /** Wakes the worker when new tasks were queued in this process. */
   wakeWorker: () => void;
 }

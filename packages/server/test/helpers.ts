@@ -41,13 +41,18 @@ export function testSecret(): string {
   return `whsec_${randomToken(40)}`;
 }
 
-/** Builds the service on a fresh DATA_DIR; `env` overrides configuration (e.g. RATE_LIMIT_DEFAULT). */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * Builds the service on a fresh DATA_DIR; `env` overrides configuration (e.g. RATE_LIMIT_DEFAULT).
+ * The webhook dispatcher is stopped unless `webhooks: true`, so that fixture jobs naming a webhook
+ * (https://hooks.example.com/...) never make a request off the machine.
+ */
+export async function buildTestApp(env: Record<string, string> = {}, opts: { webhooks?: boolean } = {}): Promise<TestApp> {
   const dataDir = tempDir();
   const serviceApiKey = testKey();
   const signingSecret = testSecret();
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const composed = await composeService(config, { engine: null, logger: false });
+  if (!opts.webhooks) await composed.webhooks?.close();
   const services = composed.services;
   const boot = await services.workspace.bootstrap({ serviceApiKey, signingSecret });
   const second = await services.workspace.createWorkspace('other');

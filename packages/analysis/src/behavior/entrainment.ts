@@ -171,6 +171,9 @@ function cell(feature: EntrainmentFeature, measure: EntrainmentMeasure, ex: read
     }
   }
   if (observed === null || baseline.length === 0) return empty;
+  // When every re-pairing gives the observed value (e.g. the two speakers' ranges do not
+  // overlap, so every pairing has the same mean distance) the test carries no information.
+  if (baseline.every((b) => Math.abs(b - observed) < 1e-9)) return { ...empty, observed, baseline: observed };
   return { ...empty, observed, baseline: mean(baseline), score: beatShare(observed, baseline, lowerIsBetter) };
 }
 

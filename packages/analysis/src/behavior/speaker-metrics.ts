@@ -193,6 +193,8 @@ export function aggregateMetrics(items: { metrics: SpeakerMetrics }[]): SpeakerM
   }
   const longest = ms.map((m) => m.longestTurnSec).filter((v): v is number => v !== null);
   out.longestTurnSec = longest.length > 0 ? Math.max(...longest) : null;
+  // talkShare is never null in SpeakerMetrics: no media means no share of any talk.
+  out.talkShare = out.talkShare ?? 0;
   return { ...(out as Omit<SpeakerMetrics, 'language'>), language: aggregateLanguage(ms.map((m) => m.language)) };
 }
 

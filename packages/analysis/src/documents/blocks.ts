@@ -60,6 +60,9 @@ export function languageText(m: MemberEvidence, title: string | null = 'Language
 
 function languageContent(m: MemberEvidence): string {
   const l = m.metrics.language;
+  if (!l && m.transcribedMediaCount > 0) {
+    return `A transcript was attached, but none of its lines could be attributed to ${m.name} with confidence, so the language measures (words per minute, questions, hedges, pronouns, sentiment and function words) are absent.`;
+  }
   if (!l) {
     return `No transcript was attached to ${m.name}'s recordings, so the language measures (words per minute, questions, hedges, pronouns, sentiment and function words) are absent.`;
   }
@@ -76,20 +79,22 @@ function languageContent(m: MemberEvidence): string {
 }
 
 /** Growth advice from a member's own profile against conversational norms. */
-export function profileGrowth(m: MemberEvidence): CardBlock[] {
+export function profileGrowth(m: MemberEvidence, covered: ReadonlySet<string> = new Set()): CardBlock[] {
   const c = DOCUMENT_CONSTANTS;
   const x = m.metrics;
   const out: CardBlock[] = [];
-  if (x.medianGapBeforeTurnSec !== null && x.medianGapBeforeTurnSec > c.longGapSec) {
+  if (!covered.has('responsiveness') && x.medianGapBeforeTurnSec !== null && x.medianGapBeforeTurnSec > c.longGapSec) {
     out.push(card('growth', 'Answer a little sooner',
       `${m.name}'s median gap before taking the floor is ${fixed(x.medianGapBeforeTurnSec, 2)} s, against about ${fixed(c.typicalGapSec, 1)} s in everyday conversation; quicker replies read as engagement.`));
   }
-  if (x.talkShare > c.dominantShare) {
+  if (covered.has('floorBalance')) {
+    // The pair advice already speaks about the floor.
+  } else if (x.talkShare > c.dominantShare) {
     out.push(card('growth', 'Leave more room', `${m.name} holds ${percent(x.talkShare)} of the talk time on average; asking a question and letting the answer run balances the floor.`));
   } else if (x.talkShare < c.quietShare && m.metrics.speechSec > 0) {
     out.push(card('growth', 'Take the floor more', `${m.name} holds ${percent(x.talkShare)} of the talk time on average; sharing a view early makes the exchange two-sided.`));
   }
-  if (m.interruptionsPerMin !== null && m.interruptionsPerMin > c.frequentInterruptionsPerMin) {
+  if (!covered.has('interruptions') && m.interruptionsPerMin !== null && m.interruptionsPerMin > c.frequentInterruptionsPerMin) {
     out.push(card('growth', 'Let turns finish', `${m.name} interrupts ${fixed(m.interruptionsPerMin, 1)} times per minute of own speech; waiting for the end of a turn keeps the other speaker engaged.`));
   }
   if (x.language && x.language.hedgeRate > c.frequentHedgesPer100Words) {
@@ -116,6 +121,7 @@ export function methodBlocks(e: MatchingEvidence): Block[] {
     });
   }
   const noTranscript = members.filter((m) => !m.metrics.language).map((m) => m.name);
+  const names = noTranscript.length <= 1 ? noTranscript.join('') : `${noTranscript.slice(0, -1).join(', ')} and ${noTranscript[noTranscript.length - 1] ?? ''}`;
   blocks.push({
     type: 'text',
     title: 'Limits',
@@ -123,7 +129,7 @@ export function methodBlocks(e: MatchingEvidence): Block[] {
       'Speakers, turns, pitch, loudness and syllable rate are measured from the audio by the engine itself; diarization errors move every figure. ' +
       `Entrainment is tested against ${fixed(e.method.permutations ?? 0, 0)} shuffled pairings of the same turns; unrelated speakers average ${fixed(e.method.unrelatedEntrainment ?? 0, 0)}. ` +
       (noTranscript.length > 0
-        ? `Without a transcript there are no language measures and no language style matching for ${noTranscript.join(', ')}. `
+        ? `Without transcript lines attributed to them there are no language measures and no language style matching for ${names}. `
         : 'Language measures come from the attached transcripts as written. ') +
       'Scores describe behavior in these recordings, not personality or worth.',
   });

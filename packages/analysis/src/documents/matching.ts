@@ -69,11 +69,15 @@ function growthSection(e: MatchingEvidence): Section {
     .flatMap((p) => p.components.filter((c) => c.score !== null && c.score < DOCUMENT_CONSTANTS.growthThreshold).map((c) => ({ p, c })))
     .sort((a, b) => (a.c.score ?? 0) - (b.c.score ?? 0));
   const cards: CardBlock[] = [];
+  const covered = new Set<string>();
   for (const { p, c } of weak) {
     const advice = componentAdvice(c, e.target.name, p.name);
-    if (advice && cards.length < 4) cards.push(advice);
+    if (advice && cards.length < 4) {
+      cards.push(advice);
+      covered.add(c.key);
+    }
   }
-  for (const g of profileGrowth(e.target)) if (cards.length < 4) cards.push(g);
+  for (const g of profileGrowth(e.target, covered)) if (cards.length < 4) cards.push(g);
   const blocks: Block[] = [{ type: 'illustration', variant: 'growth' }];
   if (cards.length > 0) blocks.push({ type: 'grid', columns: 2, items: cards });
   else {

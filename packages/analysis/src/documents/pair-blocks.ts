@@ -39,7 +39,7 @@ function describe(c: ComponentScore, target: string, member: string): string {
       return `Against shuffled pairings of their ${count(inp(c, 'exchanges') ?? 0, 'exchange')}: ${features.join('; ')}.`;
     }
     case 'languageStyle': {
-      if (c.score === null) return 'Not measured: needs a transcript of a recording they share.';
+      if (c.score === null) return 'Not measured: needs transcript lines from both in a recording they share.';
       const cats = Object.entries(c.inputs)
         .filter(([k, v]) => k.startsWith('lsm_') && v !== null)
         .sort((a, b) => (a[1] ?? 0) - (b[1] ?? 0));

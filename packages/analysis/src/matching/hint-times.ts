@@ -16,10 +16,10 @@ const PATTERNS: { re: RegExp; seconds: (m: RegExpExecArray) => number }[] = [
     },
   },
   {
-    re: /\b(\d+(?:\.\d+)?)\s*(?:m|min|mins|minute|minutes)\b(?:\s*(?:and\s+)?(\d+(?:\.\d+)?)\s*(?:s|sec|secs|second|seconds)\b)?/g,
+    re: /\b(\d+(?:\.\d+)?)\s*(?:m|min|mins|minute|minutes)(?![a-z])(?:\s*(?:and\s+)?(\d+(?:\.\d+)?)\s*(?:s|sec|secs|second|seconds)(?![a-z]))?/g,
     seconds: (m) => Number(m[1]) * 60 + (m[2] ? Number(m[2]) : 0),
   },
-  { re: /\b(\d+(?:\.\d+)?)\s*(?:s|sec|secs|second|seconds)\b/g, seconds: (m) => Number(m[1]) },
+  { re: /\b(\d+(?:\.\d+)?)\s*(?:s|sec|secs|second|seconds)(?![a-z])/g, seconds: (m) => Number(m[1]) },
 ];
 
 export function parseHintTimes(hint: string): { from: number; to: number } | null {

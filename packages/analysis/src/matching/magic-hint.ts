@@ -64,14 +64,17 @@ function levenshtein(a: string, b: string): number {
   return row[b.length] ?? 0;
 }
 
-/** How well a name or tag matches the hint: 1 whole phrase, 0.8 a word, 0.6 a near-spelling. */
-function phraseMatch(hint: string, hintTokens: readonly string[], phrase: string): number {
+/**
+ * How well a name or tag matches the hint: 1 whole phrase, 0.8 a word, 0.6 a near-spelling.
+ * Words in `shared` (in several speakers' names, like a family name) identify nobody alone.
+ */
+function phraseMatch(hint: string, hintTokens: readonly string[], phrase: string, shared: ReadonlySet<string>): number {
   const p = normaliseHint(phrase);
   if (p === '') return 0;
   if (` ${hint} `.includes(` ${p} `)) return 1;
   let best = 0;
   for (const word of p.split(' ')) {
-    if (word.length < 3 || VOCABULARY.has(word)) continue;
+    if (word.length < 3 || VOCABULARY.has(word) || shared.has(word)) continue;
     for (const t of hintTokens) {
       if (t === word) best = Math.max(best, 0.8);
       else if (!VOCABULARY.has(t) && word.length >= 4 && t.length >= 4) {
@@ -85,17 +88,28 @@ function phraseMatch(hint: string, hintTokens: readonly string[], phrase: string
 
 function byName(media: MediaAnalysis, hint: string, ctx: HintContext): Outcome {
   const tokens = hint.split(' ');
-  const votes: Vote[] = [];
-  media.speakers.forEach((s, i) => {
+  const phrases = media.speakers.map((s, i) => {
     const entityId = ctx.speakerEntityIds[i];
     const entity = entityId ? ctx.entities[entityId] : undefined;
-    const names = [s.label, entity?.label].filter((n): n is string => !!n);
-    let score = Math.max(0, ...names.map((n) => phraseMatch(hint, tokens, n)));
-    // A tag describes a role more loosely than a name identifies a person.
-    for (const tag of entity?.tags ?? []) score = Math.max(score, 0.9 * phraseMatch(hint, tokens, tag));
-    if (score > 0) votes.push({ index: i, weight: score, via: 'name or tag' });
+    return { names: [s.label, entity?.label].filter((n): n is string => !!n), tags: entity?.tags ?? [] };
   });
-  return votes.length > 0 ? votes : null;
+  const owners = new Map<string, Set<number>>();
+  phrases.forEach((p, i) => {
+    for (const phrase of [...p.names, ...p.tags]) {
+      for (const w of normaliseHint(phrase).split(' ')) owners.set(w, (owners.get(w) ?? new Set()).add(i));
+    }
+  });
+  const shared = new Set([...owners].filter(([, o]) => o.size > 1).map(([w]) => w));
+  const scores = phrases.map((p) => {
+    let score = Math.max(0, ...p.names.map((n) => phraseMatch(hint, tokens, n, shared)));
+    // A tag describes a role more loosely than a name identifies a person.
+    for (const tag of p.tags) score = Math.max(score, 0.9 * phraseMatch(hint, tokens, tag, shared));
+    return score;
+  });
+  const top = Math.max(0, ...scores);
+  if (top === 0) return null;
+  // Only the best match counts: "Ann" the whole name beats "Anna" the near spelling.
+  return scores.flatMap((score, index) => (score === top ? [{ index, weight: score, via: 'name or tag' }] : []));
 }
 
 const ORDINALS: Record<string, number> = {
@@ -114,6 +128,15 @@ function byOrdinal(media: MediaAnalysis, hint: string): Outcome {
   const index = m[1] === 'last' ? n - 1 : (ORDINALS[m[1]] ?? -1);
   if (index < 0 || index >= n) return `there is no ${m[1]} speaker (the media has ${n})`;
   return [{ index, weight: 1, via: 'ordinal' }];
+}
+
+/** "speaker 2", "speaker #2": the API's own numbering (0, 1, 2 … by first speech). */
+function bySpeakerNumber(media: MediaAnalysis, hint: string): Outcome {
+  const m = /\bspeaker\s*(?:#|no\.?\s*|number\s*|index\s*)?(\d+)\b(?!\s*(?:s|sec|secs|seconds?|m|min|mins|minutes?)\b)/.exec(hint);
+  if (!m?.[1]) return null;
+  const index = Number(m[1]);
+  if (index >= media.speakers.length) return `there is no speaker ${index} (the media has ${media.speakers.length}, numbered from 0)`;
+  return [{ index, weight: 1, via: 'speaker number' }];
 }
 
 function byTime(media: MediaAnalysis, hint: string): Outcome {
@@ -144,7 +167,7 @@ function extreme(
     .sort((a, b) => (highest ? b.v - a.v : a.v - b.v));
   const [best, runnerUp] = ranked;
   if (!best) return `no speaker has a measured ${what}`;
-  if (runnerUp && !decisive(best.v, runnerUp.v)) return `the speakers' ${what} are too close to tell apart`;
+  if (runnerUp && !decisive(best.v, runnerUp.v)) return `the speakers are too close in ${what} to tell apart`;
   if (!runnerUp && metrics.length > 1) return `only one speaker has a measured ${what}`;
   return [{ index: best.index, weight: 1, via: what }];
 }
@@ -157,14 +180,14 @@ function byAmount(media: MediaAnalysis, hint: string): Outcome {
     const most = /\b(most|more|often)\b/.test(hint);
     const least = /\b(least|less|never|rarely)\b/.test(hint);
     if (most === least) return null;
-    return extreme(metrics, (m) => m.interruptionsMade, most, (a, b) => a !== b, 'interruption counts');
+    return extreme(metrics, (m) => m.interruptionsMade, most, (a, b) => a !== b, 'interruptions');
   }
   const talk = new RegExp(String.raw`\b${TALK}\b`).test(hint);
   const most = (talk && /\b(most|more)\b/.test(hint)) || /\b(dominant|dominates|main speaker|talkative|chattiest|does most of the talking)\b/.test(hint);
   const least = talk && /\b(least|less|fewest|barely|hardly)\b/.test(hint);
   if (most === least) return null;
   const amounts = media.speakers.map((s) => ({ ...s.metrics, speechSec: s.speechSec }));
-  return extreme(amounts, (m) => m.speechSec, most, (a, b) => (most ? a >= MIN_AMOUNT_RATIO * b : b >= MIN_AMOUNT_RATIO * a), 'amounts of speech');
+  return extreme(amounts, (m) => m.speechSec, most, (a, b) => (most ? a >= MIN_AMOUNT_RATIO * b : b >= MIN_AMOUNT_RATIO * a), 'amount of speech');
 }
 
 function byVoice(media: MediaAnalysis, hint: string): Outcome {
@@ -189,7 +212,7 @@ function byRole(media: MediaAnalysis, hint: string): Outcome {
   const metrics = media.speakers.map((s) => s.metrics);
   if (!metrics.some((m) => m.language && m.language.words > 0)) return 'roles need a transcript, and this media has none';
   return extreme(metrics, (m) => (m.language && m.language.words > 0 ? m.language.questionRate : null), asker,
-    (a, b) => (asker ? a > 0 && a >= MIN_QUESTION_RATIO * b : b >= MIN_QUESTION_RATIO * a && b > 0), 'question rates');
+    (a, b) => (asker ? a > 0 && a >= MIN_QUESTION_RATIO * b : b >= MIN_QUESTION_RATIO * a && b > 0), 'question rate');
 }
 
 function merge(outcomes: readonly Outcome[]): Outcome {
@@ -206,7 +229,9 @@ export function resolveMagicHint(media: MediaAnalysis, rawHint: string, ctx: Hin
   const names = byName(media, hint, ctx);
   // An explicit name or tag outranks a role guessed from question rates ("the host" tagged host).
   const role = Array.isArray(names) ? null : byRole(media, hint);
-  const outcomes = [names, byOrdinal(media, hint), byTime(media, hint), byAmount(media, hint), byVoice(media, hint), role];
+  // Same for a number: a transcript label "Speaker 2" names a person, whatever its index.
+  const number = Array.isArray(names) ? null : bySpeakerNumber(media, hint);
+  const outcomes = [names, byOrdinal(media, hint), number, byTime(media, hint), byAmount(media, hint), byVoice(media, hint), role];
   const votes = outcomes.filter((o): o is Vote[] => Array.isArray(o)).flat();
   const reasons = outcomes.filter((o): o is string => typeof o === 'string');
   if (votes.length === 0) {

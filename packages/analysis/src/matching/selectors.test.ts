@@ -149,3 +149,32 @@ test('magic_hint: no confident match is a miss, and on_miss applies', () => {
   assert.ok(!r.ok && /too close/.test(r.reason));
   assert.ok(missed(pick(media, { strategy: 'magic_hint', hint: null })));
 });
+
+test('magic_hint: a word shared by several names identifies nobody; the distinctive one does', () => {
+  const m = makeMedia({ durationSec: 20, turns: [turn(0, 0, 5), turn(1, 5.3, 9), turn(2, 9.4, 14)] });
+  m.speakers[0]!.label = 'asterisk-en-allison';
+  m.speakers[1]!.label = 'asterisk-it-carlo';
+  m.speakers[2]!.label = 'Anna Smith';
+  const c: SelectorContext = { speakerEntityIds: [], entities: {} };
+  const h = (hint: string) => {
+    const r = resolveSelector(m, { strategy: 'magic_hint', hint }, c);
+    return r.ok ? r.speakerIndex : null;
+  };
+  assert.equal(h('asterisk-it-carlo'), 1);
+  assert.equal(h('carlo'), 1);
+  assert.equal(h('the asterisk one'), null, 'ambiguous');
+  assert.equal(h('Ana'), null, 'three letters: no fuzzy match');
+  assert.equal(h('Smyth'), 2, 'near spelling');
+});
+
+test('magic_hint: "speaker N" uses the API numbering, unless a label says otherwise', () => {
+  const hint = (m: MediaAnalysis, h: string) => pick(m, { strategy: 'magic_hint', hint: h });
+  assert.equal(hint(noTranscript, 'speaker 2'), 2);
+  assert.equal(hint(noTranscript, 'speaker #0'), 0);
+  assert.ok(missed(hint(noTranscript, 'speaker 7')));
+  const labelled = makeMedia({ durationSec: 20, turns: [turn(0, 0, 5), turn(1, 5.3, 9)] });
+  labelled.speakers[0]!.label = 'Speaker 1';
+  labelled.speakers[1]!.label = 'Speaker 2';
+  const r = resolveSelector(labelled, { strategy: 'magic_hint', hint: 'Speaker 2' }, { speakerEntityIds: [], entities: {} });
+  assert.deepEqual(r, { ok: true, speakerIndex: 1, fellBack: false });
+});

@@ -5,6 +5,7 @@
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
 import type { FrameRegion } from './vad.ts';
 import { agglomerate } from './cluster.ts';
+import { adaptMeans, alignToUbm, frameLlr } from './gmm-speakers.ts';
 import { accumulate, emptyUbmStats, trainUbm, type Ubm, type UbmStats } from './ubm.ts';
 import { quantile } from './stats.ts';
 import { addFrame, emptyStats, glrPerFrame, type GaussStats } from './gaussian.ts';
@@ -21,6 +22,8 @@ export interface DiarizeOptions {
   /** Upper bound on the clusters handed from window clustering to the BIC merging stage. */
   maxInitialClusters?: number;
   ubmComponents?: number;
+  /** Cross-likelihood ratio above which two clusters are merged as one speaker. */
+  clrThreshold?: number;
   /** Weight of the BIC model-size penalty when deciding whether two clusters are one speaker. */
   bicLambda?: number;
 }
@@ -31,7 +34,8 @@ export interface Diarization {
   speakers: number;
 }
 
-const DIMS = NUM_CEPS - 1; // c1..c19: c0 is level, which says more about the microphone than the voice
+const CEP_DIMS = NUM_CEPS - 1;
+const DIMS = process.env.NOPITCH ? CEP_DIMS : CEP_DIMS + 1;
 const MAX_CLUSTER_ITEMS = 600;
 const MAX_UBM_FRAMES = 20000;
 
@@ -45,27 +49,38 @@ export function modellingMask(f: FrameFeatures, speech: Uint8Array): Uint8Array 
   return out;
 }
 
-/** Standardised cepstra (per-file mean and deviation over speech frames). */
+/**
+ * Per-frame speaker features, standardised over the modelling frames of the recording:
+ * c1..c19 (c0 is level, which says more about the microphone than the voice) and log F0.
+ */
 export function standardisedCepstra(f: FrameFeatures, mask: Uint8Array): Float32Array {
   const out = new Float32Array(f.frames * DIMS);
+  const raw = new Float64Array(DIMS);
   const m = new Float64Array(DIMS);
   const s = new Float64Array(DIMS);
   let count = 0;
+  const read = (i: number): void => {
+    for (let d = 0; d < CEP_DIMS; d++) raw[d] = f.mfcc[i * NUM_CEPS + d + 1]!;
+    raw[CEP_DIMS] = f.pitchHz[i]! > 0 ? Math.log2(f.pitchHz[i]!) : 0;
+  };
   for (let i = 0; i < f.frames; i++) {
     if (!mask[i]) continue;
     count++;
+    read(i);
     for (let d = 0; d < DIMS; d++) {
-      const v = f.mfcc[i * NUM_CEPS + d + 1]!;
-      m[d] = m[d]! + v;
-      s[d] = s[d]! + v * v;
+      m[d] = m[d]! + raw[d]!;
+      s[d] = s[d]! + raw[d]! * raw[d]!;
     }
   }
   for (let d = 0; d < DIMS; d++) {
     m[d] = count ? m[d]! / count : 0;
     s[d] = count ? Math.sqrt(Math.max(1e-6, s[d]! / count - m[d]! ** 2)) : 1;
   }
-  for (let i = 0; i < f.frames; i++)
-    for (let d = 0; d < DIMS; d++) out[i * DIMS + d] = (f.mfcc[i * NUM_CEPS + d + 1]! - m[d]!) / s[d]!;
+  for (let i = 0; i < f.frames; i++) {
+    if (!mask[i]) continue;
+    read(i);
+    for (let d = 0; d < DIMS; d++) out[i * DIMS + d] = (raw[d]! - m[d]!) / s[d]!;
+  }
   return out;
 }
 
@@ -139,6 +154,34 @@ export function logLik(g: Gaussian, cep: Float32Array, i: number): number {
     s += x * x * g.invVar[d]!;
   }
   return g.logNorm - 0.5 * s;
+}
+
+/** Viterbi over speech regions on precomputed emissions (frame-major, k per frame). */
+export function viterbiEmissions(emission: Float32Array, k: number, regions: FrameRegion[], penalty: number, frameSpeaker: Int16Array): void {
+  for (const r of regions) {
+    const len = r.end - r.start;
+    const back = new Int16Array(len * k);
+    let score = new Float64Array(k);
+    for (let s = 0; s < k; s++) score[s] = emission[r.start * k + s]!;
+    for (let t = 1; t < len; t++) {
+      const next = new Float64Array(k);
+      let bestPrev = 0;
+      for (let s = 1; s < k; s++) if (score[s]! > score[bestPrev]!) bestPrev = s;
+      for (let s = 0; s < k; s++) {
+        const stay = score[s]!;
+        const move = score[bestPrev]! - penalty;
+        back[t * k + s] = stay >= move ? s : bestPrev;
+        next[s] = Math.max(stay, move) + emission[(r.start + t) * k + s]!;
+      }
+      score = next;
+    }
+    let s = 0;
+    for (let x = 1; x < k; x++) if (score[x]! > score[s]!) s = x;
+    for (let t = len - 1; t >= 0; t--) {
+      frameSpeaker[r.start + t] = s;
+      s = back[t * k + s]!;
+    }
+  }
 }
 
 /** Viterbi over each speech region: speaker per frame with a cost per change of speaker. */
@@ -246,40 +289,77 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
   picked.forEach((w, i) => {
     for (let t = w.start; t < w.end; t++) if (model[t]) initial[labels[i]!]!.push(t);
   });
-  let models = initial.filter((fr) => fr.length > 0).map((fr) => fitGaussian(cep, fr));
 
-  // 2. Resegment, then merge the closest pair of speakers while BIC prefers one Gaussian.
+  // 2. Resegment with GMM-UBM speaker models; merge the pair of speakers whose models explain
+  // each other's frames best (cross-likelihood ratio) while that ratio is above the threshold.
+  const align = alignToUbm(ubm, cep, model);
+  let groups = initial.filter((fr) => fr.length > 0);
+  const clrThreshold = options.clrThreshold ?? 0;
   for (;;) {
-    viterbi(models, cep, regions, penalty, frameSpeaker, model);
-    let count = renumber(frameSpeaker);
-    viterbi(framesBySpeaker(frameSpeaker, count, model).map((fr) => fitGaussian(cep, fr)), cep, regions, penalty, frameSpeaker, model);
-    count = renumber(frameSpeaker);
-    const stats = clusterStats(cep, frameSpeaker, count, model);
-    let best = 0;
+    let k2 = groups.length;
+    let emission = new Float32Array(0);
+    for (let it = 0; it < 2; it++) {
+      const means = groups.map((fr) => adaptMeans(ubm, cep, align, fr));
+      emission = new Float32Array(f.frames * k2);
+      for (let i = 0; i < f.frames; i++) if (model[i]) for (let s2 = 0; s2 < k2; s2++) emission[i * k2 + s2] = frameLlr(ubm, means[s2]!, cep, align, i);
+      viterbiEmissions(emission, k2, regions, penalty, frameSpeaker);
+      const before = k2;
+      k2 = renumberKeeping(frameSpeaker, emission, before);
+      emission = compactEmission(emission, before, frameSpeaker, k2) as Float32Array<ArrayBuffer>;
+      groups = framesBySpeaker(frameSpeaker, k2, model);
+    }
+    if (k2 <= 1) break;
+    // Mean LLR of each cluster's frames under each model.
+    const sums = new Float64Array(k2 * k2);
+    const counts = new Float64Array(k2);
+    for (let i = 0; i < f.frames; i++) {
+      const s2 = frameSpeaker[i]!;
+      if (s2 < 0 || !model[i]) continue;
+      counts[s2] = counts[s2]! + 1;
+      for (let m = 0; m < k2; m++) sums[s2 * k2 + m] = sums[s2 * k2 + m]! + emission[i * k2 + m]!;
+    }
+    let best = -Infinity;
     let bi = -1;
     let bj = -1;
-    for (let i = 0; i < count; i++)
-      for (let j = i + 1; j < count; j++) {
-        const p = stats[i]!;
-        const q = stats[j]!;
-        const n = p.n + q.n;
-        const small = Math.min(p.n, q.n) < minSpeaker;
-        const dBic = n * glrPerFrame(p, q) - lambda * 0.5 * BIC_PARAMS * Math.log(n) - (small ? 1e9 : 0);
-        if (dBic < best) {
-          best = dBic;
+    for (let i = 0; i < k2; i++)
+      for (let j = i + 1; j < k2; j++) {
+        const clr = sums[i * k2 + j]! / Math.max(1, counts[i]!) + sums[j * k2 + i]! / Math.max(1, counts[j]!);
+        const small = Math.min(counts[i]!, counts[j]!) < minSpeaker;
+        const score = clr + (small ? 1e6 : 0);
+        if (score > best) {
+          best = score;
           bi = i;
           bj = j;
         }
       }
-    if (bi < 0) {
-      models = framesBySpeaker(frameSpeaker, count, model).map((fr) => fitGaussian(cep, fr));
-      break;
-    }
-    const byFrames = framesBySpeaker(frameSpeaker, count, model);
-    byFrames[bi] = byFrames[bi]!.concat(byFrames[bj]!);
-    byFrames.splice(bj, 1);
-    models = byFrames.map((fr) => fitGaussian(cep, fr));
+    if (process.env.DIAR_DEBUG) console.error('k', k2, 'best clr', best.toFixed(3), bi, bj, [...counts].join(','));
+    if (best < clrThreshold) break;
+    groups[bi] = groups[bi]!.concat(groups[bj]!);
+    groups.splice(bj, 1);
   }
-  viterbi(models, cep, regions, penalty, frameSpeaker, model);
   return { frameSpeaker, speakers: renumber(frameSpeaker) };
+}
+
+/** Renumbers by first speech; returns the count (emission columns are remapped by compactEmission). */
+function renumberKeeping(frameSpeaker: Int16Array, _emission: Float32Array, _k: number): number {
+  return renumberMap(frameSpeaker).size;
+}
+
+let lastMap = new Map<number, number>();
+function renumberMap(frameSpeaker: Int16Array): Map<number, number> {
+  const order = new Map<number, number>();
+  for (let i = 0; i < frameSpeaker.length; i++) {
+    const s = frameSpeaker[i]!;
+    if (s < 0) continue;
+    if (!order.has(s)) order.set(s, order.size);
+    frameSpeaker[i] = order.get(s)!;
+  }
+  lastMap = order;
+  return order;
+}
+
+function compactEmission(emission: Float32Array, before: number, frameSpeaker: Int16Array, after: number): Float32Array {
+  const out = new Float32Array(frameSpeaker.length * after);
+  for (const [old, now] of lastMap) for (let i = 0; i < frameSpeaker.length; i++) out[i * after + now] = emission[i * before + old]!;
+  return out;
 }

@@ -2,7 +2,7 @@
 import { PagePromise } from '../core/pagination.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type { Entity, EntityListParams, List, RequestOptions } from '../types.ts';
+import type { Entity, EntityListParams, EntityMergeParams, EntityUpdateParams, List, RequestOptions } from '../types.ts';
 
 export class Entities {
   readonly #http: HttpClient;
@@ -20,7 +20,7 @@ export class Entities {
   }
 
   /** Sets (or, with null, clears) the label. */
-  update(id: string, params: { label: string | null }, options?: RequestOptions): Promise<Entity> {
+  update(id: string, params: EntityUpdateParams, options?: RequestOptions): Promise<Entity> {
     return this.#http.request({ ...pathFor('entities.update', { id }), body: params, options });
   }
 
@@ -33,7 +33,7 @@ export class Entities {
   }
 
   /** Folds `from` into `into`: their appearances and tags move, the `from` entities disappear. */
-  merge(params: { into: string; from: string[] }, options?: RequestOptions): Promise<Entity> {
+  merge(params: EntityMergeParams, options?: RequestOptions): Promise<Entity> {
     return this.#http.request({ ...pathFor('entities.merge'), body: params, options });
   }
 }

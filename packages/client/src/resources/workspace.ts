@@ -1,7 +1,10 @@
 // /v1/workspace*: administration, for admin-scoped keys only (decisions.md §3).
+import { PagePromise } from '../core/pagination.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type { ApiKey, RequestOptions, SigningSecret, Workspace as WorkspaceInfo } from '../types.ts';
+import type {
+  ApiKey, ApiKeyCreateParams, CreatedApiKey, List, ListParams, RequestOptions, SigningSecret, Workspace as WorkspaceInfo,
+} from '../types.ts';
 
 export class WorkspaceKeys {
   readonly #http: HttpClient;
@@ -9,12 +12,13 @@ export class WorkspaceKeys {
     this.#http = http;
   }
 
-  list(options?: RequestOptions): Promise<{ data: ApiKey[] }> {
-    return this.#http.request({ ...pathFor('workspace.keys.list'), options });
+  list(params: ListParams = {}, options?: RequestOptions): PagePromise<ApiKey> {
+    return new PagePromise((cursor) =>
+      this.#http.request<List<ApiKey>>({ ...pathFor('workspace.keys.list'), query: { ...params, cursor }, options }), params.cursor);
   }
 
-  /** The answer holds the key itself, shown this once. */
-  create(params: { scope?: 'admin' | 'standard'; name?: string } = {}, options?: RequestOptions): Promise<ApiKey> {
+  /** The answer holds the key itself (`apiKey`), shown this once. */
+  create(params: ApiKeyCreateParams = {}, options?: RequestOptions): Promise<CreatedApiKey> {
     return this.#http.request({ ...pathFor('workspace.keys.create'), body: params, options });
   }
 

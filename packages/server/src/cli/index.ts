@@ -1,11 +1,20 @@
 // Admin commands of the `rapport` command line, working directly on the configured store
 // (decisions §3): serve, workspace create, key create|revoke, secret rotate, credits grant.
 // `runAdminCommand` answers the process exit code; output is JSON for machine use.
-import { loadConfig, ConfigError } from '../config.ts';
-import { openStores } from '../compose.ts';
+// Only the store modules are imported up front: the HTTP app (fastify, schemas, routes) is
+// loaded for `serve` alone, so that the admin commands start in a fraction of a second.
+import path from 'node:path';
+import { loadConfig, ConfigError, type Config } from '../config.ts';
+import { SqliteDb } from '../store/sqlite.ts';
+import { SqliteWorkspaceStore } from '../workspace/workspace.store.ts';
 import { WorkspaceService } from '../workspace/workspace.service.ts';
 import { grantCredits } from '../credits/credits.ledger.ts';
-import { serveFromEnv } from '../serve.ts';
+
+/** Opens the stores only (the same file as compose.ts `openStores`, without loading the app). */
+function openStores(config: Config) {
+  const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
+  return { db, workspaces: new SqliteWorkspaceStore(db) };
+}
 
 export const ADMIN_USAGE = `Admin commands (work on the configured store: DATA_DIR):
   rapport serve                                   start the service
@@ -35,6 +44,7 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
   try {
     if (command === 'serve') {
+      const { serveFromEnv } = await import('../serve.ts');
       await serveFromEnv();
       return -1; // keeps running; the caller must not exit
     }

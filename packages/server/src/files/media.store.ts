@@ -132,6 +132,58 @@ export class SqliteMediaStore {
     this.db.run('UPDATE media SET transcript_json = ? WHERE id = ? AND workspace_id = ?', JSON.stringify(transcript), id, workspaceId);
   }
 
+  /**
+   * Attaches a transcript to audio or video media so that its analysis uses it. An analysis
+   * that has not started yet reads it when it runs. One that already ended is redone with the
+   * transcript (its entities relink by voice): its speakers and segments are dropped, credits
+   * are reserved again (InsufficientCredits propagates) and the analysis task is queued, in one
+   * transaction. A running analysis cannot take it mid-way: the caller answers 409.
+   */
+  async attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: Transcript): Promise<'attached' | 'reanalysing' | 'running' | 'missing'> {
+    return this.db.transaction(() => {
+      const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
+      if (!r) return 'missing';
+      if (r.analysis_status === 'running') return 'running';
+      if (r.analysis_status === 'pending') {
+        this.db.run('UPDATE media SET transcript_json = ? WHERE id = ?', JSON.stringify(transcript), id);
+        return 'attached';
+      }
+      reserveCredits(this.db, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
+      this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
+      this.db.run(
+        `UPDATE media SET transcript_json = ?, analysis_status = 'pending', analysis_error = NULL, analysis_json = NULL,
+         analysis_stage = NULL, analysis_progress = 0 WHERE id = ?`,
+        JSON.stringify(transcript), id,
+      );
+      dropTasks(this.db, 'media.analyze', id);
+      enqueueTask(this.db, 'media.analyze', id, workspaceId);
+      return 'reanalysing';
+    });
+  }
+
+  /** Queued or running jobs of the workspace whose request names this media. */
+  activeJobsUsing(workspaceId: string, mediaId: string): string[] {
+    // Media ids are long random tokens, so a substring of the stored request cannot match by accident.
+    return this.db
+      .all<{ id: string }>(
+        "SELECT id FROM jobs WHERE workspace_id = ? AND status IN ('queued', 'running') AND instr(request_json, ?) > 0",
+        workspaceId, JSON.stringify(mediaId),
+      )
+      .map((r) => r.id);
+  }
+
+  /**
+   * `delete`, unless a queued or running job uses the media: the check and the delete share one
+   * transaction so that no job can start using it in between. Answers the job ids in the way.
+   */
+  async deleteUnlessInUse(workspaceId: string, id: string): Promise<{ deleted: MediaRecord | null; blockedBy: string[] }> {
+    return this.db.transaction(() => {
+      const blockedBy = this.activeJobsUsing(workspaceId, id);
+      if (blockedBy.length > 0) return { deleted: null, blockedBy };
+      return { deleted: this.deleteRow(workspaceId, id), blockedBy };
+    });
+  }
+
   /** Progress of a running analysis, for the jobs that wait on it. */
   async setAnalysisProgress(id: string, stage: string, fraction: number): Promise<void> {
     this.db.run("UPDATE media SET analysis_stage = ?, analysis_progress = ? WHERE id = ? AND analysis_status = 'running'", stage, fraction, id);
@@ -200,16 +252,19 @@ export class SqliteMediaStore {
    * left with no appearance stay, as people the workspace knows). Results that exist stay.
    */
   async delete(workspaceId: string, id: string): Promise<MediaRecord | null> {
-    return this.db.transaction(() => {
-      const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
-      if (!r) return null;
-      if (r.analysis_status === 'pending' || r.analysis_status === 'running') {
-        releaseCredits(this.db, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
-      }
-      dropTasks(this.db, 'media.analyze', id);
-      this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
-      this.db.run('DELETE FROM media WHERE id = ?', id);
-      return toMedia(r, false);
-    });
+    return this.db.transaction(() => this.deleteRow(workspaceId, id));
+  }
+
+  /** Inside a transaction: the delete of `delete`, releasing an analysis still owed. */
+  private deleteRow(workspaceId: string, id: string): MediaRecord | null {
+    const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
+    if (!r) return null;
+    if (r.analysis_status === 'pending' || r.analysis_status === 'running') {
+      releaseCredits(this.db, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
+    }
+    dropTasks(this.db, 'media.analyze', id);
+    this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
+    this.db.run('DELETE FROM media WHERE id = ?', id);
+    return toMedia(r, false);
   }
 }

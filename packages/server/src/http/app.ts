@@ -33,8 +33,22 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
     return503OnClosing: false,
     forceCloseConnections: true,
+    // Ids may be 256 characters (interface-spec): the router must not refuse them before the
+    // schema sees them (its default is 100, answered with a bare 414).
+    routerOptions: { maxParamLength: 1024 },
+    // Errors raised by the router before any hook (a malformed URL escape, an over-long path
+    // parameter) get the error body of decisions §2 too, never fastify's own shape.
+    frameworkErrors: (err, req, reply) => {
+      const apiError = new ApiError('VALIDATION_FAILED', 'The request path is not valid.', { details: [{ path: '/path', message: err.message }] });
+      const r = reply as unknown as FastifyReply;
+      r.header('x-request-id', req.id);
+      return r.code(apiError.status).type('application/json; charset=utf-8').send(errorBody(apiError, req.id));
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
+  // Bodies are JSON (or multipart for uploads): fastify's default text/plain parser would hand a
+  // string to the schema (a 400); the wrong content type is a 415 (decisions §2).
+  app.removeContentTypeParser('text/plain');
   app.decorateRequest('auth', null);
 
   const openapi = new OpenApiBuilder();
@@ -64,13 +78,15 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     const rateClass = req.routeOptions.config?.rateClass ?? 'default';
     const decision = await checkRateLimit(opts.rateLimitCounter, config.rateLimits, rateClass, subject);
     reply.headers(decision.headers);
-    if (!req.auth && !isPublic && req.routeOptions.url !== undefined) throw new ApiError('UNAUTHENTICATED');
+    // The limit is checked before the key: requests without a valid key are counted per client
+    // address (decisions §4), so guessing keys is throttled like any other traffic.
     if (!decision.allowed) {
       throw new ApiError('RATE_LIMITED', `Rate limit of ${config.rateLimits[rateClass]} requests per minute exceeded; retry after ${decision.retryAfterSec} s.`, {
         retryAfter: decision.retryAfterSec,
         headers: { 'retry-after': String(decision.retryAfterSec) },
       });
     }
+    if (!req.auth && !isPublic && req.routeOptions.url !== undefined) throw new ApiError('UNAUTHENTICATED');
     if (req.routeOptions.config?.admin && req.auth?.scope !== 'admin') throw new ApiError('FORBIDDEN', 'Workspace administration needs an admin API key.');
   });
 

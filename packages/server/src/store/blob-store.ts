@@ -12,8 +12,16 @@ export interface BlobStore {
   /** Moves a completed temporary file to its permanent name; answers the permanent path. */
   commit(tempPath: string, mediaId: string): Promise<string>;
   remove(filePath: string): Promise<void>;
-  /** Removes temporary files left by a crash (older than `olderThanMs`). */
+  /**
+   * Removes temporary files left by a crash: those whose writing process is gone, and any older
+   * than `olderThanMs`. Call at start, before this process accepts uploads.
+   */
   sweepTemp(olderThanMs: number): Promise<number>;
+  /**
+   * Removes committed files that no media row claims (a crash between the rename and the row
+   * insert), once older than `olderThanMs` so that an upload in flight elsewhere is left alone.
+   */
+  sweepOrphans(isKnown: (mediaId: string) => Promise<boolean>, olderThanMs: number): Promise<number>;
 }
 
 export class FileBlobStore implements BlobStore {
@@ -28,7 +36,9 @@ export class FileBlobStore implements BlobStore {
   }
 
   createTemp(): { path: string; stream: WriteStream } {
-    const p = path.join(this.tmpDir, `upload-${Date.now()}-${randomToken(12)}`);
+    // The writer's pid is in the name, so that a restart can tell a crashed process's partial
+    // upload from one that another live process (sharing DATA_DIR) is still receiving.
+    const p = path.join(this.tmpDir, `upload-${process.pid}-${Date.now()}-${randomToken(12)}`);
     return { path: p, stream: createWriteStream(p, { flags: 'wx' }) };
   }
 
@@ -42,16 +52,47 @@ export class FileBlobStore implements BlobStore {
     await rm(filePath, { force: true });
   }
 
-  async sweepTemp(olderThanMs: number): Promise<number> {
+  async sweepOrphans(isKnown: (mediaId: string) => Promise<boolean>, olderThanMs: number): Promise<number> {
     let removed = 0;
-    for (const name of await readdir(this.tmpDir)) {
-      const p = path.join(this.tmpDir, name);
+    for (const name of await readdir(this.mediaDir)) {
+      const p = path.join(this.mediaDir, name);
       const s = await stat(p).catch(() => null);
-      if (s && Date.now() - s.mtimeMs > olderThanMs) {
+      if (s && Date.now() - s.mtimeMs > olderThanMs && !(await isKnown(name))) {
         await rm(p, { force: true });
         removed++;
       }
     }
     return removed;
+  }
+
+  async sweepTemp(olderThanMs: number): Promise<number> {
+    let removed = 0;
+    for (const name of await readdir(this.tmpDir)) {
+      const p = path.join(this.tmpDir, name);
+      const s = await stat(p).catch(() => null);
+      if (s && (Date.now() - s.mtimeMs > olderThanMs || writerIsGone(name))) {
+        await rm(p, { force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+}
+
+/**
+ * Whether the process that wrote this temporary file is gone: no process has its pid, or it is
+ * this very process (an earlier process that had the same pid, e.g. pid 1 in a container; the
+ * sweep runs at start, before this process accepts any upload).
+ */
+function writerIsGone(name: string): boolean {
+  const m = /^upload-(\d+)-\d+-/.exec(name);
+  if (!m) return false;
+  const pid = Number(m[1]);
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }

@@ -171,14 +171,19 @@ CREATE TABLE webhook_deliveries (
   attempts INTEGER NOT NULL DEFAULT 0,
   next_attempt_at INTEGER,
   lease_expires_at INTEGER,
+  lease_owner TEXT,
   last_status_code INTEGER,
   last_error TEXT,
+  first_attempt_at INTEGER,
+  single_attempt INTEGER NOT NULL DEFAULT 0,
+  redeliver_requested INTEGER NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   seq INTEGER NOT NULL
 );
-CREATE INDEX deliveries_due ON webhook_deliveries(status, next_attempt_at);
+CREATE INDEX deliveries_due ON webhook_deliveries(status, next_attempt_at, seq);
 CREATE INDEX deliveries_ws ON webhook_deliveries(workspace_id, seq DESC);
+CREATE INDEX deliveries_job ON webhook_deliveries(job_id);
 CREATE TABLE delivery_attempts (
   delivery_id TEXT NOT NULL,
   attempt INTEGER NOT NULL,
@@ -186,6 +191,7 @@ CREATE TABLE delivery_attempts (
   status_code INTEGER,
   duration_ms INTEGER NOT NULL,
   error TEXT,
+  outcome TEXT NOT NULL DEFAULT 'in_flight',
   PRIMARY KEY (delivery_id, attempt)
 );
 `,

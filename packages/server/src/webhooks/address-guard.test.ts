@@ -1,5 +1,5 @@
 // node:test's describe/it return promises that the runner itself awaits.
-/* eslint-disable @typescript-eslint/no-floating-promises */
+ 
 import assert from 'node:assert/strict';
 import type dns from 'node:dns';
 import http from 'node:http';

@@ -1,0 +1,233 @@
+// `npm run bench`: the two throughput goals of issue 2, measured in one run, then the engine and
+// webhook benches when their files exist.
+//
+// 1. GET /v1/matching/:id (authenticated, rate-limit counters on, a stored result read from the
+//    embedded store) against a bare fastify JSON route added to the same fastify instance and
+//    answering the same document from memory. Both are driven by autocannon in a separate
+//    process, one after the other, and compared as requests per second.
+// 2. POST /v1/matching/jobs for 30 s on the embedded store (ROLE=api: no worker, so the queue
+//    only grows), each job written with its credit reservation, queue entry and first event in
+//    one transaction. Requests per second, on average and in the slowest second.
+//
+// The server runs in this process; the load comes from a child process (autocannon), so the
+// two do not share an event loop. BENCH_QUICK=1 shortens every phase (a smoke run).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../packages/server/src/config.ts';
+import { composeService, type ComposedService } from '../packages/server/src/compose.ts';
+import { grantCredits } from '../packages/server/src/credits/credits.ledger.ts';
+import { newId, nowIso, randomToken } from '../packages/server/src/ids.ts';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const READ_SEC = QUICK ? 3 : 10;
+const CREATE_SEC = QUICK ? 5 : 30;
+const CONNECTIONS = 32;
+const GOAL_READ_RATIO = 0.6;
+const GOAL_CREATES_PER_SEC = 1500;
+
+interface LoadResult {
+  rps: number;
+  minRps: number;
+  p50Ms: number;
+  p99Ms: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+}
+
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+/** Runs autocannon in a child process and answers its summary. */
+function load(url: string, opts: { seconds: number; method?: string; body?: string; headers: Record<string, string>; warmupSec?: number }): Promise<LoadResult> {
+  const args = [AUTOCANNON, '-j', '-c', String(CONNECTIONS), '-d', String(opts.seconds), '-m', opts.method ?? 'GET'];
+  for (const [k, v] of Object.entries(opts.headers)) args.push('-H', `${k}=${v}`);
+  if (opts.body) args.push('-b', opts.body);
+  if (opts.warmupSec) args.push('-W', '[', '-c', String(CONNECTIONS), '-d', String(opts.warmupSec), ']');
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${err}`));
+      // With a warm-up, autocannon prints the warm-up summary first: the last line is the run.
+      const last = out.trim().split('\n').pop() ?? '{}';
+      const r = JSON.parse(last) as {
+        requests: { average: number; min: number; total: number };
+        latency: { p50: number; p99: number };
+        non2xx: number;
+        errors: number;
+        '2xx': number;
+      };
+      resolve({ rps: r.requests.average, minRps: r.requests.min, p50Ms: r.latency.p50, p99Ms: r.latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors });
+    });
+  });
+}
+
+/** A matching payload of a realistic size (a five-member document with its Markdown). */
+function fixturePayload(resultId: string, jobId: string, mediaId: string, entityId: string): Record<string, unknown> {
+  const card = (i: number) => ({ type: 'card', title: `Dimension ${i}`, icon: 'pulse', content: `Score ${60 + i} of 100: measured over 14 minutes of shared speech.` });
+  const member = { source: { type: 'entity_id', entityId }, entityId, resolvedLabel: 'Alex' };
+  return {
+    id: resultId,
+    jobId,
+    context: 'behavioral_compatibility',
+    createdAt: nowIso(),
+    label: 'Quarterly team fit',
+    output: { template: 'matching' },
+    target: { source: { type: 'media_target', mediaId, selector: { strategy: 'dominant' } }, entityId, resolvedLabel: 'Sam' },
+    group: [member, member, member, member, member],
+    json: {
+      schemaVersion: 1,
+      title: 'Sam and the team',
+      summary: 'Overall fit 72 of 100; strongest in turn-taking, weakest in pace.',
+      sections: [
+        { section_title: 'Overview', section_content: [{ type: 'grid', columns: 3, items: [1, 2, 3, 4, 5, 6].map(card) }, { type: 'illustration', variant: 'connection' }] },
+        ...[1, 2, 3, 4, 5].map((i) => ({ section_title: `Member ${i}`, section_content: [{ type: 'text', content: 'They share a similar pace and overlap rarely; questions are answered within a second.'.repeat(2) }, { type: 'illustration', variant: 'conversation' }] })),
+        { section_title: 'Growth opportunities', section_content: [{ type: 'text', content: 'Slow down in long answers.' }, { type: 'illustration', variant: 'growth' }] },
+      ],
+    },
+    markdown: `# Sam and the team\n\n${'Overall fit 72 of 100; strongest in turn-taking, weakest in pace.\n\n'.repeat(12)}`,
+  };
+}
+
+async function setup(role: 'all' | 'api'): Promise<{ composed: ComposedService; dataDir: string; apiKey: string; workspaceId: string; url: string }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-'));
+  const apiKey = `rk_${randomToken(40)}`;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ROLE: role,
+    SERVICE_API_KEY: apiKey,
+    SIGNING_SECRET: `whsec_${randomToken(40)}`,
+    // The counters stay on; the limits are only set high enough not to refuse the load.
+    RATE_LIMIT_DEFAULT: '1000000000',
+    RATE_LIMIT_JOB_STATUS: '1000000000',
+  });
+  const composed = await composeService(config, { engine: null, logger: false });
+  await composed.webhooks?.close();
+  const { workspaceId } = await composed.services.workspace.bootstrap({ serviceApiKey: apiKey, signingSecret: config.signingSecret });
+  return { composed, dataDir, apiKey, workspaceId, url: '' };
+}
+
+async function benchRead(): Promise<{ bare: LoadResult; bareSmall: LoadResult; matching: LoadResult; bytes: number }> {
+  const env = await setup('api');
+  const { services, app } = env.composed;
+  const mediaId = newId('med');
+  const entityId = newId('ent');
+  const job = await services.stores.jobs.create({ workspaceId: env.workspaceId, type: 'matching', request: {}, cost: 1 });
+  const resultId = newId('mat');
+  const payload = fixturePayload(resultId, job.id, mediaId, entityId);
+  await services.stores.jobs.succeed(job.id, { id: resultId, kind: 'matching', payloadJson: JSON.stringify(payload), evidenceJson: null }, { type: 'matching.completed', data: {}, webhook: undefined });
+  // The bare routes, for this bench only: the same document from memory, and a tiny object.
+  app.get('/bench/bare', async () => payload);
+  app.get('/bench/bare-small', async () => ({ hello: 'world' }));
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const headers = { 'service-api-key': env.apiKey };
+  const check = await fetch(`${base}/v1/matching/${resultId}`, { headers });
+  if (check.status !== 200) throw new Error(`GET /v1/matching/:id answered ${check.status}`);
+  const bytes = (await check.text()).length;
+  try {
+    const bare = await load(`${base}/bench/bare`, { seconds: READ_SEC, headers, warmupSec: 2 });
+    const matching = await load(`${base}/v1/matching/${resultId}`, { seconds: READ_SEC, headers, warmupSec: 2 });
+    const bareSmall = await load(`${base}/bench/bare-small`, { seconds: READ_SEC, headers, warmupSec: 1 });
+    return { bare, bareSmall, matching, bytes };
+  } finally {
+    await env.composed.close();
+    rmSync(env.dataDir, { recursive: true, force: true });
+  }
+}
+
+async function benchCreate(): Promise<{ result: LoadResult; stored: number }> {
+  const env = await setup('api');
+  const { services, app } = env.composed;
+  const db = services.stores.db;
+  db.transaction(() => grantCredits(db, env.workspaceId, 100_000_000));
+  const mediaId = newId('med');
+  await services.stores.media.insert({
+    id: mediaId, workspaceId: env.workspaceId, kind: 'transcript', filename: 'talk.vtt', contentType: 'text/vtt', sizeBytes: 100, sha256: '0'.repeat(64),
+    durationSec: 60, label: null, storagePath: path.join(env.dataDir, 'media', mediaId), transcript: null, analysisStatus: 'pending',
+  });
+  const entityId = newId('ent');
+  db.run('INSERT INTO entities (id, workspace_id, label, tags_json, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?)', entityId, env.workspaceId, 'Alex', '[]', nowIso(), nowIso(), db.nextSeq());
+  const body = JSON.stringify({
+    context: 'behavioral_compatibility',
+    label: 'bench',
+    target: { type: 'media_target', mediaId, selector: { strategy: 'dominant' } },
+    group: [{ type: 'entity_id', entityId }],
+  });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const result = await load(`${base}/v1/matching/jobs`, {
+      seconds: CREATE_SEC,
+      method: 'POST',
+      body,
+      headers: { 'service-api-key': env.apiKey, 'content-type': 'application/json' },
+    });
+    const stored = db.get<{ n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE type = 'matching'")?.n ?? 0;
+    return { result, stored };
+  } finally {
+    await env.composed.close();
+    rmSync(env.dataDir, { recursive: true, force: true });
+  }
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function optionalBench(file: string, name: string): Promise<void> {
+  const full = path.join(import.meta.dirname, file);
+  if (!existsSync(full)) {
+    console.log(`\n${name}: skipped (bench/${file} does not exist yet)`);
+    return;
+  }
+  const mod = (await import(full)) as Record<string, unknown>;
+  const fn = mod[name];
+  if (typeof fn !== 'function') {
+    console.log(`\n${name}: skipped (bench/${file} does not export ${name})`);
+    return;
+  }
+  console.log(`\n${name} (bench/${file}):`);
+  const out = (await (fn as () => Promise<unknown>)()) as unknown;
+  if (out && typeof out === 'object') console.table(out);
+}
+
+async function main(): Promise<void> {
+  console.log(`Rapport bench: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`autocannon in a child process, ${CONNECTIONS} connections${QUICK ? ', QUICK run' : ''}\n`);
+
+  const read = await benchRead();
+  const ratio = read.matching.rps / read.bare.rps;
+  const create = await benchCreate();
+
+  const rows = [
+    ['bare fastify route, same document from memory', read.bare, `${fmt(read.bytes)} B`],
+    ['bare fastify route, {"hello":"world"}', read.bareSmall, '17 B'],
+    ['GET /v1/matching/:id (key, rate limit, store)', read.matching, `${fmt(read.bytes)} B`],
+    [`POST /v1/matching/jobs, ${CREATE_SEC} s, ROLE=api`, create.result, 'receipt'],
+  ] as const;
+  console.log('| measurement | req/s (mean) | req/s (slowest second) | p50 ms | p99 ms | non-2xx | errors | body |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const [name, r, body] of rows) {
+    console.log(`| ${name} | ${fmt(r.rps)} | ${fmt(r.minRps)} | ${fmt(r.p50Ms, 1)} | ${fmt(r.p99Ms, 1)} | ${fmt(r.non2xx)} | ${fmt(r.errors)} | ${body} |`);
+  }
+  const ratioSmall = read.matching.rps / read.bareSmall.rps;
+  const createOk = create.result.rps >= GOAL_CREATES_PER_SEC && create.result.minRps >= GOAL_CREATES_PER_SEC;
+  console.log('');
+  console.log('| goal | measured | target | met |');
+  console.log('|---|---:|---:|:---:|');
+  console.log(`| GET /v1/matching/:id ÷ bare route (same document) | ${ratio.toFixed(2)} | ≥ ${GOAL_READ_RATIO} | ${ratio >= GOAL_READ_RATIO ? 'yes' : 'NO'} |`);
+  console.log(`| GET /v1/matching/:id ÷ bare route ({"hello":"world"}) | ${ratioSmall.toFixed(2)} | (for reference) | |`);
+  console.log(`| job creations/s over ${CREATE_SEC} s (mean / slowest second) | ${fmt(create.result.rps)} / ${fmt(create.result.minRps)} | ≥ ${fmt(GOAL_CREATES_PER_SEC)} | ${createOk ? 'yes' : 'NO'} |`);
+  console.log(`\njobs stored: ${fmt(create.stored)} (2xx answers: ${fmt(create.result.total - create.result.non2xx)})`);
+  if (create.stored < create.result.total - create.result.non2xx) console.log('WARNING: fewer jobs stored than accepted');
+
+  await optionalBench('engine.ts', 'benchEngine');
+  await optionalBench('webhooks.ts', 'benchWebhooks');
+}
+
+await main();

@@ -1,0 +1,79 @@
+// entities list|get|label|tag|untag|merge.
+import type { Entity } from '@rapport/client';
+import { int, need, str } from '../context.ts';
+import type { Command } from '../context.ts';
+import { UsageError } from '../usage-error.ts';
+import { table } from '../output.ts';
+
+function row(e: Entity): string[] {
+  return [e.id, e.label ?? '-', `${e.speechSec.toFixed(1)} s`, `${e.appearances.length} media`, e.tags.join(',')];
+}
+
+function show(e: Entity): string {
+  return table([row(e)]);
+}
+
+export const entitiesList: Command = {
+  summary: 'list the people tracked across media',
+  usage: ['entities list [--tag TAG] [--q TEXT] [--limit N] [--all]'],
+  options: { tag: { type: 'string' }, q: { type: 'string' }, limit: { type: 'string' }, all: { type: 'boolean' } },
+  async run(ctx, _args, flags) {
+    const filter = { ...(str(flags, 'tag') ? { tag: str(flags, 'tag') as string } : {}), ...(str(flags, 'q') ? { q: str(flags, 'q') as string } : {}) };
+    const items: Entity[] = [];
+    if (flags.all) for await (const e of ctx.client.entities.list({ ...filter, limit: 100 })) items.push(e);
+    else items.push(...(await ctx.client.entities.list({ ...filter, limit: int(flags, 'limit', 1, 100) ?? 20 })).data);
+    ctx.out.result(items, items.length ? table(items.map(row)) : 'no entities');
+  },
+};
+
+export const entitiesGet: Command = {
+  summary: 'show one entity and where it appears',
+  usage: ['entities get ID'],
+  async run(ctx, args) {
+    const e = await ctx.client.entities.retrieve(need(args, 0, 'ID'));
+    const apps = e.appearances.map((a) => [`  ${a.mediaId}`, `speaker ${a.speakerIndex}`, `${a.speechSec.toFixed(1)} s`]);
+    ctx.out.result(e, [show(e), ...(apps.length ? [table(apps)] : [])].join('\n'));
+  },
+};
+
+export const entitiesLabel: Command = {
+  summary: 'set an entity\'s label (a name); an empty LABEL clears it',
+  usage: ['entities label ID LABEL'],
+  async run(ctx, args) {
+    const id = need(args, 0, 'ID');
+    if (args[1] === undefined) throw new UsageError('missing LABEL');
+    const e = await ctx.client.entities.update(id, { label: args.slice(1).join(' ') || null });
+    ctx.out.result(e, show(e));
+  },
+};
+
+export const entitiesTag: Command = {
+  summary: 'add tags to an entity',
+  usage: ['entities tag ID TAG…'],
+  async run(ctx, args) {
+    const id = need(args, 0, 'ID');
+    if (args.length < 2) throw new UsageError('missing TAG');
+    const e = await ctx.client.entities.tag(id, args.slice(1));
+    ctx.out.result(e, show(e));
+  },
+};
+
+export const entitiesUntag: Command = {
+  summary: 'remove a tag from an entity',
+  usage: ['entities untag ID TAG'],
+  async run(ctx, args) {
+    const e = await ctx.client.entities.untag(need(args, 0, 'ID'), need(args, 1, 'TAG'));
+    ctx.out.result(e, show(e));
+  },
+};
+
+export const entitiesMerge: Command = {
+  summary: 'merge entities that are the same person into one',
+  usage: ['entities merge INTO FROM…'],
+  async run(ctx, args) {
+    const into = need(args, 0, 'INTO');
+    if (args.length < 2) throw new UsageError('missing FROM');
+    const e = await ctx.client.entities.merge({ into, from: args.slice(1) });
+    ctx.out.result(e, show(e));
+  },
+};

@@ -1,0 +1,40 @@
+// result ID: a matching or report result by its id (mat_…, rep_…) or by its job's id (job_…),
+// as Markdown for the terminal or as the payload with --json.
+import type { MatchingPayload, ReportPayload } from '@rapport/client';
+import { need } from '../context.ts';
+import type { Command, Context } from '../context.ts';
+import { UsageError } from '../usage-error.ts';
+import type { Output } from '../output.ts';
+import { renderMarkdown } from '../render-markdown.ts';
+
+export function renderResult(out: Output, payload: MatchingPayload | ReportPayload): string {
+  if (payload.markdown) return renderMarkdown(payload.markdown, out.color);
+  return `${payload.id}: no Markdown in this result`;
+}
+
+async function load(ctx: Context, id: string): Promise<MatchingPayload | ReportPayload | null> {
+  if (id.startsWith('mat_')) return ctx.client.matching.retrieve(id);
+  if (id.startsWith('rep_')) return ctx.client.reports.retrieve(id);
+  if (id.startsWith('job_')) {
+    const job = await ctx.client.jobs.retrieve(id);
+    return job.type === 'report' ? ctx.client.reports.byJob(id) : ctx.client.matching.byJob(id);
+  }
+  throw new UsageError(`"${id}" is not a result or job id (mat_…, rep_… or job_…)`);
+}
+
+export const result: Command = {
+  summary: 'print a result as Markdown (or the payload with --json); ID is mat_…, rep_… or job_…',
+  usage: ['result ID'],
+  async run(ctx, args) {
+    const id = need(args, 0, 'ID');
+    const payload = await load(ctx, id);
+    if (payload === null) {
+      // by-job answers null while the job runs or when it failed: say which.
+      const job = await ctx.client.jobs.retrieve(id);
+      const why = job.error ? `failed: ${job.error.code}: ${job.error.message}` : `is ${job.status} (${job.stage})`;
+      ctx.out.result(null, `job ${id} has no result: it ${why}`);
+      return job.status === 'failed' ? 5 : 1;
+    }
+    ctx.out.result(payload, renderResult(ctx.out, payload));
+  },
+};

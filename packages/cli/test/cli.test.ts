@@ -1,0 +1,160 @@
+// The `rapport` binary as users run it: a child process of packages/cli/bin/rapport.js under this
+// Node, against a real service started in this process. Covers the whole flow from upload to
+// Markdown (or the documented failure), --json output, plain output when piped, exit codes, and
+// the admin words reaching the server package.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { start, twoVoiceVtt, twoVoiceWav } from '../../client/test/real-service.ts';
+import type { Service } from '../../client/test/real-service.ts';
+
+const BIN = fileURLToPath(new URL('../bin/rapport.js', import.meta.url));
+
+interface Run { code: number; stdout: string; stderr: string }
+
+function rapport(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let service: Service;
+let dir: string;
+let env: Record<string, string>;
+let wav: string;
+let mediaId: string;
+
+before(async () => {
+  service = await start();
+  dir = await mkdtemp(join(tmpdir(), 'rapport-cli-'));
+  env = { RAPPORT_API_KEY: service.apiKey, RAPPORT_BASE_URL: service.url };
+  wav = join(dir, 'conversation.wav');
+  await writeFile(wav, twoVoiceWav());
+  await writeFile(join(dir, 'conversation.vtt'), twoVoiceVtt());
+});
+after(async () => {
+  await service.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('rapport, the command line', () => {
+  test('upload --json, then a transcript attached with --media-id -q', async () => {
+    const up = await rapport(['upload', wav, '--label', 'Weekly call', '--json'], env);
+    assert.equal(up.code, 0, up.stderr);
+    const [media] = JSON.parse(up.stdout) as { id: string; kind: string; label: string }[];
+    assert.ok(media);
+    assert.equal(media.kind, 'audio');
+    assert.equal(media.label, 'Weekly call');
+    mediaId = media.id;
+    const vtt = await rapport(['upload', join(dir, 'conversation.vtt'), '--media-id', mediaId, '-q'], env);
+    assert.equal(vtt.code, 0, vtt.stderr);
+    assert.equal(vtt.stdout, `${mediaId}\n`);
+    assert.equal(vtt.stderr, '', 'no progress bar when not on a terminal');
+  });
+
+  test('match --wait prints the Markdown (or exits 5 with the job error); result reads it back', async () => {
+    const m = await rapport(['match', '--target', `media:${mediaId}:index=0`, '--group', `media:${mediaId}:index=1`, '--fallback-dominant', '--wait'], env);
+    assert.doesNotMatch(m.stdout + m.stderr, /\x1b\[/, 'no colours when piped');
+    const jobId = /job_[A-Za-z0-9]+/.exec(m.stderr)?.[0];
+    assert.ok(jobId, m.stderr);
+    const job = JSON.parse((await rapport(['jobs', 'get', jobId, '--json'], env)).stdout) as { status: string; resultId: string | null; error: { code: string } | null };
+    if (job.status === 'succeeded') {
+      assert.equal(m.code, 0, m.stderr);
+      const json = await rapport(['result', jobId, '--json'], env);
+      assert.equal(json.code, 0);
+      const payload = JSON.parse(json.stdout) as { id: string; markdown: string; output: { template: string } };
+      assert.equal(payload.output.template, 'matching');
+      assert.equal(m.stdout.trim(), payload.markdown.trim(), 'match --wait printed the result Markdown');
+      const byId = await rapport(['result', payload.id], env);
+      assert.equal(byId.stdout.trim(), payload.markdown.trim());
+    } else {
+      assert.equal(job.status, 'failed');
+      assert.equal(m.code, 5, 'a failed job exits 5');
+      assert.match(m.stderr, new RegExp(`failed: ${job.error?.code}`));
+      assert.equal((await rapport(['result', jobId], env)).code, 5);
+    }
+    const watch = await rapport(['jobs', 'watch', jobId, '--json'], env);
+    const events = watch.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string; job: { status: string } });
+    assert.equal(events.at(-1)?.job.status, job.status);
+    assert.equal(watch.code, job.status === 'succeeded' ? 0 : 5);
+  });
+
+  test('a job that fails exits 5 and names the error', async () => {
+    const r = await rapport(['match', '--target', `media:${mediaId}:index=9`, '--group', `media:${mediaId}`, '--wait', '--json'], env);
+    assert.equal(r.code, 5, r.stderr);
+    const err = JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '{}') as { error: { code: string; jobId: string } };
+    assert.equal(err.error.code, 'target_not_found');
+    assert.match(err.error.jobId, /^job_/);
+  });
+
+  test('entities, credits and webhook deliveries with --json', async () => {
+    const list = await rapport(['entities', 'list', '--json'], env);
+    assert.equal(list.code, 0, list.stderr);
+    const entities = JSON.parse(list.stdout) as { id: string }[];
+    if (entities[0]) {
+      const labelled = JSON.parse((await rapport(['entities', 'label', entities[0].id, 'Ann', '--json'], env)).stdout) as { label: string };
+      assert.equal(labelled.label, 'Ann');
+      const tagged = JSON.parse((await rapport(['entities', 'tag', entities[0].id, 'vip', 'team', '--json'], env)).stdout) as { tags: string[] };
+      assert.deepEqual([...tagged.tags].sort(), ['team', 'vip']);
+      const plain = await rapport(['entities', 'list', '--tag', 'vip'], env);
+      assert.match(plain.stdout, new RegExp(`^${entities[0].id}\\s+Ann`));
+    }
+    const credits = JSON.parse((await rapport(['credits', '--json'], env)).stdout) as { balance: number; available: number };
+    assert.equal(typeof credits.available, 'number');
+    const deliveries = await rapport(['webhooks', 'deliveries', '--json'], env);
+    assert.equal(deliveries.code, 0, deliveries.stderr);
+    assert.ok(Array.isArray(JSON.parse(deliveries.stdout)));
+  });
+
+  test('exit codes: usage 2, auth 3, not found 4, unreachable 6', async () => {
+    const usage = [
+      ['match', '--target', 'med_123', '--group', 'entity:e'],
+      ['match', '--group', 'entity:e'],
+      ['upload'],
+      ['frobnicate'],
+      ['credits', '--bogus-flag'],
+      ['entities', 'tag', 'ent_1'],
+    ];
+    // Independent processes: run them side by side.
+    const [refused, noKey, badKey, missing, unreachable, ...usageRuns] = await Promise.all([
+      rapport(['match', '--target', 'entity:ent_nope0000000000000000', '--group', 'entity:ent_nope0000000000000000', '--json'], env),
+      rapport(['credits'], { RAPPORT_BASE_URL: service.url }),
+      rapport(['credits', '--api-key', 'rk_wrong'], { RAPPORT_BASE_URL: service.url }),
+      rapport(['files', 'get', 'med_doesnotexist000000000000', '--json'], env),
+      rapport(['credits', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k']),
+      ...usage.map((args) => rapport(args, env)),
+    ]);
+    usageRuns.forEach((r, i) => {
+      assert.equal(r.code, 2, `${usage[i]?.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /^error: /);
+    });
+    assert.equal(refused?.code, 2, 'input the API refuses (400) is a usage error');
+    assert.equal((JSON.parse(refused?.stderr ?? '') as { error: { code: string } }).error.code, 'REFERENCE_NOT_FOUND');
+    assert.equal(noKey?.code, 3, 'no key');
+    assert.equal(badKey?.code, 3, 'bad key');
+    assert.equal(missing?.code, 4);
+    assert.equal((JSON.parse(missing?.stderr ?? '') as { error: { status: number } }).error.status, 404);
+    assert.equal(unreachable?.code, 6);
+  });
+
+  test('--help lists the commands and exits 0; admin words reach the server package', async () => {
+    const help = await rapport(['--help']);
+    assert.equal(help.code, 0);
+    for (const word of ['upload FILE', 'match --target', 'jobs watch ID', 'result ID', 'entities list', 'webhooks redeliver', 'Exit codes']) assert.ok(help.stdout.includes(word), word);
+    assert.equal((await rapport(['match', '--help'])).code, 0);
+    const created = await rapport(['workspace', 'create', 'cli-test'], { DATA_DIR: join(dir, 'store'), LOG_LEVEL: 'silent' });
+    assert.equal(created.code, 0, created.stderr);
+    const ws = JSON.parse(created.stdout) as { workspaceId: string; apiKey: string; signingSecret: string };
+    assert.match(ws.apiKey, /^rk_/);
+    assert.match(ws.signingSecret, /^whsec_/);
+    const grant = await rapport(['credits', 'grant', '--workspace', ws.workspaceId, '5'], { DATA_DIR: join(dir, 'store'), LOG_LEVEL: 'silent' });
+    assert.equal(grant.code, 0, grant.stderr);
+  });
+});

@@ -1,0 +1,77 @@
+// The README's SDK and command-line examples, run exactly as written (the code blocks are read
+// from README.md) against a fresh service, in a folder holding `conversation.wav`.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { start, twoVoiceWav } from '../../client/test/real-service.ts';
+import type { Service } from '../../client/test/real-service.ts';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+function blocks(markdown: string, lang: string): string[] {
+  const section = markdown.split(/^## /m).find((s) => s.startsWith('SDK and command line'));
+  assert.ok(section, 'README.md has the "SDK and command line" section');
+  return [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1] ?? '');
+}
+
+function run(file: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd, env, timeout: 180_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+  });
+}
+
+let service: Service;
+let dir: string;
+let env: Record<string, string>;
+
+before(async () => {
+  service = await start();
+  dir = await mkdtemp(join(tmpdir(), 'rapport-readme-'));
+  await writeFile(join(dir, 'conversation.wav'), twoVoiceWav());
+  // The folder resolves @rapport/* and `npx rapport` through the repository's node_modules.
+  await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  env = {
+    PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+    HOME: process.env.HOME ?? dir,
+    RAPPORT_API_KEY: service.apiKey,
+    RAPPORT_BASE_URL: service.url,
+  };
+});
+after(async () => {
+  await service.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Success prints the Markdown (a `# ` title); a job the engine cannot finish must fail as documented. */
+function assertOutcome(r: { code: number; stdout: string; stderr: string }, failedJob: RegExp, failedCode: number): void {
+  if (r.code === 0) {
+    assert.match(r.stdout, /^# \S/m, 'the result Markdown is printed');
+    assert.match(r.stdout, /^ent_\w+ /m, 'the entities are listed');
+  } else {
+    assert.equal(r.code, failedCode, r.stderr);
+    assert.match(r.stderr, failedJob);
+  }
+}
+
+test('the README SDK example runs as written', async () => {
+  const [code] = blocks(await readFile(join(ROOT, 'README.md'), 'utf8'), 'ts');
+  assert.ok(code, 'a ts block');
+  assert.ok(code.trim().split('\n').length <= 10, 'ten lines at most');
+  await writeFile(join(dir, 'example.ts'), code);
+  const r = await run(process.execPath, ['--conditions=development', 'example.ts'], dir, env);
+  assertOutcome(r, /JobFailedError/, 1);
+  assert.match(r.stderr, /\d+ \/ \d+ bytes/, 'upload progress was reported');
+});
+
+test('the README command-line example runs as written', async () => {
+  const [script] = blocks(await readFile(join(ROOT, 'README.md'), 'utf8'), 'sh');
+  assert.ok(script, 'a sh block');
+  assert.equal(script.trim().split('\n').length, 3, 'three lines');
+  const r = await run('bash', ['-euo', 'pipefail', '-c', script], dir, env);
+  assertOutcome(r, /failed: \w+/, 5);
+});

@@ -1,0 +1,115 @@
+// The field lists of every response and request shape, written once and checked two ways: the
+// compiler proves each list matches its TypeScript type in types.ts exactly (required, optional
+// and nullable fields), and test/openapi.test.ts proves it matches the server's OpenAPI
+// document. Together they make the server's schema the single source of truth for the SDK.
+import type {
+  CreditBalance, CreditTransaction, Diarization, Entity, Feedback, FeedbackCreateParams, Job, JobReceipt,
+  MatchingJobCreateParams, MatchingPayload, Media, ReportJobCreateParams, ReportPayload, WebhookDelivery, Workspace,
+  ApiKey, CreatedApiKey, SigningSecret, EntityListParams, EntityUpdateParams, EntityTagParams, EntityMergeParams, ApiKeyCreateParams, JobListParams, DeliveryListParams, ListParams,
+} from './types.ts';
+
+type Keys<T> = keyof T & string;
+/** Keys without `?`. */
+type RequiredKeys<T> = { [K in Keys<T>]-?: object extends Pick<T, K> ? never : K }[Keys<T>];
+type OptionalKeys<T> = Exclude<Keys<T>, RequiredKeys<T>>;
+type NullableKeys<T> = { [K in Keys<T>]-?: null extends T[K] ? K : never }[Keys<T>];
+
+export interface Shape {
+  required: readonly string[];
+  optional: readonly string[];
+  nullable: readonly string[];
+}
+
+/** Each list must name every key of its kind: a missing one is a compile error naming it. */
+type Exhaustive<All extends string, Given extends string, Kind extends string> =
+  [Exclude<All, Given>] extends [never] ? unknown : { [P in Kind]: Exclude<All, Given> };
+
+function shape<T>() {
+  return <const R extends readonly RequiredKeys<T>[], const O extends readonly OptionalKeys<T>[], const N extends readonly NullableKeys<T>[]>(
+    s: { required: R; optional: O; nullable: N }
+      & Exhaustive<RequiredKeys<T>, R[number], 'missingRequired'>
+      & Exhaustive<OptionalKeys<T>, O[number], 'missingOptional'>
+      & Exhaustive<NullableKeys<T>, N[number], 'missingNullable'>,
+  ): Shape => s;
+}
+
+/** Query parameters of list calls, exhaustive over the params type. */
+function query<T>() {
+  return <const Q extends readonly Keys<T>[]>(q: Q & Exhaustive<Keys<T>, Q[number], 'missing'>): readonly string[] => q;
+}
+
+export const responseFields: Record<string, Shape> = {
+  JobReceipt: shape<JobReceipt>()({ required: ['jobId', 'status'], optional: ['stage', 'estimatedWaitSec'], nullable: [] }),
+  Job: shape<Job>()({
+    required: ['id', 'type', 'status', 'stage', 'progress', 'createdAt', 'startedAt', 'finishedAt', 'resultId', 'error'],
+    optional: ['label', 'estimatedWaitSec'],
+    nullable: ['startedAt', 'finishedAt', 'resultId', 'error'],
+  }),
+  MatchingPayload: shape<MatchingPayload>()({
+    required: ['id', 'context', 'createdAt', 'output', 'target', 'group'],
+    optional: ['jobId', 'label', 'json', 'markdown'],
+    nullable: ['json', 'markdown'],
+  }),
+  ReportPayload: shape<ReportPayload>()({
+    required: ['id', 'context', 'createdAt', 'output', 'target'],
+    optional: ['jobId', 'label', 'json', 'markdown'],
+    nullable: ['json', 'markdown'],
+  }),
+  Media: shape<Media>()({
+    required: ['id', 'kind', 'filename', 'contentType', 'sizeBytes', 'sha256', 'durationSec', 'hasTranscript', 'analysis', 'createdAt'],
+    optional: ['label'],
+    nullable: ['durationSec'],
+  }),
+  Diarization: shape<Diarization>()({ required: ['mediaId', 'durationSec', 'segments'], optional: [], nullable: ['durationSec'] }),
+  Entity: shape<Entity>()({
+    required: ['id', 'label', 'tags', 'speechSec', 'appearances', 'createdAt', 'updatedAt'], optional: [], nullable: ['label'],
+  }),
+  CreditBalance: shape<CreditBalance>()({ required: ['balance', 'reserved', 'available', 'updatedAt'], optional: [], nullable: [] }),
+  CreditTransaction: shape<CreditTransaction>()({
+    required: ['id', 'kind', 'amount', 'balanceAfter', 'createdAt'], optional: ['jobId', 'mediaId'], nullable: [],
+  }),
+  Feedback: shape<Feedback>()({ required: ['id', 'resultId', 'rating', 'createdAt'], optional: ['comment'], nullable: [] }),
+  WebhookDelivery: shape<WebhookDelivery>()({
+    required: ['id', 'eventId', 'eventType', 'jobId', 'url', 'status', 'attemptCount', 'nextAttemptAt', 'lastStatusCode', 'lastError', 'createdAt', 'updatedAt'],
+    optional: ['attempts'],
+    nullable: ['nextAttemptAt', 'lastStatusCode', 'lastError'],
+  }),
+  Workspace: shape<Workspace>()({ required: ['id', 'name', 'createdAt', 'updatedAt'], optional: [], nullable: [] }),
+  ApiKey: shape<ApiKey>()({
+    required: ['id', 'scope', 'name', 'hint', 'createdAt', 'revokedAt'], optional: [], nullable: ['name', 'revokedAt'],
+  }),
+  CreatedApiKey: shape<CreatedApiKey>()({
+    required: ['id', 'scope', 'name', 'hint', 'createdAt', 'revokedAt', 'apiKey'], optional: [], nullable: ['name', 'revokedAt'],
+  }),
+  SigningSecret: shape<SigningSecret>()({
+    required: ['signingSecret', 'previousSigningSecret', 'previousExpiresAt'], optional: [], nullable: ['previousSigningSecret', 'previousExpiresAt'],
+  }),
+};
+
+/** Request bodies. `sdkDefaults` are required on the wire but filled in by the SDK. */
+export const requestFields: Record<string, Shape & { sdkDefaults?: readonly string[] }> = {
+  'matching.create': {
+    ...shape<MatchingJobCreateParams>()({
+      required: ['target', 'group'], optional: ['context', 'label', 'idempotencyKey', 'webhook'], nullable: [],
+    }),
+    sdkDefaults: ['context'],
+  },
+  'reports.create': shape<ReportJobCreateParams>()({
+    required: ['target'], optional: ['context', 'label', 'idempotencyKey', 'webhook'], nullable: [],
+  }),
+  'feedback.create': shape<FeedbackCreateParams>()({ required: ['resultId', 'rating'], optional: ['comment'], nullable: [] }),
+  'entities.update': shape<EntityUpdateParams>()({ required: ['label'], optional: [], nullable: ['label'] }),
+  'entities.tag': shape<EntityTagParams>()({ required: ['tags'], optional: [], nullable: [] }),
+  'entities.merge': shape<EntityMergeParams>()({ required: ['into', 'from'], optional: [], nullable: [] }),
+  'workspace.keys.create': shape<ApiKeyCreateParams>()({ required: [], optional: ['scope', 'name'], nullable: [] }),
+};
+
+export const queryFields: Record<string, readonly string[]> = {
+  'files.list': query<ListParams>()(['limit', 'cursor']),
+  'jobs.list': query<JobListParams>()(['limit', 'cursor', 'status', 'type']),
+  'entities.list': query<EntityListParams>()(['limit', 'cursor', 'tag', 'q']),
+  'credits.transactions': query<ListParams>()(['limit', 'cursor']),
+  'feedback.list': query<ListParams>()(['limit', 'cursor']),
+  'webhooks.deliveries.list': query<DeliveryListParams>()(['limit', 'cursor', 'jobId', 'status']),
+  'workspace.keys.list': query<ListParams>()(['limit', 'cursor']),
+};

@@ -1,0 +1,200 @@
+// The SDK against a real service: upload, match and wait, read the result, one error of each
+// class the API can produce on demand, pagination over several pages, a cut event stream that
+// resumes with Last-Event-ID. Each job is checked on its success path when it succeeds, and on
+// its typed failure path (JobFailedError, by-job null) when the engine cannot produce a result.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  APIConnectionError, AuthenticationError, ConflictError, InsufficientCreditsError, JobFailedError, NotFoundError,
+  PermissionDeniedError, Rapport, TimeoutError, UnsupportedMediaTypeError, ValidationError,
+} from '../src/index.ts';
+import type { Job, Media, MatchingPayload, UploadProgress } from '../src/index.ts';
+import { cuttingFetch, start, twoVoiceVtt, twoVoiceWav } from './real-service.ts';
+import type { Service } from './real-service.ts';
+
+const JOB_ERROR_CODES = ['target_not_found', 'media_unreadable', 'no_speech_detected', 'insufficient_credits', 'canceled', 'timed_out', 'internal_error'];
+
+let service: Service;
+let client: Rapport;
+let dir: string;
+let media: Media;
+let finishedJob: Job;
+
+before(async () => {
+  service = await start();
+  client = new Rapport({ apiKey: service.apiKey, baseUrl: service.url });
+  dir = await mkdtemp(join(tmpdir(), 'rapport-sdk-real-'));
+});
+after(async () => {
+  await service.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function analysed(id: string): Promise<Media> {
+  for (let i = 0; i < 200; i++) {
+    const m = await client.files.retrieve(id);
+    if (m.analysis.status === 'ready' || m.analysis.status === 'failed') return m;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`analysis of ${id} did not finish`);
+}
+
+describe('against a real service', () => {
+  test('upload from a path with progress, attach a transcript, read it back', async () => {
+    const path = join(dir, 'conversation.wav');
+    const wav = twoVoiceWav();
+    await writeFile(path, wav);
+    const progress: UploadProgress[] = [];
+    media = await client.files.upload(path, { label: 'Weekly call', onProgress: (p) => progress.push(p) });
+    assert.match(media.id, /^med_[A-Za-z0-9]{20,}$/);
+    assert.equal(media.kind, 'audio');
+    assert.equal(media.filename, 'conversation.wav');
+    assert.equal(media.sizeBytes, wav.byteLength);
+    assert.equal(media.label, 'Weekly call');
+    assert.deepEqual(progress.at(-1), { loaded: wav.byteLength, total: wav.byteLength });
+
+    const withTranscript = await client.files.upload(new TextEncoder().encode(twoVoiceVtt()), { filename: 'conversation.vtt', mediaId: media.id });
+    assert.equal(withTranscript.id, media.id, 'a transcript attaches to its media');
+    assert.equal(withTranscript.hasTranscript, true);
+
+    media = await analysed(media.id);
+    assert.deepEqual((await client.files.retrieve(media.id)).id, media.id);
+    if (media.analysis.status === 'ready') {
+      const d = await client.files.diarization(media.id);
+      assert.equal(d.mediaId, media.id);
+      assert.ok(Array.isArray(d.segments));
+    }
+  });
+
+  test('match and wait: the result on success, a typed JobFailedError otherwise', async () => {
+    const updates: Job[] = [];
+    const params = {
+      target: { type: 'media_target', mediaId: media.id, selector: { strategy: 'speaker_index', speaker_index: 0, on_miss: 'fallback_dominant' } },
+      group: [{ type: 'media_target', mediaId: media.id, selector: { strategy: 'speaker_index', speaker_index: 1, on_miss: 'fallback_dominant' } }],
+      label: 'Ann and Bob',
+    } as const;
+    let result: MatchingPayload | undefined;
+    let failure: JobFailedError | undefined;
+    try {
+      result = await client.matching.createAndWait(params, { onUpdate: (j) => updates.push(j), timeoutMs: 60_000 });
+    } catch (err) {
+      if (!(err instanceof JobFailedError)) throw err;
+      failure = err;
+    }
+    assert.ok(updates.length >= 1, 'progress was reported');
+    const last = updates.at(-1)!;
+    finishedJob = last;
+    if (process.env.RAPPORT_TEST_VERBOSE) console.log('matching job', last.status, last.error, media.analysis);
+    if (result) {
+      assert.equal(last.status, 'succeeded');
+      assert.equal(result.context, 'behavioral_compatibility');
+      assert.equal(result.output.template, 'matching');
+      assert.equal(result.label, 'Ann and Bob');
+      assert.deepEqual(result.target.source, params.target);
+      assert.equal(result.group.length, 1);
+      assert.ok(result.markdown && result.markdown.length > 0);
+      assert.equal(result.json?.schemaVersion, 1);
+      assert.deepEqual(await client.matching.byJob(last.id), result);
+      assert.equal((await client.matching.retrieve(result.id)).id, result.id);
+      assert.ok(await client.matching.evidence(result.id));
+      const fb = await client.feedback.create({ resultId: result.id, rating: 4, comment: 'useful' });
+      assert.equal(fb.rating, 4);
+    } else {
+      assert.ok(failure);
+      assert.equal(last.status, 'failed');
+      assert.equal(failure.jobId, last.id);
+      assert.ok(JOB_ERROR_CODES.includes(failure.code), `documented job error code, got ${failure.code}`);
+      assert.equal(failure.code, last.error?.code);
+      assert.equal(await client.matching.byJob(last.id), null, 'a failed job has no result');
+    }
+    const job = await client.jobs.retrieve(last.id);
+    assert.equal(job.status, last.status);
+    assert.equal(job.type, 'matching');
+  });
+
+  test('an event stream cut mid-way resumes with Last-Event-ID, without loss or repeats', async () => {
+    const fetchCut = cuttingFetch(1);
+    const cut = new Rapport({ apiKey: service.apiKey, baseUrl: service.url, fetch: fetchCut });
+    const events = [];
+    // From the start of the job's history: event 1 comes, the connection drops, the rest follows.
+    for await (const ev of cut.jobs.stream(finishedJob.id, { lastEventId: '0' })) events.push(ev);
+    assert.equal(fetchCut.streams.length, 2, 'one reconnection');
+    assert.equal(fetchCut.streams[1]?.lastEventId, '1');
+    const ids = events.map((e) => Number(e.id));
+    assert.deepEqual(ids, ids.map((_, i) => i + 1), 'every event once, in order');
+    assert.ok(ids.length >= 2);
+    assert.equal(events.at(-1)?.job.status, finishedJob.status);
+    assert.equal(events.at(-1)?.event, finishedJob.status === 'succeeded' ? 'job.succeeded' : 'job.failed');
+  });
+
+  test('pagination walks more than one page', async () => {
+    for (const name of ['a.vtt', 'b.vtt']) await client.files.upload(new TextEncoder().encode(twoVoiceVtt(8)), { filename: name });
+    const first = await client.files.list({ limit: 1 });
+    assert.equal(first.data.length, 1);
+    assert.equal(first.hasNextPage(), true);
+    const ids: string[] = [];
+    for await (const m of client.files.list({ limit: 1 })) ids.push(m.id);
+    assert.ok(ids.length >= 3);
+    assert.equal(new Set(ids).size, ids.length, 'no item twice');
+    assert.equal(ids[0], first.data[0]?.id, 'newest first, same order as the first page');
+    const txns = [];
+    for await (const t of client.credits.transactions({ limit: 2 })) txns.push(t);
+    assert.ok(txns.length >= 1);
+  });
+
+  test('each error class, from real answers', async () => {
+    await assert.rejects(client.matching.create({ target: { type: 'entity_id', entityId: 'ent_x' }, group: [] }), (e: unknown) => {
+      assert.ok(e instanceof ValidationError);
+      assert.equal(e.status, 400);
+      assert.equal(e.code, 'VALIDATION_FAILED');
+      assert.ok(e.details.some((d) => d.path.startsWith('/group')), JSON.stringify(e.details));
+      assert.ok(e.requestId);
+      assert.ok(e.headers.get('x-ratelimit-limit'));
+      return true;
+    });
+    await assert.rejects(
+      client.matching.create({ target: { type: 'entity_id', entityId: 'ent_doesnotexist00000000' }, group: [{ type: 'media_target', mediaId: media.id, selector: { strategy: 'dominant' } }] }),
+      (e: unknown) => e instanceof ValidationError && e.code === 'REFERENCE_NOT_FOUND' && e.details.some((d) => d.path === '/target/entityId'),
+    );
+    await assert.rejects(new Rapport({ apiKey: 'rk_wrong', baseUrl: service.url }).credits.balance(), (e: unknown) =>
+      e instanceof AuthenticationError && e.status === 401 && e.code === 'UNAUTHENTICATED');
+    await assert.rejects(client.files.retrieve('med_doesnotexist0000000000'), (e: unknown) => e instanceof NotFoundError && e.code === 'NOT_FOUND');
+
+    const standard = await client.workspace.keys.create({ scope: 'standard', name: 'tests' });
+    assert.match(standard.apiKey, /^rk_/);
+    const limited = new Rapport({ apiKey: standard.apiKey, baseUrl: service.url });
+    await assert.rejects(limited.workspace.retrieve(), (e: unknown) => e instanceof PermissionDeniedError && e.code === 'FORBIDDEN');
+
+    await assert.rejects(client.jobs.cancel(finishedJob.id), (e: unknown) => e instanceof ConflictError && e.status === 409);
+    const member = { type: 'media_target', mediaId: media.id, selector: { strategy: 'dominant' } } as const;
+    const first = await client.matching.create({ target: member, group: [member], label: 'one' }, { idempotencyKey: 'same-key' });
+    const replay = await client.matching.create({ target: member, group: [member], label: 'one' }, { idempotencyKey: 'same-key' });
+    assert.equal(replay.jobId, first.jobId, 'the same key and body replay the first answer');
+    await assert.rejects(client.matching.create({ target: member, group: [member], label: 'two' }, { idempotencyKey: 'same-key' }), (e: unknown) =>
+      e instanceof ConflictError && e.status === 422 && e.code === 'IDEMPOTENCY_KEY_REUSED');
+
+    await assert.rejects(client.files.upload(new Uint8Array(2048).fill(7), { filename: 'noise.bin' }), (e: unknown) =>
+      e instanceof UnsupportedMediaTypeError && e.status === 415);
+    await assert.rejects(new Rapport({ apiKey: 'k', baseUrl: 'http://127.0.0.1:9', maxRetries: 0 }).credits.balance(), APIConnectionError);
+    // A body that stalls after its first bytes: the server waits for the rest, the SDK gives up.
+    async function* stalling(): AsyncGenerator<Uint8Array> {
+      yield twoVoiceWav(1).subarray(0, 4096);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    await assert.rejects(client.files.upload(stalling(), { filename: 'slow.wav' }, { timeoutMs: 200 }), TimeoutError);
+  });
+
+  test('402 when the workspace cannot pay', async () => {
+    const poor = await start({ INITIAL_CREDITS: '0' });
+    try {
+      const c = new Rapport({ apiKey: poor.apiKey, baseUrl: poor.url });
+      await assert.rejects(c.files.upload(twoVoiceWav(4), { filename: 'x.wav' }), (e: unknown) =>
+        e instanceof InsufficientCreditsError && e.status === 402 && e.code === 'INSUFFICIENT_CREDITS');
+    } finally {
+      await poor.close();
+    }
+  });
+});

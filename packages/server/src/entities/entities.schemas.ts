@@ -1,0 +1,45 @@
+// Entities of decisions §7 (people tracked across media by voice): the resource and the bodies
+// of its edits, defined once for validation, types and the OpenAPI document.
+import { Type, type Static } from 'typebox';
+import { ListQuery, Nullable, Strict } from '../http/schema-helpers.ts';
+
+const Id = Type.String({ minLength: 1, maxLength: 256 });
+const Label = Type.String({ minLength: 1, maxLength: 64 });
+const Tag = Type.String({ minLength: 1, maxLength: 64 });
+
+/** At most this many tags on one entity, so that a client loop cannot grow a row without bound. */
+export const MAX_TAGS_PER_ENTITY = 100;
+
+export const Entity = Strict({
+  id: Type.String(),
+  label: Nullable(Type.String()),
+  tags: Type.Array(Type.String()),
+  speechSec: Type.Number({ minimum: 0, description: 'seconds, over every appearance' }),
+  appearances: Type.Array(Strict({
+    mediaId: Type.String(),
+    speakerIndex: Type.Integer({ minimum: 0 }),
+    speechSec: Type.Number({ minimum: 0, description: 'seconds' }),
+  })),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export type Entity = Static<typeof Entity>;
+
+export const EntityListQuery = Strict({
+  ...ListQuery.properties,
+  tag: Type.Optional(Tag),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'case-insensitive substring of the label' })),
+});
+export type EntityListQuery = Static<typeof EntityListQuery>;
+
+export const EntityPatch = Strict({ label: Nullable(Label) });
+export type EntityPatch = Static<typeof EntityPatch>;
+
+export const EntityTagsBody = Strict({ tags: Type.Array(Tag, { minItems: 1, maxItems: 20 }) });
+export type EntityTagsBody = Static<typeof EntityTagsBody>;
+
+export const EntityTagParams = Strict({ id: Id, tag: Tag });
+export type EntityTagParams = Static<typeof EntityTagParams>;
+
+export const EntityMergeBody = Strict({ into: Id, from: Type.Array(Id, { minItems: 1, maxItems: 100 }) });
+export type EntityMergeBody = Static<typeof EntityMergeBody>;

@@ -1,0 +1,54 @@
+// Feedback on results (decisions §10): one row per rating, listed newest first.
+import type { SqliteDb } from '../store/sqlite.ts';
+import { newId, nowIso } from '../ids.ts';
+import { decodeCursor, encodeCursor } from '../store/cursor.ts';
+
+export interface FeedbackRecord {
+  id: string;
+  resultId: string;
+  rating: number;
+  comment?: string;
+  createdAt: string;
+}
+
+interface FeedbackRow {
+  id: string;
+  result_id: string;
+  rating: number;
+  comment: string | null;
+  created_at: string;
+  seq: number;
+}
+
+const toFeedback = (r: FeedbackRow): FeedbackRecord => ({
+  id: r.id,
+  resultId: r.result_id,
+  rating: r.rating,
+  ...(r.comment !== null ? { comment: r.comment } : {}),
+  createdAt: r.created_at,
+});
+
+export class SqliteFeedbackStore {
+  private readonly db: SqliteDb;
+  constructor(db: SqliteDb) {
+    this.db = db;
+  }
+
+  async insert(workspaceId: string, input: { resultId: string; rating: number; comment: string | null }): Promise<FeedbackRecord> {
+    const row: FeedbackRow = { id: newId('fb'), result_id: input.resultId, rating: input.rating, comment: input.comment, created_at: nowIso(), seq: this.db.nextSeq() };
+    this.db.run(
+      'INSERT INTO feedback (id, workspace_id, result_id, rating, comment, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      row.id, workspaceId, row.result_id, row.rating, row.comment, row.created_at, row.seq,
+    );
+    return toFeedback(row);
+  }
+
+  /** Throws InvalidCursor for a cursor this API did not hand out. */
+  async list(workspaceId: string, limit: number, cursor: string | undefined): Promise<{ data: FeedbackRecord[]; nextCursor: string | null }> {
+    const before = cursor ? decodeCursor(cursor) : Number.MAX_SAFE_INTEGER;
+    const rows = this.db.all<FeedbackRow>('SELECT * FROM feedback WHERE workspace_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?', workspaceId, before, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { data: page.map(toFeedback), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+  }
+}

@@ -1,0 +1,120 @@
+// Upload fixtures for the tests, generated in code: WAV written sample by sample, compressed
+// formats made by running the bundled ffmpeg on a generated WAV, transcripts as text, and a
+// multipart body builder (so that tests control every part, including broken ones).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+
+/** 16-bit PCM mono WAV: a tone that changes pitch every half second, `seconds` long. */
+export function wavFile(seconds: number, sampleRate = 16_000): Buffer {
+  const samples = Math.round(seconds * sampleRate);
+  const buf = Buffer.alloc(44 + samples * 2);
+  buf.write('RIFF', 0, 'latin1');
+  buf.writeUInt32LE(36 + samples * 2, 4);
+  buf.write('WAVE', 8, 'latin1');
+  buf.write('fmt ', 12, 'latin1');
+  buf.writeUInt32LE(16, 16);
+  buf.writeUInt16LE(1, 20); // PCM
+  buf.writeUInt16LE(1, 22); // mono
+  buf.writeUInt32LE(sampleRate, 24);
+  buf.writeUInt32LE(sampleRate * 2, 28); // byte rate
+  buf.writeUInt16LE(2, 32); // block align
+  buf.writeUInt16LE(16, 34); // bits per sample
+  buf.write('data', 36, 'latin1');
+  buf.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) {
+    const f = Math.floor(i / (sampleRate / 2)) % 2 === 0 ? 220 : 330;
+    buf.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * f * i) / sampleRate)), 44 + i * 2);
+  }
+  return buf;
+}
+
+export function ffmpegPath(): string {
+  return (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+}
+
+/**
+ * Runs ffmpeg on a generated WAV and answers the encoded file. `video` adds a small test-pattern
+ * video track (H.264 in MP4/MOV/MKV, VP8 in WebM).
+ */
+export function encodeWith(ext: 'mp3' | 'ogg' | 'flac' | 'm4a' | 'aac' | 'webm' | 'mkv' | 'mp4' | 'mov', opts: { seconds?: number; video?: boolean } = {}): Buffer {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-fixture-'));
+  try {
+    const wav = path.join(dir, 'in.wav');
+    writeFileSync(wav, wavFile(opts.seconds ?? 2));
+    const out = path.join(dir, `out.${ext}`);
+    const args = ['-hide_banner', '-loglevel', 'error', '-y'];
+    if (opts.video) args.push('-f', 'lavfi', '-i', `testsrc=size=64x64:rate=5:duration=${opts.seconds ?? 2}`);
+    args.push('-i', wav);
+    if (opts.video) args.push(...(ext === 'webm' ? ['-c:v', 'libvpx'] : ['-c:v', 'libx264', '-pix_fmt', 'yuv420p']), '-shortest');
+    if (ext === 'ogg' || ext === 'webm') args.push('-c:a', 'libopus');
+    if (ext === 'mp4' || ext === 'mov' || ext === 'm4a') args.push('-c:a', 'aac');
+    args.push(out);
+    execFileSync(ffmpegPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    return readFileSync(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const VTT = `WEBVTT
+
+00:00:00.000 --> 00:00:02.500
+<v Alice>Hello there, how are you doing today?
+
+00:00:02.800 --> 00:00:05.000
+<v Bob>Quite well, thank you. And you?
+
+00:00:05.200 --> 00:00:07.000
+<v Alice>Very well.
+`;
+
+export const SRT = `1
+00:00:00,000 --> 00:00:01,500
+Carol: Shall we start?
+
+2
+00:00:01,700 --> 00:00:03,900
+Dave: Yes, let's begin.
+`;
+
+export const JSON_TRANSCRIPT = JSON.stringify({
+  segments: [
+    { speaker: 'Erin', start: 0, end: 1.5, text: 'Good morning.' },
+    { speaker: 'Frank', start: 1.6, end: 4, text: 'Morning! Coffee?' },
+  ],
+});
+
+/** The 8-byte PNG signature and an IHDR chunk: an image, which no upload accepts. */
+export const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4b60000000049454e44ae426082', 'hex');
+
+export interface Part {
+  name: string;
+  /** A file part when set (even to ''); a text field otherwise. */
+  filename?: string;
+  contentType?: string;
+  data: Buffer | string;
+}
+
+export const BOUNDARY = '----rapport-test-boundary-7MA4YWxkTrZu0gW';
+
+/** A multipart/form-data body and its headers. */
+export function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    let head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${p.name}"`;
+    if (p.filename !== undefined) head += `; filename="${p.filename}"`;
+    head += '\r\n';
+    if (p.filename !== undefined || p.contentType) head += `Content-Type: ${p.contentType ?? 'application/octet-stream'}\r\n`;
+    chunks.push(Buffer.from(`${head}\r\n`, 'utf8'), Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data, 'utf8'), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } };
+}
+
+/** One `file` part (and optional text fields): the common upload. */
+export function fileUpload(data: Buffer | string, filename = 'upload.bin', fields: Record<string, string> = {}, contentType = 'application/octet-stream') {
+  return multipart([...Object.entries(fields).map(([name, value]) => ({ name, data: value })), { name: 'file', filename, contentType, data }]);
+}

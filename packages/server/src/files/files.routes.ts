@@ -1,0 +1,51 @@
+// HTTP routes of uploads and media (decisions §7): thin handlers over FilesService.
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services.ts';
+import { requireAuth } from '../http/context.ts';
+import { IdParams, ListOf } from '../http/schema-helpers.ts';
+import { Diarization, Media, MediaListQuery } from './files.schemas.ts';
+
+export function registerFilesRoutes(app: FastifyInstance, services: Services): void {
+  const files = services.files;
+
+  app.post('/v1/files', {
+    config: {
+      rateClass: 'upload',
+      doc: {
+        summary: 'Upload audio, video or a transcript (multipart: part `file`, optional `label`, `mediaId` to attach a transcript)',
+        tags: ['files'],
+        multipart: true,
+        responses: { 201: { description: 'The media resource (with mediaId: the media the transcript was attached to)', schema: Media } },
+      },
+    },
+  }, async (req, reply) => reply.code(201).send(await files.upload(requireAuth(req.auth), req)));
+
+  app.get('/v1/files', {
+    schema: { querystring: MediaListQuery },
+    config: { rateClass: 'files', doc: { summary: 'List media, newest first', tags: ['files'], responses: { 200: { description: 'A page of media', schema: ListOf(Media) } } } },
+  }, async (req) => files.list(requireAuth(req.auth), req.query as MediaListQuery));
+
+  app.get('/v1/files/:id', {
+    schema: { params: IdParams },
+    config: { rateClass: 'files', doc: { summary: 'A media resource with its analysis status and speakers', tags: ['files'], responses: { 200: { description: 'The media', schema: Media } } } },
+  }, async (req) => files.get(requireAuth(req.auth), (req.params as IdParams).id));
+
+  app.delete('/v1/files/:id', {
+    schema: { params: IdParams },
+    config: {
+      rateClass: 'files',
+      doc: { summary: 'Delete media, its file and what was derived from it (409 while a queued or running job uses it)', tags: ['files'], responses: { 204: { description: 'Deleted' } } },
+    },
+  }, async (req, reply) => {
+    await files.delete(requireAuth(req.auth), (req.params as IdParams).id);
+    return reply.code(204).send();
+  });
+
+  app.get('/v1/files/:id/diarization', {
+    schema: { params: IdParams },
+    config: {
+      rateClass: 'files',
+      doc: { summary: 'Who speaks when (409 CONFLICT until analysis.status is ready)', tags: ['files'], responses: { 200: { description: 'Speech segments by speaker index, seconds', schema: Diarization } } },
+    },
+  }, async (req) => files.diarization(requireAuth(req.auth), (req.params as IdParams).id));
+}

@@ -1,0 +1,200 @@
+// What an uploaded file holds, read from the file on disk after it was streamed there: WAV
+// headers are read natively; other audio and video are checked with ffprobe (which also tells a
+// video container from an audio-only one and gives the duration); text is parsed as a
+// transcript. Anything that is none of these is a 415.
+import { execFile } from 'node:child_process';
+import { open, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { parseTranscript, type Transcript } from '@rapport/analysis';
+import { ApiError } from '../http/errors.ts';
+import type { MediaKind } from './media.store.ts';
+import { sniffFormat, type ProbeFormat } from './media-format.ts';
+
+export interface DetectedMedia {
+  kind: MediaKind;
+  contentType: string;
+  durationSec: number | null;
+  transcript: Transcript | null;
+}
+
+/**
+ * Transcripts are parsed whole, so their size is bounded well below the media limit: 16 MiB of
+ * text is days of speech.
+ */
+export const MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
+const PROBE_TIMEOUT_MS = 30_000;
+
+const unsupported = (message: string) => new ApiError('UNSUPPORTED_MEDIA_TYPE', message);
+
+export async function detectMedia(filePath: string, head: Buffer, sizeBytes: number): Promise<DetectedMedia> {
+  const sniffed = sniffFormat(head);
+  switch (sniffed.family) {
+    case 'wav':
+      return { kind: 'audio', contentType: 'audio/wav', durationSec: await wavDurationSec(filePath, sizeBytes), transcript: null };
+    case 'probe':
+      return probeContainer(filePath, sniffed.format);
+    case 'text':
+      return readTranscript(filePath, sizeBytes);
+    case 'unknown':
+      throw unsupported('The file is no supported format: send WAV, FLAC, MP3, Ogg/Opus, AAC/M4A audio, MP4, MOV, WebM or MKV video, or a WebVTT, SRT or JSON transcript.');
+  }
+}
+
+// ---- WAV ----
+
+/** Duration from the RIFF header: the `data` chunk's size over the `fmt ` chunk's byte rate. */
+export async function wavDurationSec(filePath: string, sizeBytes: number): Promise<number> {
+  const fh = await open(filePath, 'r');
+  try {
+    const hdr = Buffer.alloc(8);
+    let offset = 12;
+    let byteRate: number | null = null;
+    // A WAV has a handful of chunks; the bound only stops a crafted file from looping long.
+    for (let i = 0; i < 256 && offset + 8 <= sizeBytes; i++) {
+      const { bytesRead } = await fh.read(hdr, 0, 8, offset);
+      if (bytesRead < 8) break;
+      const id = hdr.toString('latin1', 0, 4);
+      const size = hdr.readUInt32LE(4);
+      if (id === 'fmt ') {
+        const fmt = Buffer.alloc(16);
+        const r = await fh.read(fmt, 0, 16, offset + 8);
+        if (r.bytesRead < 16 || size < 16) throw unsupported('The WAV file has a truncated format chunk.');
+        const channels = fmt.readUInt16LE(2);
+        const sampleRate = fmt.readUInt32LE(4);
+        byteRate = fmt.readUInt32LE(8);
+        if (channels === 0 || sampleRate === 0 || byteRate === 0) throw unsupported('The WAV file declares no channels, sample rate or byte rate.');
+      } else if (id === 'data') {
+        if (byteRate === null) throw unsupported('The WAV file has its data before its format chunk.');
+        // Streaming writers leave the size at 0 or 0xFFFFFFFF: the data then runs to the end.
+        const available = sizeBytes - (offset + 8);
+        const dataBytes = size === 0 || size > available ? available : size;
+        if (dataBytes <= 0) throw unsupported('The WAV file holds no audio data.');
+        return round3(dataBytes / byteRate);
+      }
+      offset += 8 + size + (size % 2);
+    }
+    throw unsupported('The WAV file has no readable format and data chunks.');
+  } finally {
+    await fh.close();
+  }
+}
+
+// ---- ffprobe ----
+
+interface ProbeStream {
+  codec_type?: string;
+  codec_name?: string;
+  duration?: string;
+  disposition?: { attached_pic?: number };
+}
+
+interface ProbeOutput {
+  streams?: ProbeStream[];
+  format?: { format_name?: string; duration?: string };
+}
+
+let ffprobeBinary: string | null | undefined;
+
+function ffprobePath(): string | null {
+  if (ffprobeBinary === undefined) {
+    try {
+      ffprobeBinary = (createRequire(import.meta.url)('@ffprobe-installer/ffprobe') as { path: string }).path;
+    } catch {
+      ffprobeBinary = null;
+    }
+  }
+  return ffprobeBinary;
+}
+
+function runFfprobe(filePath: string): Promise<ProbeOutput | null> {
+  const bin = ffprobePath();
+  if (!bin) return Promise.reject(new ApiError('UNAVAILABLE', 'Media probing (ffprobe) is not available on this server.'));
+  return new Promise((resolve) => {
+    execFile(
+      bin,
+      ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', filePath],
+      { timeout: PROBE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 },
+      (err, stdout) => {
+        // ffprobe fails on files it cannot read: that is an answer about the file, not an error.
+        if (err) return resolve(null);
+        try {
+          resolve(JSON.parse(stdout) as ProbeOutput);
+        } catch {
+          resolve(null);
+        }
+      },
+    );
+  });
+}
+
+const AUDIO_TYPES: Record<ProbeFormat, string> = {
+  flac: 'audio/flac',
+  mp3: 'audio/mpeg',
+  aac: 'audio/aac',
+  ogg: 'audio/ogg',
+  m4a: 'audio/mp4',
+  mp4: 'audio/mp4',
+  mov: 'audio/mp4',
+  webm: 'audio/webm',
+  mkv: 'audio/x-matroska',
+};
+
+const VIDEO_TYPES: Partial<Record<ProbeFormat, string>> = {
+  ogg: 'video/ogg',
+  m4a: 'video/mp4',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  webm: 'video/webm',
+  mkv: 'video/x-matroska',
+};
+
+async function probeContainer(filePath: string, format: ProbeFormat): Promise<DetectedMedia> {
+  const probe = await runFfprobe(filePath);
+  const streams = probe?.streams ?? [];
+  const audio = streams.filter((s) => s.codec_type === 'audio');
+  if (!probe || audio.length === 0) {
+    throw unsupported(probe ? `The ${format} file has no audio track.` : `The file looks like ${format} but could not be read as media.`);
+  }
+  // Cover art in MP3/M4A files is a one-frame "video" stream; it does not make the file a video.
+  const hasVideo = streams.some((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
+  const videoType = hasVideo ? VIDEO_TYPES[format] : undefined;
+  // An ID3 tag in front of ADTS frames sniffs as MP3; the codec says what it really is.
+  const contentType = videoType ?? (format === 'mp3' && audio[0]?.codec_name === 'aac' ? 'audio/aac' : AUDIO_TYPES[format]);
+  return { kind: videoType ? 'video' : 'audio', contentType, durationSec: probeDuration(probe, audio), transcript: null };
+}
+
+function probeDuration(probe: ProbeOutput, audio: ProbeStream[]): number | null {
+  const candidates = [probe.format?.duration, ...audio.map((s) => s.duration)].map((d) => Number(d)).filter((d) => Number.isFinite(d) && d > 0);
+  const first = candidates[0];
+  return first === undefined ? null : round3(first);
+}
+
+// ---- transcripts ----
+
+const TRANSCRIPT_TYPES: Record<Transcript['format'], string> = {
+  webvtt: 'text/vtt',
+  srt: 'application/x-subrip',
+  json: 'application/json',
+};
+
+async function readTranscript(filePath: string, sizeBytes: number): Promise<DetectedMedia> {
+  if (sizeBytes > MAX_TRANSCRIPT_BYTES) {
+    throw new ApiError('PAYLOAD_TOO_LARGE', `Transcripts are limited to ${MAX_TRANSCRIPT_BYTES / (1024 * 1024)} MiB.`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(filePath));
+  } catch {
+    throw unsupported('The file is text but not valid UTF-8; transcripts must be UTF-8.');
+  }
+  const transcript = parseTranscript(text);
+  if (!transcript) {
+    throw unsupported('The file is text but no supported transcript: send WebVTT, SRT or JSON {"segments":[{"speaker","start","end","text"}]}.');
+  }
+  const end = transcript.cues.reduce((m, c) => Math.max(m, c.end), 0);
+  return { kind: 'transcript', contentType: TRANSCRIPT_TYPES[transcript.format], durationSec: round3(end), transcript };
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,85 @@
+// A stored media row as the API shows it (decisions §7). Speakers come from the cached analysis
+// and their entity links; a transcript on its own has no audio analysis, so its speakers and
+// segments are read from its cues (named, linked to no entity).
+import type { Transcript } from '@rapport/analysis';
+import type { MediaRecord } from './media.store.ts';
+import type { Diarization, Media, MediaSpeaker } from './files.schemas.ts';
+
+export function toMediaResource(m: MediaRecord, links: Map<number, string>): Media {
+  const speakers: MediaSpeaker[] = m.analysis
+    ? m.analysis.speakers.map((s) => ({
+        index: s.index,
+        entityId: links.get(s.index) ?? null,
+        speechSec: s.speechSec,
+        firstSpeechSec: s.firstSpeechSec,
+        label: s.label,
+      }))
+    : m.kind === 'transcript' && m.transcript
+      ? transcriptSpeakers(m.transcript)
+      : [];
+  return {
+    id: m.id,
+    kind: m.kind,
+    filename: m.filename,
+    contentType: m.contentType,
+    sizeBytes: m.sizeBytes,
+    sha256: m.sha256,
+    durationSec: m.durationSec,
+    ...(m.label !== null ? { label: m.label } : {}),
+    hasTranscript: m.transcript !== null,
+    analysis: {
+      status: m.analysisStatus,
+      ...(m.analysisError ? { error: { code: m.analysisError.code, message: m.analysisError.message } } : {}),
+      speakers,
+    },
+    createdAt: m.createdAt,
+  };
+}
+
+/** Speaker index of each cue: speakers numbered by first cue, as the engine numbers voices. */
+function cueSpeakers(t: Transcript): { names: (string | null)[]; index: number[] } {
+  const names: (string | null)[] = [];
+  const index = t.cues.map((c) => {
+    const at = names.indexOf(c.speaker);
+    if (at >= 0) return at;
+    names.push(c.speaker);
+    return names.length - 1;
+  });
+  return { names, index };
+}
+
+function transcriptSpeakers(t: Transcript): MediaSpeaker[] {
+  const { names, index } = cueSpeakers(t);
+  return names.map((label, i) => {
+    const cues = t.cues.filter((_c, k) => index[k] === i);
+    return {
+      index: i,
+      entityId: null,
+      speechSec: round3(cues.reduce((s, c) => s + (c.end - c.start), 0)),
+      firstSpeechSec: cues[0]?.start ?? 0,
+      label,
+    };
+  });
+}
+
+export function toDiarization(m: MediaRecord): Diarization {
+  if (m.analysis) {
+    return {
+      mediaId: m.id,
+      durationSec: m.durationSec ?? m.analysis.durationSec,
+      segments: m.analysis.segments.map((s) => ({ speaker: s.speaker, start: s.start, end: s.end })),
+    };
+  }
+  const t = m.transcript;
+  if (!t) return { mediaId: m.id, durationSec: m.durationSec, segments: [] };
+  const { index } = cueSpeakers(t);
+  return {
+    mediaId: m.id,
+    durationSec: m.durationSec,
+    segments: t.cues.map((c, k) => ({ speaker: index[k] ?? 0, start: c.start, end: c.end })),
+  };
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

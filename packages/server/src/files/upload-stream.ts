@@ -1,0 +1,135 @@
+// Receiving a multipart upload: the one `file` part is streamed to a temporary file while its
+// SHA-256, size and first bytes (for format sniffing) are taken on the way, so the file is never
+// held in memory. Whatever goes wrong (size limit, client abort, a malformed body, a second file
+// part) the temporary file is gone before the error leaves this module.
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { Transform, type Readable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import type { WriteStream } from 'node:fs';
+import { ApiError, type ErrorDetail } from '../http/errors.ts';
+import type { BlobStore } from '../store/blob-store.ts';
+import { SNIFF_BYTES } from './media-format.ts';
+
+export interface ReceivedUpload {
+  tempPath: string;
+  /** The client's file name, reduced to a safe base name. */
+  filename: string;
+  sizeBytes: number;
+  sha256: string;
+  /** The first bytes of the file, for format sniffing. */
+  head: Buffer;
+  fields: { label?: string; mediaId?: string };
+}
+
+const ALLOWED_FIELDS = new Set(['label', 'mediaId']);
+
+const invalid = (details: ErrorDetail[]) => new ApiError('VALIDATION_FAILED', 'The upload is not valid; see details.', { details });
+
+export async function receiveUpload(req: FastifyRequest, blobs: BlobStore): Promise<ReceivedUpload> {
+  let received: Omit<ReceivedUpload, 'fields'> | null = null;
+  const fields: Record<string, string> = {};
+  const details: ErrorDetail[] = [];
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          details.push({ path: `/${part.fieldname}`, message: 'is not an allowed part; send the file in the part named `file`' });
+          await discard(part.file);
+        } else if (received) {
+          details.push({ path: '/file', message: 'must be sent exactly once; this request has more than one file part' });
+          await discard(part.file);
+        } else {
+          received = await streamToTemp(part.file, blobs, part.filename);
+        }
+        continue;
+      }
+      const name = part.fieldname;
+      if (name === 'file') {
+        details.push({ path: '/file', message: 'must be a file part (with a filename), not a text field' });
+      } else if (!ALLOWED_FIELDS.has(name)) {
+        details.push({ path: `/${name}`, message: 'is not an allowed field' });
+      } else if (name in fields) {
+        details.push({ path: `/${name}`, message: 'must be sent at most once' });
+      } else if (part.valueTruncated || typeof part.value !== 'string') {
+        details.push({ path: `/${name}`, message: 'is too long' });
+      } else {
+        fields[name] = part.value;
+      }
+    }
+    if (!received && !details.some((d) => d.path === '/file')) details.push({ path: '/file', message: 'is required: send the file in a part named `file`' });
+    if (details.length > 0) throw invalid(details);
+    if (!received) throw invalid([{ path: '/file', message: 'is required' }]);
+    return { ...received, fields };
+  } catch (err) {
+    if (received) await blobs.remove(received.tempPath);
+    throw asUploadError(err);
+  }
+}
+
+/** Streams one file part to a new temporary file; the temporary file is removed on failure. */
+async function streamToTemp(file: Readable & { truncated?: boolean }, blobs: BlobStore, clientName: string | undefined): Promise<Omit<ReceivedUpload, 'fields'>> {
+  const temp = blobs.createTemp();
+  const hash = createHash('sha256');
+  let size = 0;
+  const headParts: Buffer[] = [];
+  let headLength = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      hash.update(chunk);
+      size += chunk.length;
+      if (headLength < SNIFF_BYTES) {
+        const take = Buffer.from(chunk.subarray(0, SNIFF_BYTES - headLength));
+        headParts.push(take);
+        headLength += take.length;
+      }
+      cb(null, chunk);
+    },
+  });
+  try {
+    await pipeline(file, meter, temp.stream);
+    // Busboy ends a part that hit the size limit early and marks it truncated.
+    if (file.truncated) throw new ApiError('PAYLOAD_TOO_LARGE', 'The file is over the upload size limit.');
+  } catch (err) {
+    await settle(temp.stream);
+    await blobs.remove(temp.path);
+    throw err;
+  }
+  return { tempPath: temp.path, filename: safeFilename(clientName), sizeBytes: size, sha256: hash.digest('hex'), head: Buffer.concat(headParts) };
+}
+
+/** Waits until the write stream has closed its file, so that removing it cannot race its creation. */
+async function settle(stream: WriteStream): Promise<void> {
+  if (!stream.destroyed) stream.destroy();
+  if (!stream.closed) await once(stream, 'close').catch(() => undefined);
+}
+
+async function discard(file: Readable): Promise<void> {
+  file.resume();
+  await finished(file).catch(() => undefined);
+}
+
+/** Errors of the multipart parser and the stream, as the API's errors (never a 500). */
+function asUploadError(err: unknown): unknown {
+  if (err instanceof ApiError) return err;
+  // Disk errors (ENOSPC, EACCES) are the server's problem, not the client's: a 500.
+  if (typeof (err as { syscall?: unknown }).syscall === 'string') return err;
+  const code = (err as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', 'The file is over the upload size limit.');
+  if (code === 'FST_FILES_LIMIT') return invalid([{ path: '/file', message: 'must be sent exactly once; this request has more than one file part' }]);
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_JSON_FIELD_ERROR') {
+    return invalid([{ path: '/', message: (err as Error).message }]);
+  }
+  // A client that went away or a body cut short: nobody may be listening, but answer sanely.
+  return invalid([{ path: '/file', message: 'the multipart body ended early or is malformed' }]);
+}
+
+/** The base name of the client's file name, without path parts or control characters. */
+export function safeFilename(name: string | undefined): string {
+  const base = (name ?? '').split(/[/\\]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const capped = [...clean].slice(0, 255).join('');
+  return capped.length > 0 ? capped : 'upload';
+}

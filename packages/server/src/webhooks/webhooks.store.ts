@@ -1,0 +1,325 @@
+// SQL of webhook delivery (decisions §8): the outbox rows written by jobs.store.ts are claimed
+// here with a lease, every attempt is logged, and the next attempt or the final status is
+// written back. Each multi-row change is one transaction, so a crash leaves either the state
+// before an attempt was claimed or the state after it was recorded; an attempt whose outcome
+// was never recorded stays `in_flight` in the log and its delivery is claimed again once the
+// lease runs out (at least once).
+import type { SqliteDb } from '../store/sqlite.ts';
+import { nowIso } from '../ids.ts';
+import { decodeCursor, encodeCursor } from '../store/cursor.ts';
+import type { AttemptOutcome } from './deliver.ts';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+/** How an attempt ended; `in_flight` until recorded, `interrupted` when its process stopped. */
+export type AttemptResult = 'succeeded' | 'failed' | 'refused' | 'gone' | 'in_flight' | 'interrupted';
+
+/** A delivery claimed for one attempt, with everything needed to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  workspaceId: string;
+  eventId: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** This attempt's number (1 for the first). */
+  attempt: number;
+  /** Milliseconds from the delivery's creation (the job's terminal state) to this attempt; set on attempt 1 only. */
+  firstAttemptLatencyMs: number | null;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+  outcome: AttemptResult;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  eventId: string;
+  eventType: string;
+  jobId: string;
+  url: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  attempts?: AttemptRecord[];
+}
+
+export interface DeliveryListQuery {
+  jobId?: string;
+  status?: DeliveryStatus;
+  limit?: number;
+  cursor?: string;
+}
+
+/** Delay before the next attempt after `attemptsMade` attempts, or null when the schedule is over. */
+export type RetrySchedule = (attemptsMade: number, retryAfterSec: number | null) => number | null;
+
+interface DeliveryRow {
+  id: string;
+  workspace_id: string;
+  event_id: string;
+  job_id: string;
+  url: string;
+  headers_json: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number | null;
+  lease_expires_at: number | null;
+  lease_owner: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  first_attempt_at: number | null;
+  single_attempt: number;
+  redeliver_requested: number;
+  created_at: string;
+  updated_at: string;
+  seq: number;
+  event_type: string;
+}
+
+interface AttemptRow {
+  attempt: number;
+  at: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  outcome: AttemptResult;
+}
+
+const SELECT_DELIVERY = 'SELECT d.*, e.type AS event_type FROM webhook_deliveries d JOIN events e ON e.id = d.event_id';
+// Due and not held by a live lease; an expired lease means its process died mid-attempt.
+const CLAIMABLE = "status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)";
+
+function toRecord(r: DeliveryRow): DeliveryRecord {
+  return {
+    id: r.id,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    jobId: r.job_id,
+    url: r.url,
+    status: r.status,
+    attemptCount: r.attempts,
+    nextAttemptAt: r.status === 'pending' && r.next_attempt_at !== null ? nowIso(r.next_attempt_at) : null,
+    lastStatusCode: r.last_status_code,
+    lastError: r.last_error,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+function resultOf(o: AttemptOutcome): AttemptResult {
+  if (o.ok) return 'succeeded';
+  if (o.refused) return 'refused';
+  if (o.gone) return 'gone';
+  return 'failed';
+}
+
+export class SqliteWebhookStore {
+  private readonly db: SqliteDb;
+  constructor(db: SqliteDb) {
+    this.db = db;
+  }
+
+  /** Due deliveries, oldest due first, leaving out those whose URL is in `excludeUrls` (saturated destinations). */
+  async dueCandidates(now: number, excludeUrls: readonly string[], limit: number): Promise<{ id: string; url: string }[]> {
+    return this.db.all<{ id: string; url: string }>(
+      `SELECT id, url FROM webhook_deliveries WHERE ${CLAIMABLE}
+       AND url NOT IN (SELECT value FROM json_each(?)) ORDER BY next_attempt_at, seq LIMIT ?`,
+      now, now, JSON.stringify(excludeUrls), limit,
+    );
+  }
+
+  /** When the next delivery becomes due (ms), or null when none is pending without a live lease. */
+  async nextDueAt(now: number): Promise<number | null> {
+    const r = this.db.get<{ at: number | null }>(
+      `SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries
+       WHERE status = 'pending' AND (lease_expires_at IS NULL OR lease_expires_at <= ?)`,
+      now,
+    );
+    return r?.at ?? null;
+  }
+
+  /**
+   * Takes one delivery for one attempt, or null when another process holds it or it is no longer
+   * due. The attempt counter and the log row are written with the lease, so an attempt cut short
+   * by a crash still shows in the log (as `interrupted`, once the delivery is claimed again).
+   */
+  async claim(id: string, owner: string, now: number, leaseMs: number): Promise<ClaimedDelivery | null> {
+    return (await this.claimMany([id], owner, now, leaseMs))[0] ?? null;
+  }
+
+  /** `claim` for several deliveries in one transaction; returns those it could take, in order. */
+  async claimMany(ids: readonly string[], owner: string, now: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    if (ids.length === 0) return [];
+    return this.db.transaction(() => ids.flatMap((id) => {
+      const claimed = this.claimOne(id, owner, now, leaseMs);
+      return claimed ? [claimed] : [];
+    }));
+  }
+
+  private claimOne(id: string, owner: string, now: number, leaseMs: number): ClaimedDelivery | null {
+    const r = this.db.get<DeliveryRow>(
+      `UPDATE webhook_deliveries SET attempts = attempts + 1, lease_owner = ?, lease_expires_at = ?,
+       first_attempt_at = COALESCE(first_attempt_at, ?), updated_at = ?
+       WHERE id = ? AND ${CLAIMABLE} RETURNING *`,
+      owner, now + leaseMs, now, nowIso(now), id, now, now,
+    );
+    if (!r) return null;
+    const body = this.db.get<{ body: string }>('SELECT body FROM events WHERE id = ?', r.event_id)?.body;
+    if (body === undefined) throw new Error(`delivery ${id} has no event ${r.event_id}`);
+    this.db.run(
+      "UPDATE delivery_attempts SET outcome = 'interrupted', error = 'interrupted: the process stopped during the attempt' WHERE delivery_id = ? AND outcome = 'in_flight'",
+      id,
+    );
+    this.db.run(
+      "INSERT INTO delivery_attempts (delivery_id, attempt, at, status_code, duration_ms, error, outcome) VALUES (?, ?, ?, NULL, 0, NULL, 'in_flight')",
+      id, r.attempts, nowIso(now),
+    );
+    return {
+      id: r.id,
+      workspaceId: r.workspace_id,
+      eventId: r.event_id,
+      url: r.url,
+      headers: JSON.parse(r.headers_json) as Record<string, string>,
+      body,
+      attempt: r.attempts,
+      firstAttemptLatencyMs: r.attempts === 1 ? Math.max(0, now - Date.parse(r.created_at)) : null,
+    };
+  }
+
+  /**
+   * Logs the attempt's outcome and, while the lease is still ours, decides what follows: success,
+   * `failed` (410, a single manual attempt, or the schedule is over), or the next attempt's time.
+   * A redelivery asked while the attempt was in flight queues one more attempt at once. Returns
+   * the delivery's status after the attempt, or null when the lease had been lost (the attempt is
+   * still logged; the process that took over decides).
+   */
+  async record(claim: ClaimedDelivery, owner: string, outcome: AttemptOutcome, schedule: RetrySchedule, now: number): Promise<DeliveryStatus | null> {
+    return this.db.transaction(() => {
+      this.db.run(
+        'UPDATE delivery_attempts SET status_code = ?, duration_ms = ?, error = ?, outcome = ? WHERE delivery_id = ? AND attempt = ?',
+        outcome.statusCode, outcome.durationMs, outcome.error, resultOf(outcome), claim.id, claim.attempt,
+      );
+      const r = this.db.get<DeliveryRow>(
+        "SELECT * FROM webhook_deliveries WHERE id = ? AND lease_owner = ? AND attempts = ? AND status = 'pending'",
+        claim.id, owner, claim.attempt,
+      );
+      if (!r) return null;
+      let status: DeliveryStatus;
+      let next: number | null = null;
+      if (outcome.ok) status = 'succeeded';
+      else if (outcome.gone || r.single_attempt === 1) status = 'failed';
+      else {
+        const delay = schedule(r.attempts, outcome.retryAfterSec);
+        status = delay === null ? 'failed' : 'pending';
+        if (delay !== null) next = now + delay;
+      }
+      let single = r.single_attempt;
+      if (r.redeliver_requested === 1) {
+        if (status !== 'pending') single = 1;
+        status = 'pending';
+        next = now;
+      }
+      this.db.run(
+        `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL,
+         last_status_code = ?, last_error = ?, single_attempt = ?, redeliver_requested = 0, updated_at = ? WHERE id = ?`,
+        status, next, outcome.statusCode, outcome.error, single, nowIso(now), claim.id,
+      );
+      return status;
+    });
+  }
+
+  /**
+   * Gives a claimed delivery back without an outcome (the process is stopping): the attempt is
+   * logged as interrupted and the delivery is due again at once, for this or another process.
+   */
+  async release(claim: ClaimedDelivery, owner: string): Promise<void> {
+    this.db.transaction(() => {
+      this.db.run(
+        "UPDATE delivery_attempts SET outcome = 'interrupted', error = 'interrupted: the service stopped during the attempt' WHERE delivery_id = ? AND attempt = ? AND outcome = 'in_flight'",
+        claim.id, claim.attempt,
+      );
+      this.db.run(
+        'UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ? AND attempts = ?',
+        claim.id, owner, claim.attempt,
+      );
+    });
+  }
+
+  async list(workspaceId: string, query: DeliveryListQuery): Promise<{ data: DeliveryRecord[]; nextCursor: string | null }> {
+    const limit = query.limit ?? 20;
+    const before = query.cursor ? decodeCursor(query.cursor) : Number.MAX_SAFE_INTEGER;
+    const rows = this.db.all<DeliveryRow>(
+      `${SELECT_DELIVERY} WHERE d.workspace_id = ? AND d.seq < ? AND (? IS NULL OR d.job_id = ?) AND (? IS NULL OR d.status = ?)
+       ORDER BY d.seq DESC LIMIT ?`,
+      workspaceId, before, query.jobId ?? null, query.jobId ?? null, query.status ?? null, query.status ?? null, limit + 1,
+    );
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { data: page.map(toRecord), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+  }
+
+  /** One delivery with its whole attempt log, oldest attempt first. */
+  async get(workspaceId: string, id: string): Promise<DeliveryRecord | null> {
+    const r = this.db.get<DeliveryRow>(`${SELECT_DELIVERY} WHERE d.id = ? AND d.workspace_id = ?`, id, workspaceId);
+    if (!r) return null;
+    const attempts = this.db
+      .all<AttemptRow>('SELECT attempt, at, status_code, duration_ms, error, outcome FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt', id)
+      .map((a): AttemptRecord => ({
+        attempt: a.attempt,
+        at: a.at,
+        statusCode: a.status_code,
+        durationMs: a.outcome === 'in_flight' || a.outcome === 'interrupted' ? null : a.duration_ms,
+        error: a.error,
+        outcome: a.outcome,
+      }));
+    return { ...toRecord(r), attempts };
+  }
+
+  /**
+   * Asks for one more attempt as soon as possible (POST .../redeliver). A pending delivery's next
+   * attempt moves to now and its schedule goes on; a finished one (succeeded or failed) becomes
+   * pending for a single attempt whose outcome is final. While an attempt is in flight the
+   * request is remembered and served right after it. Returns false when there is no such delivery.
+   */
+  async redeliver(workspaceId: string, id: string, now: number): Promise<boolean> {
+    return this.db.transaction(() => {
+      const r = this.db.get<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ? AND workspace_id = ?', id, workspaceId);
+      if (!r) return false;
+      const inFlight = r.status === 'pending' && r.lease_expires_at !== null && r.lease_expires_at > now;
+      if (inFlight) {
+        this.db.run('UPDATE webhook_deliveries SET redeliver_requested = 1, updated_at = ? WHERE id = ?', nowIso(now), id);
+      } else {
+        this.db.run(
+          `UPDATE webhook_deliveries SET single_attempt = CASE WHEN status = 'pending' THEN single_attempt ELSE 1 END,
+           status = 'pending', next_attempt_at = ?, updated_at = ? WHERE id = ?`,
+          now, nowIso(now), id,
+        );
+      }
+      return true;
+    });
+  }
+
+  /** Attempts by outcome since the store began (monotonic: attempts are never deleted). */
+  async attemptCounts(): Promise<{ outcome: AttemptResult; n: number }[]> {
+    return this.db.all<{ outcome: AttemptResult; n: number }>('SELECT outcome, COUNT(*) AS n FROM delivery_attempts GROUP BY outcome');
+  }
+
+  /** Terminal-state-to-first-attempt latencies (ms) of the most recent deliveries. */
+  async recentFirstAttemptLatencies(limit = 1000): Promise<number[]> {
+    return this.db
+      .all<{ created_at: string; first_attempt_at: number }>(
+        'SELECT created_at, first_attempt_at FROM webhook_deliveries WHERE first_attempt_at IS NOT NULL ORDER BY seq DESC LIMIT ?',
+        limit,
+      )
+      .map((r) => Math.max(0, r.first_attempt_at - Date.parse(r.created_at)));
+  }
+}

@@ -1,0 +1,65 @@
+// GET /v1/openapi.json: public (no key), valid OpenAPI 3.1, and in step with the routes the app
+// registers: every /v1 route is documented and every documented operation exists.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { buildTestApp, call, type TestApp } from './helpers.ts';
+import { registeredRoutes, type RegisteredRoute } from './routes.ts';
+
+interface OpenApiDoc {
+  openapi: string;
+  paths: Record<string, Record<string, { operationId: string; security?: unknown[]; requestBody?: unknown; parameters?: { name: string; in: string }[] }>>;
+}
+
+describe('GET /v1/openapi.json', () => {
+  let t: TestApp;
+  let doc: OpenApiDoc;
+  let routes: RegisteredRoute[];
+
+  before(async () => {
+    t = await buildTestApp();
+    routes = await registeredRoutes(t.services);
+    const res = await call(t, null, { method: 'GET', url: '/v1/openapi.json' });
+    assert.equal(res.statusCode, 200, 'needs no key');
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+    doc = JSON.parse(res.body) as OpenApiDoc;
+  });
+  after(() => t.close());
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    assert.match(doc.openapi, /^3\.1\./);
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as object);
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2)?.slice(0, 4000));
+    assert.equal(validator.version, '3.1');
+  });
+
+  it('documents every registered /v1 route, and nothing else', () => {
+    const toPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const registered = routes.filter((r) => r.url.startsWith('/v1/')).map((r) => `${r.method.toLowerCase()} ${toPath(r.url)}`);
+    const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
+    for (const r of registered) assert.ok(documented.includes(r), `${r} is not in openapi.json`);
+    for (const d of documented) assert.ok(registered.includes(d), `${d} is documented but not registered`);
+    assert.ok(registered.length >= 15);
+  });
+
+  it('has unique operation ids, path parameters for every template, and marks public routes', () => {
+    const ids = new Set<string>();
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        assert.ok(!ids.has(op.operationId), `duplicate operationId ${op.operationId}`);
+        ids.add(op.operationId);
+        for (const name of [...p.matchAll(/\{([^}]+)\}/g)].map((m) => m[1])) {
+          assert.ok(op.parameters?.some((x) => x.in === 'path' && x.name === name), `${method} ${p} declares {${name}}`);
+        }
+      }
+    }
+    assert.deepEqual(doc.paths['/v1/openapi.json']?.get?.security, []);
+    assert.ok(doc.paths['/v1/matching/jobs']?.post?.requestBody, 'the matching request body is described');
+  });
+
+  it('is the same document on every call, and does not reveal it needs a key', async () => {
+    const again = await call(t, t.main, { method: 'GET', url: '/v1/openapi.json' });
+    assert.deepEqual(JSON.parse(again.body), doc);
+  });
+});
