@@ -144,6 +144,20 @@ describe('rapport, the command line', () => {
     assert.equal(unreachable?.code, 6);
   });
 
+  test('on a terminal: a progress bar redrawn in place while uploading', async (t) => {
+    // `script` (util-linux) gives the child a pseudo-terminal; without it there is no TTY to test.
+    const probe = await new Promise<boolean>((resolve) => execFile('script', ['--version'], (err) => resolve(!err)));
+    if (!probe) return t.skip('no `script` command to provide a terminal');
+    const command = [process.execPath, BIN, 'upload', wav].join(' ');
+    const r = await new Promise<Run>((resolve) =>
+      execFile('script', ['-qec', command, '/dev/null'], { env: { PATH: process.env.PATH ?? '', TERM: 'xterm', ...env }, timeout: 60_000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? 1 : 0, stdout, stderr })));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /conversation\.wav \[#+-*\] +\d+%/, 'a progress bar was drawn');
+    assert.match(r.stdout, /\r\u001b\[2K/, 'redrawn in place');
+    assert.match(r.stdout, /med_\w+\s+audio\s+conversation\.wav/);
+  });
+
   test('--help lists the commands and exits 0; admin words reach the server package', async () => {
     const help = await rapport(['--help']);
     assert.equal(help.code, 0);

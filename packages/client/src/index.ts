@@ -12,7 +12,7 @@ export type { APIErrorBody, ErrorDetail } from './core/errors.ts';
 export { Page, PagePromise } from './core/pagination.ts';
 export type { Uploadable, UploadProgress } from './core/multipart.ts';
 export type { UploadParams } from './resources/files.ts';
-export type { StreamOptions, WaitOptions } from './resources/jobs.ts';
+export type { CreateAndWaitOptions, StreamOptions, WaitOptions } from './resources/jobs.ts';
 export { isTerminal } from './resources/jobs.ts';
 export { endpoints } from './endpoints.ts';
 export type { Endpoint, EndpointName } from './endpoints.ts';

@@ -5,6 +5,7 @@
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
 import type { FrameRegion } from './vad.ts';
 import { agglomerate } from './cluster.ts';
+import { hzToSemitones } from './pitch.ts';
 import { adaptMeans, alignToUbm, frameLlr } from './gmm-speakers.ts';
 import { accumulate, emptyUbmStats, trainUbm, type Ubm, type UbmStats } from './ubm.ts';
 import { quantile } from './stats.ts';
@@ -22,6 +23,10 @@ export interface DiarizeOptions {
   /** Upper bound on the clusters handed from window clustering to the BIC merging stage. */
   maxInitialClusters?: number;
   ubmComponents?: number;
+  /** Weight of the pitch distance (per 6 semitones) in window clustering. */
+  clusterPitchWeight?: number;
+  /** Weight of the per-speaker F0 likelihood in the resegmentation emissions. */
+  pitchStreamWeight?: number;
   /** Cross-likelihood ratio above which two clusters are merged as one speaker. */
   clrThreshold?: number;
   /** Weight of the BIC model-size penalty when deciding whether two clusters are one speaker. */
@@ -89,20 +94,22 @@ interface Window {
   end: number;
   stats: UbmStats;
   speechFrames: number;
+  /** Median F0 in semitones over the window's modelling frames. */
+  pitchSt: number;
 }
 
-function makeWindows(regions: FrameRegion[], ubm: Ubm, cep: Float32Array, model: Uint8Array, win: number, hop: number): Window[] {
+function makeWindows(f: FrameFeatures, regions: FrameRegion[], ubm: Ubm, cep: Float32Array, model: Uint8Array, win: number, hop: number): Window[] {
   const out: Window[] = [];
   const scratch = new Float64Array(ubm.components);
   const windowOf = (start: number, end: number): Window => {
     const stats = emptyUbmStats(ubm);
-    let speechFrames = 0;
+    const st: number[] = [];
     for (let i = start; i < end; i++)
       if (model[i]) {
         accumulate(ubm, cep, i, stats, scratch);
-        speechFrames++;
+        st.push(hzToSemitones(f.pitchHz[i]!));
       }
-    return { start, end, stats, speechFrames };
+    return { start, end, stats, speechFrames: st.length, pitchSt: quantile(st, 0.5) ?? NaN };
   };
   for (const r of regions) {
     const len = r.end - r.start;
@@ -248,6 +255,20 @@ function renumber(frameSpeaker: Int16Array): number {
   return order.size;
 }
 
+/** Gaussian of a speaker's F0 in semitones (the deviation floored: a few frames are not a voice). */
+function pitchModel(f: FrameFeatures, frames: number[]): { mean: number; sd: number } {
+  let s = 0;
+  let q = 0;
+  for (const i of frames) {
+    const st = hzToSemitones(f.pitchHz[i]!);
+    s += st;
+    q += st * st;
+  }
+  const n = Math.max(1, frames.length);
+  const mean = s / n;
+  return { mean, sd: Math.max(1.5, Math.sqrt(Math.max(0, q / n - mean * mean))) };
+}
+
 /** BIC model-size penalty of a full-covariance Gaussian, per log(frames). */
 const BIC_PARAMS = DIMS + (DIMS * (DIMS + 1)) / 2;
 
@@ -273,7 +294,7 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
   }
   const ubmFrames = modelFrames.filter((_, i) => i % Math.max(1, Math.floor(modelFrames.length / MAX_UBM_FRAMES)) === 0);
   const ubm = trainUbm(cep, DIMS, ubmFrames, options.ubmComponents ?? 32);
-  const windows = makeWindows(regions, ubm, cep, model, win, hop);
+  const windows = makeWindows(f, regions, ubm, cep, model, win, hop);
 
   // 1. Cluster the windows (at most MAX_CLUSTER_ITEMS of them, evenly spread).
   const stride = Math.max(1, windows.length / MAX_CLUSTER_ITEMS);
@@ -284,6 +305,9 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
     picked.map((w) => w.stats),
     threshold,
     maxInitial,
+    picked.map((w) => w.pitchSt),
+    picked.map((w) => w.speechFrames),
+    options.clusterPitchWeight ?? 1,
   );
   const initial: number[][] = Array.from({ length: k }, () => []);
   picked.forEach((w, i) => {
@@ -294,14 +318,26 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
   // each other's frames best (cross-likelihood ratio) while that ratio is above the threshold.
   const align = alignToUbm(ubm, cep, model);
   let groups = initial.filter((fr) => fr.length > 0);
-  const clrThreshold = options.clrThreshold ?? 0;
+  const clrThreshold = options.clrThreshold ?? -1.4;
+  const pitchWeight = options.pitchStreamWeight ?? 1;
+  const fileStats = pitchModel(f, modelFrames);
+  const filePitchLl = (st: number): number => -0.5 * ((st - fileStats.mean) / fileStats.sd) ** 2 - Math.log(fileStats.sd);
   for (;;) {
     let k2 = groups.length;
     let emission = new Float32Array(0);
     for (let it = 0; it < 2; it++) {
       const means = groups.map((fr) => adaptMeans(ubm, cep, align, fr));
+      const pitchModels = groups.map((fr) => pitchModel(f, fr));
       emission = new Float32Array(f.frames * k2);
-      for (let i = 0; i < f.frames; i++) if (model[i]) for (let s2 = 0; s2 < k2; s2++) emission[i * k2 + s2] = frameLlr(ubm, means[s2]!, cep, align, i);
+      for (let i = 0; i < f.frames; i++) {
+        if (!model[i]) continue;
+        const st = hzToSemitones(f.pitchHz[i]!);
+        for (let s2 = 0; s2 < k2; s2++) {
+          const pm = pitchModels[s2]!;
+          const pitchLl = -0.5 * ((st - pm.mean) / pm.sd) ** 2 - Math.log(pm.sd) - filePitchLl(st);
+          emission[i * k2 + s2] = frameLlr(ubm, means[s2]!, cep, align, i) + pitchWeight * pitchLl;
+        }
+      }
       viterbiEmissions(emission, k2, regions, penalty, frameSpeaker);
       const before = k2;
       k2 = renumberKeeping(frameSpeaker, emission, before);

@@ -28,6 +28,18 @@ export interface WaitOptions extends StreamOptions {
   timeoutMs?: number;
 }
 
+/** `createAndWait` options: the wait's, plus what the creating POST may carry. */
+export interface CreateAndWaitOptions extends WaitOptions {
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+/** The options of the creating request: `timeoutMs` there is the whole wait's, not the POST's. */
+export function creationOptions(opts: CreateAndWaitOptions): RequestOptions {
+  const { signal, idempotencyKey, headers } = opts;
+  return { ...(signal ? { signal } : {}), ...(idempotencyKey ? { idempotencyKey } : {}), ...(headers ? { headers } : {}) };
+}
+
 const TERMINAL = new Set(['succeeded', 'failed']);
 
 export function isTerminal(job: Job): boolean {

@@ -2,7 +2,8 @@
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
 import type { JobReceipt, ReportJobCreateParams, ReportPayload, RequestOptions } from '../types.ts';
-import type { Jobs, WaitOptions } from './jobs.ts';
+import { creationOptions } from './jobs.ts';
+import type { CreateAndWaitOptions, Jobs } from './jobs.ts';
 
 export class Reports {
   readonly #http: HttpClient;
@@ -24,8 +25,8 @@ export class Reports {
     return this.#http.request({ ...pathFor('reports.byJob', { jobId }), options });
   }
 
-  async createAndWait(params: ReportJobCreateParams, opts: WaitOptions & RequestOptions = {}): Promise<ReportPayload> {
-    const receipt = await this.create(params, opts);
+  async createAndWait(params: ReportJobCreateParams, opts: CreateAndWaitOptions = {}): Promise<ReportPayload> {
+    const receipt = await this.create(params, creationOptions(opts));
     const job = await this.#jobs.wait(receipt.jobId, opts);
     if (job.resultId) return this.retrieve(job.resultId, opts.signal ? { signal: opts.signal } : undefined);
     const payload = await this.byJob(receipt.jobId, opts.signal ? { signal: opts.signal } : undefined);

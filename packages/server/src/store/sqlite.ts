@@ -88,6 +88,29 @@ export class SqliteDb {
     }
   }
 
+  /** Whether a transaction of this connection is open (work joins it rather than committing). */
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  /**
+   * Runs `fn` inside the open transaction as one unit: if it throws, its writes are undone and
+   * the error is rethrown, while the rest of the transaction stands (group commit).
+   */
+  savepoint<T>(fn: () => T): T {
+    if (this.depth === 0) throw new Error('savepoint() needs an open transaction');
+    this.db.exec('SAVEPOINT unit');
+    try {
+      const out = fn();
+      this.db.exec('RELEASE unit');
+      return out;
+    } catch (err) {
+      this.db.exec('ROLLBACK TO unit');
+      this.db.exec('RELEASE unit');
+      throw err;
+    }
+  }
+
   ping(): boolean {
     return this.get<{ ok: number }>('SELECT 1 AS ok')?.ok === 1;
   }

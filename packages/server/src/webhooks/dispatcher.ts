@@ -255,9 +255,11 @@ export class WebhookDispatcher {
     if (!this.#running) return;
     const now = Date.now();
     const due = await this.#deps.store.nextDueAt(now);
-    const wait = due === null ? this.#opts.pollMs : Math.min(this.#opts.pollMs, Math.max(0, due - now));
-    // Something is due but every slot for it is taken: the finishing attempts wake us.
-    this.#armAfter(Math.max(wait, due !== null && due <= now ? Math.min(50, this.#opts.pollMs) : 0));
+    // Already due yet left unclaimed after a full pass: its destination (or the global cap) is
+    // at its limit, and finishing attempts wake us; poll at the normal pace meanwhile rather than
+    // re-scan a saturated backlog in a tight loop.
+    const wait = due === null || due <= now ? this.#opts.pollMs : Math.min(this.#opts.pollMs, due - now);
+    this.#armAfter(wait);
   }
 
   #armAfter(ms: number): void {

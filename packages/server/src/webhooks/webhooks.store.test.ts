@@ -43,7 +43,7 @@ async function endJobs(n: number, url = 'http://receiver.test/hook'): Promise<st
     const job = await jobs.create({ workspaceId, type: 'report', request: {}, cost: 0 });
     await jobs.fail(job.id, { code: 'canceled', message: 'x' }, { type: 'report.failed', data: { jobId: job.id, status: 'failed' }, webhook: { url } });
   }
-  return (await store.list(workspaceId, { limit: 100 })).data.map((d) => d.id).reverse();
+  return db.all<{ id: string }>('SELECT id FROM webhook_deliveries WHERE url = ? ORDER BY seq', url).slice(-n).map((r) => r.id);
 }
 
 function dispatcher(s: SqliteWebhookStore, send: (req: DeliveryRequest) => Promise<AttemptOutcome>, opts: Partial<DispatcherOptions> = {}): WebhookDispatcher {
@@ -76,7 +76,8 @@ describe('webhook delivery store and dispatcher', () => {
     opened.push(other);
     dispatcher(store, send);
     dispatcher(new SqliteWebhookStore(other), send);
-    await until(async () => (await store.list(workspaceId, { status: 'succeeded', limit: 100 })).data.length === 100 && sent.length >= ids.length);
+    const succeeded = () => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'")?.n;
+    await until(() => succeeded() === ids.length);
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(sent.length, ids.length);
     assert.equal(new Set(sent).size, ids.length, 'each event sent once');

@@ -317,7 +317,8 @@ export class SqliteWebhookStore {
   async recentFirstAttemptLatencies(limit = 1000): Promise<number[]> {
     return this.db
       .all<{ created_at: string; first_attempt_at: number }>(
-        'SELECT created_at, first_attempt_at FROM webhook_deliveries WHERE first_attempt_at IS NOT NULL ORDER BY seq DESC LIMIT ?',
+        // rowid follows insertion order, so the newest rows are read first without a sort.
+        'SELECT created_at, first_attempt_at FROM webhook_deliveries WHERE first_attempt_at IS NOT NULL ORDER BY rowid DESC LIMIT ?',
         limit,
       )
       .map((r) => Math.max(0, r.first_attempt_at - Date.parse(r.created_at)));
