@@ -31,3 +31,6 @@ export type * from './documents/types.ts';
 export { analyzeMedia, analyzeSamples } from './analyze.ts';
 export type { AnalysisStage, AnalysisOptions, AnalyzeMediaInput } from './analyze.ts';
 export { linkSpeakers, voiceprintSimilarity, SAME_SPEAKER_THRESHOLD } from './speech/voiceprint.ts';
+export { CepstralVoiceprint } from './speech/voiceprint.ts';
+export type { VoiceprintExtractor } from './speech/voiceprint.ts';
+export { decodeAudio, decodeAudioToArray, ANALYSIS_RATE } from './audio/decode.ts';

@@ -1,7 +1,7 @@
 // Parses the command line and runs one API command; answers the exit code. Errors become a
 // one-line message (or a JSON object with --json) and the code that names their kind.
 import { parseArgs } from 'node:util';
-import { APIError, JobFailedError } from '@rapport/client';
+import { APIError, JobFailedError, ValidationError } from '@rapport/client';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
 import { UsageError } from './usage-error.ts';
 import { Context, MissingKeyError } from './context.ts';
@@ -80,27 +80,36 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
     const code = await found.command.run(new Context(out, flags, env), positionals, flags);
     return code ?? EXIT.ok;
   } catch (err) {
-    return report(out, err, found?.name);
+    return report(out, err, found?.name, env);
   }
 }
 
-function report(out: Output, err: unknown, command: string | undefined): number {
-  const code = err instanceof MissingKeyError ? EXIT.auth : exitCodeFor(err);
+function isParseArgsError(err: unknown): boolean {
+  // parseArgs rejects unknown flags and missing values with a TypeError carrying ERR_PARSE_ARGS_*.
+  return err instanceof TypeError && String((err as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS');
+}
+
+function report(out: Output, err: unknown, command: string | undefined, env: NodeJS.ProcessEnv): number {
   if (err instanceof APIError) {
-    const details = 'details' in err && Array.isArray(err.details) && err.details.length ? err.details : undefined;
-    const text = details ? `${err.message}\n${details.map((d: { path: string; message: string }) => `  ${d.path || '/'}: ${d.message}`).join('\n')}` : err.message;
-    out.error(out.json ? err.message : `${text} (${err.status} ${err.code}, request ${err.requestId ?? 'unknown'})`, {
-      status: err.status, code: err.code, requestId: err.requestId, ...(details ? { details } : {}),
-    });
-  } else if (err instanceof JobFailedError) {
-    out.error(err.message, { code: err.code, jobId: err.jobId });
-  } else if (err instanceof Error && (err.name === 'UsageError' || err.name.endsWith('Error'))) {
-    const hint = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? (command ? ` (rapport ${command} --help)` : '') : '';
-    out.error(`${err.message}${hint}`, { code: err.name });
-    // parseArgs rejects unknown flags with a TypeError carrying ERR_PARSE_ARGS_*: a usage error.
-    if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return EXIT.usage;
-  } else {
-    out.error(String(err));
+    const details = err instanceof ValidationError && err.details.length ? err.details : undefined;
+    const lines = details?.map((d) => `  ${d.path || '/'}: ${d.message}`) ?? [];
+    const text = [`${err.message} (${err.status} ${err.code}, request ${err.requestId ?? 'unknown'})`, ...lines].join('\n');
+    out.error(out.json ? err.message : text, { status: err.status, code: err.code, requestId: err.requestId, ...(details ? { details } : {}) });
+    return exitCodeFor(err);
   }
-  return code;
+  if (err instanceof JobFailedError) {
+    out.error(err.message, { code: err.code, jobId: err.jobId });
+    return EXIT.jobFailed;
+  }
+  if (err instanceof UsageError || isParseArgsError(err)) {
+    out.error(`${(err as Error).message}${command ? ` (see rapport ${command} --help)` : ''}`, { code: 'USAGE' });
+    return EXIT.usage;
+  }
+  if (err instanceof MissingKeyError) {
+    out.error(err.message, { code: 'NO_API_KEY' });
+    return EXIT.auth;
+  }
+  const e = err instanceof Error ? err : new Error(String(err));
+  out.error(env.RAPPORT_DEBUG ? (e.stack ?? e.message) : e.message, { code: e.name });
+  return exitCodeFor(err);
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { start, twoVoiceVtt, twoVoiceWav } from '../../client/test/real-service.ts';
+import { closedPort, start, twoVoiceVtt, twoVoiceWav } from '../../client/test/real-service.ts';
 import type { Service } from '../../client/test/real-service.ts';
 
 const BIN = fileURLToPath(new URL('../bin/rapport.js', import.meta.url));
@@ -61,7 +61,7 @@ describe('rapport, the command line', () => {
 
   test('match --wait prints the Markdown (or exits 5 with the job error); result reads it back', async () => {
     const m = await rapport(['match', '--target', `media:${mediaId}:index=0`, '--group', `media:${mediaId}:index=1`, '--fallback-dominant', '--wait'], env);
-    assert.doesNotMatch(m.stdout + m.stderr, /\x1b\[/, 'no colours when piped');
+    assert.ok(!(m.stdout + m.stderr).includes('\u001b['), 'no colours when piped');
     const jobId = /job_[A-Za-z0-9]+/.exec(m.stderr)?.[0];
     assert.ok(jobId, m.stderr);
     const job = JSON.parse((await rapport(['jobs', 'get', jobId, '--json'], env)).stdout) as { status: string; resultId: string | null; error: { code: string } | null };
@@ -84,6 +84,17 @@ describe('rapport, the command line', () => {
     const events = watch.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event: string; job: { status: string } });
     assert.equal(events.at(-1)?.job.status, job.status);
     assert.equal(watch.code, job.status === 'succeeded' ? 0 : 5);
+  });
+
+  test('report --wait --json gives the profile payload (or exits 5)', async () => {
+    const r = await rapport(['report', '--target', `media:${mediaId}`, '--wait', '--json'], env);
+    if (r.code === 0) {
+      const payload = JSON.parse(r.stdout) as { context: string; output: { template: string } };
+      assert.equal(payload.context, 'behavioral_profile');
+      assert.equal(payload.output.template, 'report');
+    } else {
+      assert.equal(r.code, 5, r.stderr);
+    }
   });
 
   test('a job that fails exits 5 and names the error', async () => {
@@ -128,7 +139,7 @@ describe('rapport, the command line', () => {
       rapport(['credits'], { RAPPORT_BASE_URL: service.url }),
       rapport(['credits', '--api-key', 'rk_wrong'], { RAPPORT_BASE_URL: service.url }),
       rapport(['files', 'get', 'med_doesnotexist000000000000', '--json'], env),
-      rapport(['credits', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k']),
+      rapport(['credits', '--base-url', `http://127.0.0.1:${await closedPort()}`, '--api-key', 'k']),
       ...usage.map((args) => rapport(args, env)),
     ]);
     usageRuns.forEach((r, i) => {
@@ -154,7 +165,7 @@ describe('rapport, the command line', () => {
         resolve({ code: err ? 1 : 0, stdout, stderr })));
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /conversation\.wav \[#+-*\] +\d+%/, 'a progress bar was drawn');
-    assert.match(r.stdout, /\r\u001b\[2K/, 'redrawn in place');
+    assert.ok(r.stdout.includes('\r\u001b[2K'), 'redrawn in place');
     assert.match(r.stdout, /med_\w+\s+audio\s+conversation\.wav/);
   });
 

@@ -3,6 +3,7 @@ import { HttpClient } from './core/http.ts';
 import type { ClientOptions } from './core/http.ts';
 import { Credits } from './resources/credits.ts';
 import { Entities } from './resources/entities.ts';
+import { Events } from './resources/events.ts';
 import { Feedback } from './resources/feedback.ts';
 import { Files } from './resources/files.ts';
 import { Jobs } from './resources/jobs.ts';
@@ -15,6 +16,8 @@ export class Rapport {
   readonly files: Files;
   readonly matching: Matching;
   readonly jobs: Jobs;
+  /** Every job event of the workspace, as one stream. */
+  readonly events: Events;
   readonly reports: Reports;
   readonly entities: Entities;
   readonly credits: Credits;
@@ -28,6 +31,7 @@ export class Rapport {
     this.http = new HttpClient(options);
     this.files = new Files(this.http);
     this.jobs = new Jobs(this.http);
+    this.events = new Events(this.http);
     this.matching = new Matching(this.http, this.jobs);
     this.reports = new Reports(this.http, this.jobs);
     this.entities = new Entities(this.http);

@@ -33,6 +33,7 @@ export const endpoints = {
   'jobs.retrieve': { method: 'GET', path: '/v1/jobs/{id}', status: 200, response: 'Job' },
   'jobs.cancel': { method: 'POST', path: '/v1/jobs/{id}/cancel', status: 200, response: 'Job' },
   'jobs.events': { method: 'GET', path: '/v1/jobs/{id}/events', status: 200, response: null },
+  'events.stream': { method: 'GET', path: '/v1/events', status: 200, response: null },
 
   'entities.list': { method: 'GET', path: '/v1/entities', status: 200, response: 'List:Entity' },
   'entities.retrieve': { method: 'GET', path: '/v1/entities/{id}', status: 200, response: 'Entity' },

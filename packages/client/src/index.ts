@@ -6,9 +6,9 @@ export {
   RapportError, APIError, ValidationError, AuthenticationError, InsufficientCreditsError,
   PermissionDeniedError, NotFoundError, MethodNotAllowedError, ConflictError, PayloadTooLargeError,
   UnsupportedMediaTypeError, RateLimitError, InternalServerError, APIConnectionError, TimeoutError,
-  AbortError, JobFailedError,
+  AbortError, JobFailedError, ERROR_CODES,
 } from './core/errors.ts';
-export type { APIErrorBody, ErrorDetail } from './core/errors.ts';
+export type { APIErrorBody, ErrorCode, ErrorDetail } from './core/errors.ts';
 export { Page, PagePromise } from './core/pagination.ts';
 export type { Uploadable, UploadProgress } from './core/multipart.ts';
 export type { UploadParams } from './resources/files.ts';

@@ -55,6 +55,9 @@ test('a POST carries a generated Idempotency-Key, the same on every retry', asyn
     });
     await client.feedback.create({ resultId: 'mat_1', rating: 5 }, { idempotencyKey: 'mine' });
     assert.equal(s.requests[2]?.headers['idempotency-key'], 'mine');
+    // A key in the body is sent as the header too (the server refuses two different keys).
+    await client.reports.create({ target: { type: 'entity_id', entityId: 'e' }, idempotencyKey: 'in-body' });
+    assert.equal(s.requests[3]?.headers['idempotency-key'], 'in-body');
   } finally {
     await s.close();
   }

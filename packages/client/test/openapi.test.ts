@@ -8,6 +8,7 @@ import { startService } from '@rapport/server';
 import { endpoints } from '../src/endpoints.ts';
 import type { Endpoint } from '../src/endpoints.ts';
 import { queryFields, requestFields, responseFields } from '../src/fields.ts';
+import { APIError, ERROR_CODES, makeAPIError } from '../src/core/errors.ts';
 import type { Shape } from '../src/fields.ts';
 
 type Schema = Record<string, unknown> & {
@@ -99,10 +100,21 @@ describe('the SDK agrees with GET /v1/openapi.json', () => {
     });
   }
 
+  test('every error code of the server has its own error class, and the error body its fields', () => {
+    const body = resolve(doc.components?.schemas?.Error)?.properties?.error;
+    const codes = (body?.properties?.code as { enum?: string[] } | undefined)?.enum ?? [];
+    assert.deepEqual([...codes].sort(), Object.keys(ERROR_CODES).sort());
+    for (const [code, status] of Object.entries(ERROR_CODES)) {
+      const err = makeAPIError(status, { code, message: 'm' }, new Headers());
+      assert.notEqual(err.constructor, APIError, `${code} has a specific class`);
+    }
+    assert.deepEqual(Object.keys(body?.properties ?? {}).sort(), ['code', 'details', 'message', 'requestId', 'retryAfter']);
+  });
+
   test('every /v1 operation of the server has an SDK method', () => {
     const covered = new Set(Object.values(endpoints).map((e: Endpoint) => `${e.method} ${norm(e.path)}`));
-    // Served to anyone for tooling, and the workspace-wide dashboard stream: not SDK calls.
-    const outside = new Set(['GET /v1/openapi.json', 'GET /v1/events']);
+    // The document itself is served to anyone, for tooling: not an SDK call.
+    const outside = new Set(['GET /v1/openapi.json']);
     const missing = Object.entries(doc.paths).flatMap(([p, ops]) =>
       Object.keys(ops).filter((m) => ['get', 'post', 'patch', 'put', 'delete'].includes(m)).map((m) => `${m.toUpperCase()} ${norm(p)}`))
       .filter((op) => !covered.has(op) && !outside.has(op.replace(/\{\}/g, '')) && !outside.has(op));

@@ -102,3 +102,13 @@ export function cuttingFetch(events: number): typeof fetch & { streams: { lastEv
   };
   return Object.assign(wrapped as typeof fetch, { streams });
 }
+
+/** A local port with nothing listening (connections are refused), for connection-error tests. */
+export async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

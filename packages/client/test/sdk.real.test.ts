@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  APIConnectionError, AuthenticationError, ConflictError, InsufficientCreditsError, JobFailedError, NotFoundError,
-  PermissionDeniedError, Rapport, TimeoutError, UnsupportedMediaTypeError, ValidationError,
+  APIConnectionError, AuthenticationError, ConflictError, InsufficientCreditsError, JobFailedError, MethodNotAllowedError,
+  NotFoundError, PayloadTooLargeError, PermissionDeniedError, Rapport, TimeoutError, UnsupportedMediaTypeError, ValidationError,
 } from '../src/index.ts';
 import type { Job, Media, MatchingPayload, UploadProgress } from '../src/index.ts';
-import { cuttingFetch, start, twoVoiceVtt, twoVoiceWav } from './real-service.ts';
+import { closedPort, cuttingFetch, start, twoVoiceVtt, twoVoiceWav } from './real-service.ts';
 import type { Service } from './real-service.ts';
 
 const JOB_ERROR_CODES = ['target_not_found', 'media_unreadable', 'no_speech_detected', 'insufficient_credits', 'canceled', 'timed_out', 'internal_error'];
@@ -115,6 +115,20 @@ describe('against a real service', () => {
     assert.equal(job.type, 'matching');
   });
 
+  test('a report job: createAndWait gives the profile, or JobFailedError', async () => {
+    try {
+      const report = await client.reports.createAndWait({ target: { type: 'media_target', mediaId: media.id, selector: { strategy: 'dominant' } }, label: 'profile' });
+      assert.equal(report.context, 'behavioral_profile');
+      assert.equal(report.output.template, 'report');
+      assert.ok(report.markdown);
+      assert.equal((await client.reports.retrieve(report.id)).id, report.id);
+    } catch (err) {
+      assert.ok(err instanceof JobFailedError, String(err));
+      assert.ok(JOB_ERROR_CODES.includes(err.code));
+      assert.equal(await client.reports.byJob(err.jobId), null);
+    }
+  });
+
   test('an event stream cut mid-way resumes with Last-Event-ID, without loss or repeats', async () => {
     const fetchCut = cuttingFetch(1);
     const cut = new Rapport({ apiKey: service.apiKey, baseUrl: service.url, fetch: fetchCut });
@@ -128,6 +142,21 @@ describe('against a real service', () => {
     assert.ok(ids.length >= 2);
     assert.equal(events.at(-1)?.job.status, finishedJob.status);
     assert.equal(events.at(-1)?.event, finishedJob.status === 'succeeded' ? 'job.succeeded' : 'job.failed');
+  });
+
+  test('the workspace event stream carries a new job to its end', async () => {
+    const member = { type: 'media_target', mediaId: media.id, selector: { strategy: 'dominant' } } as const;
+    // From the start of the workspace's history, so that no event of the new job can be missed.
+    const events = client.events.stream({ lastEventId: '0' });
+    const receipt = await client.matching.create({ target: member, group: [member], label: 'watched' });
+    const seen: string[] = [];
+    for await (const ev of events) {
+      if (ev.job.id !== receipt.jobId) continue;
+      seen.push(ev.event);
+      if (ev.event !== 'job.updated') break;
+    }
+    assert.ok(seen.length >= 1);
+    assert.match(seen.at(-1) ?? '', /^job\.(succeeded|failed)$/);
   });
 
   test('pagination walks more than one page', async () => {
@@ -175,10 +204,13 @@ describe('against a real service', () => {
     assert.equal(replay.jobId, first.jobId, 'the same key and body replay the first answer');
     await assert.rejects(client.matching.create({ target: member, group: [member], label: 'two' }, { idempotencyKey: 'same-key' }), (e: unknown) =>
       e instanceof ConflictError && e.status === 422 && e.code === 'IDEMPOTENCY_KEY_REUSED');
+    const inBody = { target: member, group: [member], idempotencyKey: 'body-key' };
+    assert.equal((await client.matching.create(inBody)).jobId, (await client.matching.create(inBody)).jobId, 'a body key replays too');
 
     await assert.rejects(client.files.upload(new Uint8Array(2048).fill(7), { filename: 'noise.bin' }), (e: unknown) =>
       e instanceof UnsupportedMediaTypeError && e.status === 415);
-    await assert.rejects(new Rapport({ apiKey: 'k', baseUrl: 'http://127.0.0.1:9', maxRetries: 0 }).credits.balance(), APIConnectionError);
+    await assert.rejects(new Rapport({ apiKey: 'k', baseUrl: `http://127.0.0.1:${await closedPort()}`, maxRetries: 0 }).credits.balance(),
+      (e: unknown) => e instanceof APIConnectionError && /ECONNREFUSED/.test(e.message));
     // A body that stalls after its first bytes: the server waits for the rest, the SDK gives up.
     async function* stalling(): AsyncGenerator<Uint8Array> {
       yield twoVoiceWav(1).subarray(0, 4096);
@@ -187,12 +219,17 @@ describe('against a real service', () => {
     await assert.rejects(client.files.upload(stalling(), { filename: 'slow.wav' }, { timeoutMs: 200 }), TimeoutError);
   });
 
-  test('402 when the workspace cannot pay', async () => {
-    const poor = await start({ INITIAL_CREDITS: '0' });
+  test('402 when the workspace cannot pay, 413 over the upload limit, 405 on a wrong method', async () => {
+    const poor = await start({ INITIAL_CREDITS: '0', MAX_UPLOAD_BYTES: '100000' });
     try {
       const c = new Rapport({ apiKey: poor.apiKey, baseUrl: poor.url });
-      await assert.rejects(c.files.upload(twoVoiceWav(4), { filename: 'x.wav' }), (e: unknown) =>
+      await assert.rejects(c.files.upload(twoVoiceWav(1), { filename: 'x.wav' }), (e: unknown) =>
         e instanceof InsufficientCreditsError && e.status === 402 && e.code === 'INSUFFICIENT_CREDITS');
+      await assert.rejects(c.files.upload(twoVoiceWav(8), { filename: 'big.wav' }), (e: unknown) =>
+        e instanceof PayloadTooLargeError && e.status === 413 && e.code === 'PAYLOAD_TOO_LARGE');
+      // No SDK method sends a wrong method; the transport can.
+      await assert.rejects(c.http.request({ method: 'DELETE', path: '/v1/credits' }), (e: unknown) =>
+        e instanceof MethodNotAllowedError && e.status === 405);
     } finally {
       await poor.close();
     }

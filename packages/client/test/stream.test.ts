@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { JobFailedError, NotFoundError, Rapport } from '../src/index.ts';
+import { AbortError, JobFailedError, NotFoundError, Rapport, TimeoutError } from '../src/index.ts';
 import { apiError, fakeServer, job, json } from './fake-server.ts';
 import type { Recorded } from './fake-server.ts';
 import type { ServerResponse } from 'node:http';
@@ -119,6 +119,55 @@ test('wait falls back to polling when the stream cannot be opened, and a failed 
     assert.equal(err.code, 'target_not_found');
     assert.equal(err.jobId, 'job_1');
     assert.equal(polls, 3);
+  } finally {
+    await s.close();
+  }
+});
+
+test('wait gives up after its timeoutMs with a TimeoutError; an abort signal stops a stream', async () => {
+  const s = await fakeServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(script[1]); // running, and never finishing
+  });
+  try {
+    const client = new Rapport({ apiKey: 'k', baseUrl: s.url });
+    const started = Date.now();
+    await assert.rejects(client.jobs.wait('job_1', { timeoutMs: 150 }), TimeoutError);
+    assert.ok(Date.now() - started < 2000);
+    const ac = new AbortController();
+    const seen: string[] = [];
+    await assert.rejects(async () => {
+      for await (const ev of client.jobs.stream('job_1', { signal: ac.signal })) {
+        seen.push(ev.event);
+        ac.abort();
+      }
+    }, AbortError);
+    assert.deepEqual(seen, ['job.updated']);
+  } finally {
+    await s.close();
+  }
+});
+
+test('events.stream follows every job of the workspace, resuming across cuts, until the caller stops', async () => {
+  let connections = 0;
+  const s = await fakeServer((req, res) => {
+    assert.equal(req.url, '/v1/events');
+    connections++;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const from = Number(req.headers['last-event-id'] ?? 0);
+    res.write(`id: ${from + 1}\nevent: job.updated\ndata: ${JSON.stringify(job({ id: `job_${from + 1}` }))}\n\n`);
+    setTimeout(() => res.socket?.destroy(), 10);
+  });
+  try {
+    const client = new Rapport({ apiKey: 'k', baseUrl: s.url });
+    const ids: string[] = [];
+    for await (const ev of client.events.stream({ lastEventId: '10' })) {
+      ids.push(ev.job.id);
+      if (ids.length === 3) break;
+    }
+    assert.deepEqual(ids, ['job_11', 'job_12', 'job_13']);
+    assert.equal(connections, 3);
+    assert.equal(s.requests[2]?.headers['last-event-id'], '12');
   } finally {
     await s.close();
   }

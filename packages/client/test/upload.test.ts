@@ -99,3 +99,23 @@ test('a one-shot stream upload is never retried', async () => {
     failFirst = false;
   }
 });
+
+test('without `process` (a browser), a Blob is sent as FormData and still arrives intact', async () => {
+  const client = new Rapport({ apiKey: 'k', baseUrl: s.url });
+  const saved = globalThis.process;
+  const progress: UploadProgress[] = [];
+  // Hide Node for the SDK's runtime check only; the test restores it before asserting.
+  Object.defineProperty(globalThis, 'process', { value: undefined, configurable: true, writable: true });
+  try {
+    await client.files.upload(new Blob([bytes]), { filename: 'web.wav', label: 'from a browser', onProgress: (p) => progress.push(p) });
+  } finally {
+    Object.defineProperty(globalThis, 'process', { value: saved, configurable: true, writable: true });
+  }
+  const req = s.requests.at(-1)!;
+  assert.match(String(req.headers['content-type']), /^multipart\/form-data; boundary=/);
+  const p = parts(req);
+  assert.equal(p.get('label')?.body.toString(), 'from a browser');
+  assert.equal(p.get('file')?.filename, 'web.wav');
+  assert.ok(p.get('file')?.body.equals(bytes));
+  assert.deepEqual(progress, [{ loaded: 0, total: bytes.length }, { loaded: bytes.length, total: bytes.length }]);
+});

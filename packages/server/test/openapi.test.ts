@@ -29,7 +29,7 @@ describe('GET /v1/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
     assert.match(doc.openapi, /^3\.1\./);
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(doc) as object);
+    const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2)?.slice(0, 4000));
     assert.equal(validator.version, '3.1');
   });

@@ -1,7 +1,7 @@
 // The job progress stream of decisions §6 over a real port: `retry: 2000` and the current state
 // at once, per-job sequence ids, job.updated / job.failed events carrying the job resource,
 // Last-Event-ID resume, and the stream closing after the terminal event.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, insertEntity, insertMedia, matchingBody, type TestApp } from './helpers.ts';
 
@@ -18,6 +18,8 @@ class SseReader {
   private buffer = '';
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
+  /** A read still pending after a timed-out `next()`: the following call takes it over. */
+  private pending: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
   ended = false;
 
   constructor(body: ReadableStream<Uint8Array>) {
@@ -44,12 +46,14 @@ class SseReader {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no SSE frame within ${timeoutMs} ms (buffer: ${JSON.stringify(this.buffer)})`);
       let timer: NodeJS.Timeout | undefined;
+      this.pending ??= this.reader.read();
       const chunk = await Promise.race([
-        this.reader.read(),
+        this.pending,
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`no SSE frame within ${timeoutMs} ms`)), left);
         }),
       ]).finally(() => clearTimeout(timer));
+      this.pending = null;
       if (chunk.done) this.ended = true;
       else this.buffer += this.decoder.decode(chunk.value, { stream: true });
     }
@@ -149,6 +153,26 @@ describe('GET /v1/jobs/:id/events', () => {
     const current = await sse.next();
     assert.deepEqual([current?.id, current?.event], ['2', 'job.failed']);
     assert.equal(await sse.next(), null);
+  });
+
+  it('sends a `: ping` comment every 15 s', async () => {
+    const jobId = await newJob();
+    // Only setInterval is mocked (the heartbeat's timer); sockets and fetch keep real time.
+    mock.timers.enable({ apis: ['setInterval'] });
+    try {
+      const sse = new SseReader((await open(jobId)).body as ReadableStream<Uint8Array>);
+      assert.equal((await sse.next())?.retry, '2000');
+      assert.equal((await sse.next())?.id, '1');
+      mock.timers.tick(14_999);
+      await assert.rejects(sse.next(200), /no SSE frame/, 'no ping before 15 s');
+      mock.timers.tick(1);
+      assert.equal((await sse.next())?.comment, 'ping');
+      mock.timers.tick(15_000);
+      assert.equal((await sse.next())?.comment, 'ping');
+      await sse.cancel();
+    } finally {
+      mock.timers.reset();
+    }
   });
 
   it('404 JSON for an unknown job and for another workspace', async () => {

@@ -9,7 +9,7 @@ import type { MemberInput } from './types.ts';
 import type { MediaAnalysis } from '../types.ts';
 
 // Quinn lectures, Rae barely gets a word in and waits long before speaking.
-const turns = [];
+const turns: ReturnType<typeof turn>[] = [];
 let t = 0;
 for (let k = 0; k < 12; k += 1) {
   const speaker = k % 2;

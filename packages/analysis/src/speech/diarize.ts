@@ -1,7 +1,14 @@
-// Speaker diarization from frame features: (1) embed short windows of speech by the statistics
-// of their standardised MFCCs and pitch, (2) cluster them with a distance threshold (automatic
-// speaker count), (3) resegment frame by frame with one Gaussian model per speaker and a Viterbi
-// pass whose switch penalty stands for the minimum plausible speaker-turn length.
+// Speaker diarization from frame features, with no pretrained model:
+// 1. a universal background model (UBM, a diagonal GMM) is fitted to the recording's voiced
+//    frames (standardised c1..c19 and log F0);
+// 2. windows of speech are described by their GMM supervectors and median F0 and clustered
+//    bottom-up (cosine distance + pitch distance) into at most a handful of initial clusters;
+// 3. the clusters become GMM-UBM speaker models (MAP-adapted means) plus an F0 Gaussian; a
+//    Viterbi pass with a speaker-change penalty resegments frame by frame, and the pair of
+//    speakers whose models explain each other best (cross-likelihood ratio, CLR) is merged
+//    while the CLR stays above a threshold. Clusters with too little voiced speech are always
+//    merged into their closest partner. The speaker count is where merging stops.
+// Speakers are numbered in order of first speech.
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
 import type { FrameRegion } from './vad.ts';
 import { agglomerate } from './cluster.ts';
@@ -9,10 +16,25 @@ import { hzToSemitones } from './pitch.ts';
 import { adaptMeans, alignToUbm, frameLlr } from './gmm-speakers.ts';
 import { accumulate, emptyUbmStats, trainUbm, type Ubm, type UbmStats } from './ubm.ts';
 import { quantile } from './stats.ts';
-import { addFrame, emptyStats, glrPerFrame, type GaussStats } from './gaussian.ts';
+import { compactColumns, renumberByFirstSpeech, viterbiEmissions } from './viterbi.ts';
+
+/** Calibrated on the dev set (docs/analysis-speech.md); every field can be overridden. */
+export const DIARIZE_DEFAULTS = {
+  clusterThreshold: 0.5,
+  maxInitialClusters: 10,
+  windowSec: 1.5,
+  hopSec: 0.75,
+  switchPenalty: 100,
+  minSpeakerSec: 8,
+  minSpeakerShare: 0.2,
+  ubmComponents: 24,
+  clusterPitchWeight: 1,
+  pitchStreamWeight: 1,
+  clrThreshold: -1.0,
+};
 
 export interface DiarizeOptions {
-  /** Cosine-distance threshold at which clustering stops. */
+  /** Window clustering stops at this distance (once at most maxInitialClusters remain). */
   clusterThreshold?: number;
   windowSec?: number;
   hopSec?: number;
@@ -20,7 +42,9 @@ export interface DiarizeOptions {
   switchPenalty?: number;
   /** Clusters with less speech than this (seconds) are merged into their nearest neighbour. */
   minSpeakerSec?: number;
-  /** Upper bound on the clusters handed from window clustering to the BIC merging stage. */
+  /** ...or less than this share of the recording's voiced speech, whichever is smaller. */
+  minSpeakerShare?: number;
+  /** Upper bound on the clusters handed from window clustering to the merging stage. */
   maxInitialClusters?: number;
   ubmComponents?: number;
   /** Weight of the pitch distance (per 6 semitones) in window clustering. */
@@ -29,8 +53,6 @@ export interface DiarizeOptions {
   pitchStreamWeight?: number;
   /** Cross-likelihood ratio above which two clusters are merged as one speaker. */
   clrThreshold?: number;
-  /** Weight of the BIC model-size penalty when deciding whether two clusters are one speaker. */
-  bicLambda?: number;
 }
 
 export interface Diarization {
@@ -40,9 +62,11 @@ export interface Diarization {
 }
 
 const CEP_DIMS = NUM_CEPS - 1;
-const DIMS = process.env.NOPITCH ? CEP_DIMS : CEP_DIMS + 1;
+const DIMS = CEP_DIMS + 1;
 const MAX_CLUSTER_ITEMS = 600;
-const MAX_UBM_FRAMES = 20000;
+const MAX_UBM_FRAMES = 6000;
+const PITCH_SD_FLOOR_ST = 1.5;
+const UBM_ITERATIONS = 6;
 
 /** Speech frames that are voiced and within 30 dB of the recording's loud frames. */
 export function modellingMask(f: FrameFeatures, speech: Uint8Array): Uint8Array {
@@ -127,113 +151,6 @@ function makeWindows(f: FrameFeatures, regions: FrameRegion[], ubm: Ubm, cep: Fl
   return out.filter((w) => w.speechFrames >= 10);
 }
 
-export interface Gaussian {
-  mean: Float64Array;
-  invVar: Float64Array;
-  logNorm: number;
-}
-
-export function fitGaussian(cep: Float32Array, frames: number[]): Gaussian {
-  const mean = new Float64Array(DIMS);
-  const sq = new Float64Array(DIMS);
-  for (const i of frames)
-    for (let d = 0; d < DIMS; d++) {
-      const v = cep[i * DIMS + d]!;
-      mean[d] = mean[d]! + v;
-      sq[d] = sq[d]! + v * v;
-    }
-  const n = Math.max(1, frames.length);
-  const invVar = new Float64Array(DIMS);
-  let logNorm = 0;
-  for (let d = 0; d < DIMS; d++) {
-    mean[d] = mean[d]! / n;
-    const v = Math.max(0.05, sq[d]! / n - mean[d]! ** 2);
-    invVar[d] = 1 / v;
-    logNorm -= 0.5 * Math.log(2 * Math.PI * v);
-  }
-  return { mean, invVar, logNorm };
-}
-
-export function logLik(g: Gaussian, cep: Float32Array, i: number): number {
-  let s = 0;
-  for (let d = 0; d < DIMS; d++) {
-    const x = cep[i * DIMS + d]! - g.mean[d]!;
-    s += x * x * g.invVar[d]!;
-  }
-  return g.logNorm - 0.5 * s;
-}
-
-/** Viterbi over speech regions on precomputed emissions (frame-major, k per frame). */
-export function viterbiEmissions(emission: Float32Array, k: number, regions: FrameRegion[], penalty: number, frameSpeaker: Int16Array): void {
-  for (const r of regions) {
-    const len = r.end - r.start;
-    const back = new Int16Array(len * k);
-    let score = new Float64Array(k);
-    for (let s = 0; s < k; s++) score[s] = emission[r.start * k + s]!;
-    for (let t = 1; t < len; t++) {
-      const next = new Float64Array(k);
-      let bestPrev = 0;
-      for (let s = 1; s < k; s++) if (score[s]! > score[bestPrev]!) bestPrev = s;
-      for (let s = 0; s < k; s++) {
-        const stay = score[s]!;
-        const move = score[bestPrev]! - penalty;
-        back[t * k + s] = stay >= move ? s : bestPrev;
-        next[s] = Math.max(stay, move) + emission[(r.start + t) * k + s]!;
-      }
-      score = next;
-    }
-    let s = 0;
-    for (let x = 1; x < k; x++) if (score[x]! > score[s]!) s = x;
-    for (let t = len - 1; t >= 0; t--) {
-      frameSpeaker[r.start + t] = s;
-      s = back[t * k + s]!;
-    }
-  }
-}
-
-/** Viterbi over each speech region: speaker per frame with a cost per change of speaker. */
-export function viterbi(models: Gaussian[], cep: Float32Array, regions: FrameRegion[], penalty: number, frameSpeaker: Int16Array, model?: Uint8Array): void {
-  // Frames outside the modelling mask (silence inside a region, unvoiced sounds) carry no
-  // evidence: they follow their neighbours.
-  const emit = (g: Gaussian, i: number): number => (model && !model[i] ? 0 : logLik(g, cep, i));
-  const k = models.length;
-  for (const r of regions) {
-    const len = r.end - r.start;
-    const back = new Int16Array(len * k);
-    let score = new Float64Array(k);
-    for (let s = 0; s < k; s++) score[s] = emit(models[s]!, r.start);
-    for (let t = 1; t < len; t++) {
-      const next = new Float64Array(k);
-      let bestPrev = 0;
-      for (let s = 1; s < k; s++) if (score[s]! > score[bestPrev]!) bestPrev = s;
-      for (let s = 0; s < k; s++) {
-        const stay = score[s]!;
-        const move = score[bestPrev]! - penalty;
-        const from = stay >= move ? s : bestPrev;
-        back[t * k + s] = from;
-        next[s] = Math.max(stay, move) + emit(models[s]!, r.start + t);
-      }
-      score = next;
-    }
-    let s = 0;
-    for (let x = 1; x < k; x++) if (score[x]! > score[s]!) s = x;
-    for (let t = len - 1; t >= 0; t--) {
-      frameSpeaker[r.start + t] = s;
-      s = back[t * k + s]!;
-    }
-  }
-}
-
-/** Full-covariance statistics of each speaker's frames in the current track. */
-function clusterStats(cep: Float32Array, frameSpeaker: Int16Array, k: number, model: Uint8Array): GaussStats[] {
-  const stats = Array.from({ length: k }, () => emptyStats(DIMS));
-  for (let i = 0; i < frameSpeaker.length; i++) {
-    const s = frameSpeaker[i]!;
-    if (s >= 0 && model[i]) addFrame(stats[s]!, cep, i * DIMS);
-  }
-  return stats;
-}
-
 function framesBySpeaker(frameSpeaker: Int16Array, k: number, model: Uint8Array): number[][] {
   const out: number[][] = Array.from({ length: k }, () => []);
   for (let i = 0; i < frameSpeaker.length; i++) {
@@ -241,18 +158,6 @@ function framesBySpeaker(frameSpeaker: Int16Array, k: number, model: Uint8Array)
     if (s >= 0 && model[i]) out[s]!.push(i);
   }
   return out;
-}
-
-/** Renumbers the track so that the used speaker ids are 0..k-1 in order of first speech. */
-function renumber(frameSpeaker: Int16Array): number {
-  const order = new Map<number, number>();
-  for (let i = 0; i < frameSpeaker.length; i++) {
-    const s = frameSpeaker[i]!;
-    if (s < 0) continue;
-    if (!order.has(s)) order.set(s, order.size);
-    frameSpeaker[i] = order.get(s)!;
-  }
-  return order.size;
 }
 
 /** Gaussian of a speaker's F0 in semitones (the deviation floored: a few frames are not a voice). */
@@ -266,20 +171,13 @@ function pitchModel(f: FrameFeatures, frames: number[]): { mean: number; sd: num
   }
   const n = Math.max(1, frames.length);
   const mean = s / n;
-  return { mean, sd: Math.max(1.5, Math.sqrt(Math.max(0, q / n - mean * mean))) };
+  return { mean, sd: Math.max(PITCH_SD_FLOOR_ST, Math.sqrt(Math.max(0, q / n - mean * mean))) };
 }
 
-/** BIC model-size penalty of a full-covariance Gaussian, per log(frames). */
-const BIC_PARAMS = DIMS + (DIMS * (DIMS + 1)) / 2;
-
 export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions = {}): Diarization {
-  const threshold = options.clusterThreshold ?? 0.5;
-  const maxInitial = options.maxInitialClusters ?? 10;
-  const lambda = options.bicLambda ?? 3;
-  const win = Math.round((options.windowSec ?? 1.5) * 100);
-  const hop = Math.round((options.hopSec ?? 0.75) * 100);
-  const penalty = options.switchPenalty ?? 100;
-  const minSpeaker = Math.round((options.minSpeakerSec ?? 3) * 100);
+  const o = { ...DIARIZE_DEFAULTS, ...options };
+  const win = Math.round(o.windowSec * 100);
+  const hop = Math.round(o.hopSec * 100);
   const frameSpeaker = new Int16Array(f.frames).fill(-1);
   if (regions.length === 0) return { frameSpeaker, speakers: 0 };
 
@@ -292,8 +190,11 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
     for (const r of regions) frameSpeaker.fill(0, r.start, r.end);
     return { frameSpeaker, speakers: 1 };
   }
+  // A speaker needs enough voiced speech to be told apart from noise in the clustering: a few
+  // seconds, but less in a short recording.
+  const minSpeaker = Math.min(o.minSpeakerSec * 100, o.minSpeakerShare * modelFrames.length);
   const ubmFrames = modelFrames.filter((_, i) => i % Math.max(1, Math.floor(modelFrames.length / MAX_UBM_FRAMES)) === 0);
-  const ubm = trainUbm(cep, DIMS, ubmFrames, options.ubmComponents ?? 32);
+  const ubm = trainUbm(cep, DIMS, ubmFrames, o.ubmComponents, UBM_ITERATIONS);
   const windows = makeWindows(f, regions, ubm, cep, model, win, hop);
 
   // 1. Cluster the windows (at most MAX_CLUSTER_ITEMS of them, evenly spread).
@@ -303,11 +204,11 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
   const { labels, k } = agglomerate(
     ubm,
     picked.map((w) => w.stats),
-    threshold,
-    maxInitial,
+    o.clusterThreshold,
+    o.maxInitialClusters,
     picked.map((w) => w.pitchSt),
     picked.map((w) => w.speechFrames),
-    options.clusterPitchWeight ?? 1,
+    o.clusterPitchWeight,
   );
   const initial: number[][] = Array.from({ length: k }, () => []);
   picked.forEach((w, i) => {
@@ -318,14 +219,13 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
   // each other's frames best (cross-likelihood ratio) while that ratio is above the threshold.
   const align = alignToUbm(ubm, cep, model);
   let groups = initial.filter((fr) => fr.length > 0);
-  const clrThreshold = options.clrThreshold ?? -1.4;
-  const pitchWeight = options.pitchStreamWeight ?? 1;
   const fileStats = pitchModel(f, modelFrames);
   const filePitchLl = (st: number): number => -0.5 * ((st - fileStats.mean) / fileStats.sd) ** 2 - Math.log(fileStats.sd);
-  for (;;) {
+  for (let round = 0; ; round++) {
     let k2 = groups.length;
-    let emission = new Float32Array(0);
-    for (let it = 0; it < 2; it++) {
+    let emission: Float32Array = new Float32Array(0);
+    // Two resegmentation passes from the window clusters, then one after each merge.
+    for (let it = 0; it < (round === 0 ? 2 : 1); it++) {
       const means = groups.map((fr) => adaptMeans(ubm, cep, align, fr));
       const pitchModels = groups.map((fr) => pitchModel(f, fr));
       emission = new Float32Array(f.frames * k2);
@@ -335,13 +235,13 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
         for (let s2 = 0; s2 < k2; s2++) {
           const pm = pitchModels[s2]!;
           const pitchLl = -0.5 * ((st - pm.mean) / pm.sd) ** 2 - Math.log(pm.sd) - filePitchLl(st);
-          emission[i * k2 + s2] = frameLlr(ubm, means[s2]!, cep, align, i) + pitchWeight * pitchLl;
+          emission[i * k2 + s2] = frameLlr(ubm, means[s2]!, cep, align, i) + o.pitchStreamWeight * pitchLl;
         }
       }
-      viterbiEmissions(emission, k2, regions, penalty, frameSpeaker);
-      const before = k2;
-      k2 = renumberKeeping(frameSpeaker, emission, before);
-      emission = compactEmission(emission, before, frameSpeaker, k2) as Float32Array<ArrayBuffer>;
+      viterbiEmissions(emission, k2, regions, o.switchPenalty, frameSpeaker);
+      const order = renumberByFirstSpeech(frameSpeaker);
+      emission = compactColumns(emission, k2, order);
+      k2 = order.size;
       groups = framesBySpeaker(frameSpeaker, k2, model);
     }
     if (k2 <= 1) break;
@@ -368,34 +268,10 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
           bj = j;
         }
       }
-    if (process.env.DIAR_DEBUG) console.error('k', k2, 'best clr', best.toFixed(3), bi, bj, [...counts].join(','));
-    if (best < clrThreshold) break;
+    if (best < o.clrThreshold) break;
     groups[bi] = groups[bi]!.concat(groups[bj]!);
     groups.splice(bj, 1);
   }
-  return { frameSpeaker, speakers: renumber(frameSpeaker) };
+  return { frameSpeaker, speakers: renumberByFirstSpeech(frameSpeaker).size };
 }
 
-/** Renumbers by first speech; returns the count (emission columns are remapped by compactEmission). */
-function renumberKeeping(frameSpeaker: Int16Array, _emission: Float32Array, _k: number): number {
-  return renumberMap(frameSpeaker).size;
-}
-
-let lastMap = new Map<number, number>();
-function renumberMap(frameSpeaker: Int16Array): Map<number, number> {
-  const order = new Map<number, number>();
-  for (let i = 0; i < frameSpeaker.length; i++) {
-    const s = frameSpeaker[i]!;
-    if (s < 0) continue;
-    if (!order.has(s)) order.set(s, order.size);
-    frameSpeaker[i] = order.get(s)!;
-  }
-  lastMap = order;
-  return order;
-}
-
-function compactEmission(emission: Float32Array, before: number, frameSpeaker: Int16Array, after: number): Float32Array {
-  const out = new Float32Array(frameSpeaker.length * after);
-  for (const [old, now] of lastMap) for (let i = 0; i < frameSpeaker.length; i++) out[i * after + now] = emission[i * before + old]!;
-  return out;
-}

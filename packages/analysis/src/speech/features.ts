@@ -10,11 +10,16 @@ export const SAMPLE_RATE = 16000;
 export const HOP = 160; // 10 ms
 export const FRAME_SEC = HOP / SAMPLE_RATE;
 const WIN = 512; // 32 ms
-const NFFT = 1024; // zero-padded twice the window: the autocorrelation does not wrap around
+const NFFT = 1024; // zero-padded twice the window: finer mel resolution
+// Pitch runs on the frame decimated to 8 kHz (F0 needs no more) with its own half-size FFT,
+// zero-padded twice so that the autocorrelation does not wrap around.
+const PITCH_DECIMATION = 2;
+const PITCH_WIN = WIN / PITCH_DECIMATION;
+const PITCH_NFFT = 2 * PITCH_WIN;
 const MEL_BANDS = 40;
 export const NUM_CEPS = 20; // c0..c19
-const MEL_LO_HZ = 60;
-const MEL_HI_HZ = 7600;
+const MEL_LO_HZ = Number(process.env.MEL_LO ?? 60);
+const MEL_HI_HZ = Number(process.env.MEL_HI ?? 7600);
 const BAND_LO_HZ = 250; // the speech band for voice activity: hum and rumble do not count
 const BAND_HI_HZ = 4000;
 // Frames are centred on i * 10 ms + 5 ms: the stream is preceded by this many zeros.
@@ -82,9 +87,13 @@ export class FrameAnalyzer {
   private readonly windowed = new Float64Array(NFFT);
   private readonly spectrum: number[];
   private readonly power = new Float64Array(NFFT);
+  private readonly pitchFft = new FFT(PITCH_NFFT);
   private readonly acSpectrum: number[];
-  private readonly autocorr = new Float64Array(WIN);
-  private readonly prefix = new Float64Array(WIN + 1);
+  private readonly acInput = new Float64Array(PITCH_NFFT);
+  private readonly acPower = new Float64Array(PITCH_NFFT);
+  private readonly autocorr = new Float64Array(PITCH_WIN);
+  private readonly prefix = new Float64Array(PITCH_WIN + 1);
+  private readonly pitchFrame = new Float32Array(PITCH_WIN);
   private readonly logMel = new Float64Array(MEL_BANDS);
   private readonly frame = new Float32Array(WIN);
   private pending: Float32Array = new Float32Array(LEAD_IN);
@@ -107,7 +116,7 @@ export class FrameAnalyzer {
     }
     this.hannPower = s;
     this.spectrum = this.fft.createComplexArray() as number[];
-    this.acSpectrum = this.fft.createComplexArray() as number[];
+    this.acSpectrum = this.pitchFft.createComplexArray() as number[];
   }
 
   /** Feeds 16 kHz mono samples. */
@@ -194,19 +203,28 @@ export class FrameAnalyzer {
     let hz = 0;
     let periodicity = 0;
     if (bandDb > -70) {
-      for (let i = 0; i < WIN; i++) windowed[i] = samples[i]!;
-      windowed.fill(0, WIN);
-      this.fft.realTransform(this.acSpectrum, windowed);
-      for (let k = 0; k <= half; k++) {
+      // Decimate by 2 with a [1 2 1]/4 low-pass: enough anti-aliasing for F0 below 500 Hz.
+      const pf = this.pitchFrame;
+      for (let j = 0; j < PITCH_WIN; j++) {
+        const i = 2 * j;
+        pf[j] = 0.25 * (samples[Math.max(0, i - 1)]! + 2 * samples[i]! + samples[i + 1]!);
+      }
+      const ac = this.acInput;
+      for (let j = 0; j < PITCH_WIN; j++) ac[j] = pf[j]!;
+      ac.fill(0, PITCH_WIN);
+      this.pitchFft.realTransform(this.acSpectrum, ac);
+      const ph = PITCH_NFFT / 2;
+      const acPower = this.acPower;
+      for (let k = 0; k <= ph; k++) {
         const re = this.acSpectrum[2 * k]!;
         const im = this.acSpectrum[2 * k + 1]!;
-        power[k] = re * re + im * im;
+        acPower[k] = re * re + im * im;
       }
       // The power spectrum is real and even, so its forward transform is the autocorrelation.
-      for (let k = half + 1; k < NFFT; k++) power[k] = power[NFFT - k]!;
-      this.fft.realTransform(this.acSpectrum, power);
-      for (let t = 0; t < WIN; t++) this.autocorr[t] = this.acSpectrum[2 * t]! / NFFT;
-      const est = yinFromAutocorr(this.frame, this.autocorr, SAMPLE_RATE, this.prefix);
+      for (let k = ph + 1; k < PITCH_NFFT; k++) acPower[k] = acPower[PITCH_NFFT - k]!;
+      this.pitchFft.realTransform(this.acSpectrum, acPower);
+      for (let t = 0; t < PITCH_WIN; t++) this.autocorr[t] = this.acSpectrum[2 * t]! / PITCH_NFFT;
+      const est = yinFromAutocorr(this.pitchFrame, this.autocorr, SAMPLE_RATE / PITCH_DECIMATION, this.prefix);
       hz = est.hz;
       periodicity = est.periodicity;
     }

@@ -6,7 +6,7 @@
 import type { Ubm } from './ubm.ts';
 
 const TOP = 4;
-const RELEVANCE = 16;
+const RELEVANCE = 64;
 
 export interface FrameAlignment {
   /** For each frame, TOP component indices (-1 when the frame is not modelled). */

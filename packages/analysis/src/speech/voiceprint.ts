@@ -4,6 +4,9 @@
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
 import { hzToSemitones } from './pitch.ts';
 import { cosineSimilarity, quantile } from './stats.ts';
+import { SAME_SPEAKER_THRESHOLD, VOICEPRINT_CENTER, VOICEPRINT_SCALE } from './voiceprint-calibration.ts';
+
+export { SAME_SPEAKER_THRESHOLD };
 
 export interface VoiceprintExtractor {
   /** Name and version recorded in MediaAnalysis.method (voiceprints of different names do not compare). */
@@ -14,60 +17,55 @@ export interface VoiceprintExtractor {
 }
 
 const CEPS = NUM_CEPS - 1; // c1..c19
+const PITCH_QUANTILES = [0.1, 0.5, 0.9];
+/**
+ * Weight of the pitch part after normalisation. Pitch survives channels (telephone, noise,
+ * 8 kHz sources) far better than the spectral envelope, and alone it ranks same-voice pairs
+ * above different-voice pairs more often than the cepstra do (docs/analysis-speech.md).
+ */
+const PITCH_WEIGHT = 3;
+
+/** Raw statistics: means of c1..c19 over the speaker's voiced frames, F0 quantiles (semitones). */
+export function rawVoiceStats(f: FrameFeatures, frameSpeaker: Int16Array, speaker: number): number[] | null {
+  const sum = new Float64Array(CEPS);
+  const st: number[] = [];
+  for (let i = 0; i < f.frames; i++) {
+    // Voiced frames only: vowels carry the voice; silences and fricatives mostly the channel.
+    if (frameSpeaker[i] !== speaker || !(f.pitchHz[i]! > 0)) continue;
+    for (let d = 0; d < CEPS; d++) sum[d] = sum[d]! + f.mfcc[i * NUM_CEPS + d + 1]!;
+    st.push(hzToSemitones(f.pitchHz[i]!));
+  }
+  if (st.length === 0) return null;
+  return [...Array.from(sum, (v) => v / st.length), ...PITCH_QUANTILES.map((q) => quantile(st, q)!)];
+}
 
 /**
- * Cepstral statistics: means and standard deviations of c1..c19 over the speaker's frames, plus
- * the median and spread of the voiced pitch. Each part is scaled to roughly unit spread across
- * voices, then centred on a typical voice, so that cosine similarity compares how a voice
- * differs from the typical one rather than what all voices share.
+ * Cepstral and pitch statistics, each standardised by the spread of that statistic across
+ * voices (VOICEPRINT_CENTER / VOICEPRINT_SCALE), so that cosine similarity compares how a
+ * voice departs from the typical one rather than what all voices share.
  */
 export class CepstralVoiceprint implements VoiceprintExtractor {
-  readonly name = 'cepstral-stats-v1';
-  readonly dimensions = 2 * CEPS + 2;
+  readonly name = 'cepstral-pitch-stats-v1';
+  readonly dimensions = CEPS + PITCH_QUANTILES.length;
 
   extract(f: FrameFeatures, frameSpeaker: Int16Array, speaker: number): number[] {
-    const sum = new Float64Array(CEPS);
-    const sq = new Float64Array(CEPS);
-    const st: number[] = [];
-    let n = 0;
-    for (let i = 0; i < f.frames; i++) {
-      if (frameSpeaker[i] !== speaker) continue;
-      n++;
-      for (let d = 0; d < CEPS; d++) {
-        const v = f.mfcc[i * NUM_CEPS + d + 1]!;
-        sum[d] = sum[d]! + v;
-        sq[d] = sq[d]! + v * v;
-      }
-      if (f.pitchHz[i]! > 0) st.push(hzToSemitones(f.pitchHz[i]!));
-    }
-    const out: number[] = [];
-    for (let d = 0; d < CEPS; d++) out.push(n ? sum[d]! / n : 0);
-    for (let d = 0; d < CEPS; d++) out.push(n ? Math.sqrt(Math.max(0, sq[d]! / n - (sum[d]! / n) ** 2)) : 0);
-    const med = quantile(st, 0.5);
-    const spread = st.length ? quantile(st, 0.9)! - quantile(st, 0.1)! : 0;
-    out.push(med ?? 0, spread);
-    return normaliseVoiceprint(out).map((x) => Math.round(x * 1e5) / 1e5);
+    const raw = rawVoiceStats(f, frameSpeaker, speaker);
+    if (!raw) return new Array<number>(this.dimensions).fill(0);
+    return normaliseVoiceStats(raw).map((x) => Math.round(x * 1e5) / 1e5);
   }
 }
 
-/** Typical values and spreads of the raw statistics (see docs/analysis-speech.md for their origin). */
-export const VOICEPRINT_CENTER: number[] = [];
-export const VOICEPRINT_SCALE: number[] = [];
-
-function normaliseVoiceprint(raw: number[]): number[] {
-  return raw.map((v, i) => (v - (VOICEPRINT_CENTER[i] ?? 0)) / (VOICEPRINT_SCALE[i] ?? 1));
+export function normaliseVoiceStats(raw: number[], center: number[] = VOICEPRINT_CENTER, scale: number[] = VOICEPRINT_SCALE): number[] {
+  return raw.map((v, i) => ((v - (center[i] ?? 0)) / (scale[i] || 1)) * (i >= CEPS ? PITCH_WEIGHT : 1));
 }
 
 export function voiceprintSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return cosineSimilarity(a, b);
 }
 
-/** Cosine similarity at or above which two voiceprints from different recordings are one person. */
-export const SAME_SPEAKER_THRESHOLD = 0.8;
-
 /**
  * Links each new speaker of one media to an existing entity (or null for a new one): the most
- * similar pairs first, one-to-one within the media, only above the threshold.
+ * similar pairs first, one-to-one within the media, only at or above the threshold.
  */
 export function linkSpeakers(
   newVoiceprints: number[][],

@@ -17,6 +17,28 @@ export interface APIErrorBody {
   retryAfter?: number;
 }
 
+/** Every error code of the API with its status (decisions.md §2); the drift test checks it. */
+export const ERROR_CODES = {
+  INVALID_JSON: 400,
+  VALIDATION_FAILED: 400,
+  REFERENCE_NOT_FOUND: 400,
+  UNAUTHENTICATED: 401,
+  INSUFFICIENT_CREDITS: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
 /** Base class of everything the SDK throws on purpose. */
 export class RapportError extends Error {
   override name = 'RapportError';

@@ -145,7 +145,7 @@ export class HttpClient {
       if (res.ok) return res;
       const error = await this.#toError(res);
       // A 429 was not processed at all (§4: rejected requests do not count), so any method may retry it.
-      const retryable = error instanceof RateLimitError || (res.status >= 500 && safe) || res.status === 408;
+      const retryable = error instanceof RateLimitError || ((res.status >= 500 || res.status === 408) && safe);
       if (!canRetry || !retryable) throw error;
       let waitMs = backoffMs(attempt);
       if (error instanceof RateLimitError && error.retryAfter !== null) {
@@ -192,7 +192,9 @@ export class HttpClient {
     } catch (err) {
       if (opts.signal?.aborted) throw new AbortError('Request was aborted');
       if (timedOut) throw new TimeoutError(`Request timed out after ${timeoutMs} ms`);
-      throw new APIConnectionError(`Connection error: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+      // undici says "fetch failed" and puts the useful part (ECONNREFUSED, ENOTFOUND…) in `cause`.
+      const cause = (err as { cause?: { message?: string } })?.cause?.message;
+      throw new APIConnectionError(`Connection error: ${cause ?? (err as Error)?.message ?? String(err)} (${url})`, { cause: err });
     } finally {
       clearTimeout(timer);
       if (!keepSignal) opts.signal?.removeEventListener('abort', onAbort);

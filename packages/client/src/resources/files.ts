@@ -26,19 +26,27 @@ export class Files {
   }
 
   async upload(source: Uploadable, params: UploadParams = {}, options?: RequestOptions): Promise<Media> {
+    let last: UploadProgress | undefined;
+    const onProgress = params.onProgress && ((p: UploadProgress): void => {
+      last = p;
+      params.onProgress?.(p);
+    });
     const rawBody = await multipartBody({
       source,
       fields: { label: params.label, mediaId: params.mediaId },
       filename: params.filename,
       contentType: params.contentType,
-      onProgress: params.onProgress,
+      onProgress,
     });
-    return this.#http.request<Media>({
+    const media = await this.#http.request<Media>({
       ...pathFor('files.upload'),
       rawBody,
       options,
       defaultTimeoutMs: Math.max(UPLOAD_TIMEOUT_MS, this.#http.timeoutMs),
     });
+    // A FormData body (browsers) cannot be counted as it goes: report its end once it is accepted.
+    if (onProgress && last && last.total !== null && last.loaded < last.total) onProgress({ loaded: last.total, total: last.total });
+    return media;
   }
 
   retrieve(id: string, options?: RequestOptions): Promise<Media> {

@@ -1,30 +1,21 @@
 // /v1/jobs: get, list, cancel, the progress stream, and `wait`, which follows the stream and
 // falls back to polling when streaming is not possible (proxies that buffer, runtimes without it).
-import { AbortError, APIConnectionError, APIError, JobFailedError, RapportError, TimeoutError } from '../core/errors.ts';
+import { AbortError, APIConnectionError, JobFailedError, TimeoutError } from '../core/errors.ts';
+import { reconnectingStream } from '../core/event-stream.ts';
+import type { StreamOptions } from '../core/event-stream.ts';
 import { PagePromise } from '../core/pagination.ts';
-import { parseSse } from '../core/sse.ts';
-import type { SseState } from '../core/sse.ts';
-import { backoffMs, sleep } from '../core/http.ts';
+import type { ServerSentEvent } from '../core/sse.ts';
+import { sleep } from '../core/http.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
 import type { Job, JobEvent, JobListParams, List, RequestOptions } from '../types.ts';
-
-export interface StreamOptions {
-  signal?: AbortSignal;
-  /** Resume after this event id (what a previous stream's last event carried). */
-  lastEventId?: string;
-  /** Consecutive failed reconnections before giving up. Default 5. */
-  maxReconnects?: number;
-  /** A connection silent this long is treated as cut (the server pings every 15 s). Default 45 000. */
-  idleTimeoutMs?: number;
-}
 
 export interface WaitOptions extends StreamOptions {
   /** Called with every state the job passes through. */
   onUpdate?: (job: Job) => void;
   /** Polling interval once the stream is given up. Default 2000 (job status allows 60/min). */
   pollIntervalMs?: number;
-  /** Overall limit; a `TimeoutError`-like RapportError after it. Default: none. */
+  /** Overall limit of the wait, after which it throws `TimeoutError`. Default: none. */
   timeoutMs?: number;
 }
 
@@ -40,7 +31,24 @@ export function creationOptions(opts: CreateAndWaitOptions): RequestOptions {
   return { ...(signal ? { signal } : {}), ...(idempotencyKey ? { idempotencyKey } : {}), ...(headers ? { headers } : {}) };
 }
 
+/**
+ * A body `idempotencyKey` becomes the header too: the server refuses a header and a body key
+ * that differ (decisions.md §5), and the SDK would otherwise generate a header of its own.
+ */
+export function withBodyKey(params: { idempotencyKey?: string }, options?: RequestOptions): RequestOptions | undefined {
+  if (!params.idempotencyKey || options?.idempotencyKey) return options;
+  return { ...options, idempotencyKey: params.idempotencyKey };
+}
+
+export type { StreamOptions };
+
 const TERMINAL = new Set(['succeeded', 'failed']);
+
+/** A job event from its SSE frame; other event names (future ones) give null and are skipped. */
+export function toJobEvent(sse: ServerSentEvent): JobEvent | null {
+  if (sse.event !== 'job.updated' && sse.event !== 'job.succeeded' && sse.event !== 'job.failed') return null;
+  return { id: sse.id, event: sse.event, job: JSON.parse(sse.data) as Job };
+}
 
 export function isTerminal(job: Job): boolean {
   return TERMINAL.has(job.status);
@@ -66,45 +74,16 @@ export class Jobs {
   }
 
   /**
-   * The job's events until its terminal one. A connection that drops (or goes silent) is opened
-   * again with `Last-Event-ID`, so no event is lost or repeated; HTTP errors are thrown.
+   * The job's events until its terminal one, resuming with `Last-Event-ID` across cuts
+   * (core/event-stream.ts); HTTP errors are thrown.
    */
   async *stream(id: string, opts: StreamOptions = {}): AsyncGenerator<JobEvent> {
-    const state: SseState = { lastEventId: opts.lastEventId ?? null, retryMs: null };
-    const maxReconnects = opts.maxReconnects ?? 5;
-    let failures = 0;
-    for (;;) {
-      const idle = new AbortController();
-      const signal = opts.signal ? AbortSignal.any([opts.signal, idle.signal]) : idle.signal;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const arm = (): void => {
-        clearTimeout(timer);
-        timer = setTimeout(() => idle.abort(), opts.idleTimeoutMs ?? 45_000);
-      };
-      try {
-        const headers: Record<string, string> = { Accept: 'text/event-stream' };
-        if (state.lastEventId !== null) headers['Last-Event-ID'] = state.lastEventId;
-        const res = await this.#http.send({ ...pathFor('jobs.events', { id }), raw: true, options: { signal, headers } });
-        if (!res.body) throw new APIConnectionError('Event stream without a body');
-        arm();
-        for await (const sse of parseSse(res.body, state)) {
-          arm();
-          failures = 0;
-          if (sse.event !== 'job.updated' && sse.event !== 'job.succeeded' && sse.event !== 'job.failed') continue;
-          const job = JSON.parse(sse.data) as Job;
-          yield { id: sse.id, event: sse.event, job };
-          if (sse.event !== 'job.updated' || isTerminal(job)) return;
-        }
-      } catch (err) {
-        if (opts.signal?.aborted) throw new AbortError('Stream was aborted');
-        if (err instanceof APIError) throw err;
-        if (!(err instanceof RapportError) && !idle.signal.aborted && !isNetworkError(err)) throw err;
-      } finally {
-        clearTimeout(timer);
-      }
-      // The body ended or broke before the terminal event: reconnect after the server's advice.
-      if (++failures > maxReconnects) throw new APIConnectionError(`Event stream of ${id} kept failing`);
-      await sleep(Math.max(state.retryMs ?? 0, failures > 1 ? backoffMs(failures - 2) : 0), opts.signal);
+    let done = false;
+    for await (const sse of reconnectingStream(this.#http, pathFor('jobs.events', { id }), opts, () => done)) {
+      const event = toJobEvent(sse);
+      if (!event) continue;
+      done = event.event !== 'job.updated' || isTerminal(event.job);
+      yield event;
     }
   }
 
@@ -145,9 +124,4 @@ export class Jobs {
       throw err;
     }
   }
-}
-
-function isNetworkError(err: unknown): boolean {
-  // fetch body reads fail with TypeError ("terminated") or an AbortError DOMException.
-  return err instanceof TypeError || (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError'));
 }

@@ -2,7 +2,7 @@
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
 import type { Evidence, JobReceipt, MatchingJobCreateParams, MatchingPayload, RequestOptions } from '../types.ts';
-import { creationOptions } from './jobs.ts';
+import { creationOptions, withBodyKey } from './jobs.ts';
 import type { CreateAndWaitOptions, Jobs } from './jobs.ts';
 
 export class Matching {
@@ -16,7 +16,7 @@ export class Matching {
   /** Starts a job (202). The SDK's idempotency key (or yours) makes a retried call return the same job. */
   create(params: MatchingJobCreateParams, options?: RequestOptions): Promise<JobReceipt> {
     const body = { context: 'behavioral_compatibility', ...params };
-    return this.#http.request({ ...pathFor('matching.create'), body, options });
+    return this.#http.request({ ...pathFor('matching.create'), body, options: withBodyKey(params, options) });
   }
 
   retrieve(id: string, options?: RequestOptions): Promise<MatchingPayload> {

@@ -2,7 +2,7 @@
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
 import type { JobReceipt, ReportJobCreateParams, ReportPayload, RequestOptions } from '../types.ts';
-import { creationOptions } from './jobs.ts';
+import { creationOptions, withBodyKey } from './jobs.ts';
 import type { CreateAndWaitOptions, Jobs } from './jobs.ts';
 
 export class Reports {
@@ -14,7 +14,7 @@ export class Reports {
   }
 
   create(params: ReportJobCreateParams, options?: RequestOptions): Promise<JobReceipt> {
-    return this.#http.request({ ...pathFor('reports.create'), body: params, options });
+    return this.#http.request({ ...pathFor('reports.create'), body: params, options: withBodyKey(params, options) });
   }
 
   retrieve(id: string, options?: RequestOptions): Promise<ReportPayload> {

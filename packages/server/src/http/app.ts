@@ -7,7 +7,7 @@ import { ApiError, errorBody } from './errors.ts';
 import { validatorCompiler, ajvDetails } from './validation.ts';
 import { OpenApiBuilder } from './openapi.ts';
 import { checkRateLimit, type RateLimitCounter } from './rate-limit.ts';
-import { newId } from '../ids.ts';
+import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import './context.ts';
@@ -28,7 +28,7 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
   const app = Fastify({
     logger: opts.logger === false || config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: JSON_BODY_LIMIT,
-    genReqId: () => newId('req'),
+    genReqId: requestId,
     // Bodies are refused with 400 on unknown fields; never silently stripped.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
     return503OnClosing: false,
@@ -69,13 +69,16 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     if (services.lifecycle.closing) throw new ApiError('UNAVAILABLE', 'The service is shutting down; retry shortly.', { headers: { 'retry-after': '5' } });
     const path = req.url.split('?', 1)[0] ?? '';
     if (!path.startsWith('/v1/') && path !== '/v1') return;
-    const isPublic = req.routeOptions.config?.doc?.public === true;
+    // `req.routeOptions` builds a new object on every read: read it once (a hot path).
+    const route = req.routeOptions;
+    const routeConfig = route.config;
+    const isPublic = routeConfig?.doc?.public === true;
     const key = req.headers['service-api-key'];
     if (typeof key === 'string' && key.length > 0 && key.length < 512) {
       req.auth = await services.workspace.authenticate(key);
     }
     const subject = req.auth ? `key:${req.auth.keyId}` : `ip:${req.ip}`;
-    const rateClass = req.routeOptions.config?.rateClass ?? 'default';
+    const rateClass = routeConfig?.rateClass ?? 'default';
     const decision = await checkRateLimit(opts.rateLimitCounter, config.rateLimits, rateClass, subject);
     reply.headers(decision.headers);
     // The limit is checked before the key: requests without a valid key are counted per client
@@ -86,15 +89,15 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
         headers: { 'retry-after': String(decision.retryAfterSec) },
       });
     }
-    if (!req.auth && !isPublic && req.routeOptions.url !== undefined) throw new ApiError('UNAUTHENTICATED');
-    if (req.routeOptions.config?.admin && req.auth?.scope !== 'admin') throw new ApiError('FORBIDDEN', 'Workspace administration needs an admin API key.');
+    if (!req.auth && !isPublic && route.url !== undefined) throw new ApiError('UNAUTHENTICATED');
+    if (routeConfig?.admin && req.auth?.scope !== 'admin') throw new ApiError('FORBIDDEN', 'Workspace administration needs an admin API key.');
   });
 
   // A multipart body sent to a JSON route (or JSON to the upload route) is the wrong content type.
   app.addHook('preValidation', async (req) => {
+    if (req.method === 'GET' || req.method === 'DELETE') return;
     const ct = String(req.headers['content-type'] ?? '');
     const wantsMultipart = req.routeOptions.config?.doc?.multipart === true;
-    if (req.method === 'GET' || req.method === 'DELETE') return;
     if (wantsMultipart && !ct.startsWith('multipart/form-data')) {
       throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Uploads must be sent as multipart/form-data with a `file` part.');
     }
@@ -126,6 +129,24 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
 
   for (const register of registrars) register(app, services);
   return app;
+}
+
+// Request ids (`req_` + 24 base62 characters, like every id) drawn from a pool of random bytes
+// filled 4 KiB at a time: one `randomBytes` call per request cost as much as a store lookup.
+const ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+let idPool = Buffer.alloc(0);
+let idPos = 0;
+function requestId(): string {
+  let out = 'req_';
+  while (out.length < 28) {
+    if (idPos >= idPool.length) {
+      idPool = randomBytes(4096);
+      idPos = 0;
+    }
+    const byte = idPool[idPos++] as number;
+    if (byte < 248) out += ID_ALPHABET[byte % 62];
+  }
+  return out;
 }
 
 function toApiError(err: FastifyError | ApiError | Error): ApiError {

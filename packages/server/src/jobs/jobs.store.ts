@@ -196,14 +196,27 @@ export class SqliteJobStore implements JobStore {
   /** Writes one job with its credit reservation, task and first event; inside a transaction. */
   private insertJob(input: CreateInput): JobEvent {
     const id = newId('job');
+    const createdAt = nowIso();
     reserveCredits(this.db, input.workspaceId, input.cost, { jobId: id });
+    // The new row is known here: it is written with its first event number, and the event is
+    // built from it (what appendEvent would read back), saving an UPDATE and a SELECT.
     this.db.run(
-      `INSERT INTO jobs (id, workspace_id, type, status, stage, progress, label, request_json, created_at, cost, seq)
-       VALUES (?, ?, ?, 'queued', 'queued', 0, ?, ?, ?, ?, ?)`,
-      id, input.workspaceId, input.type, input.label ?? null, JSON.stringify(input.request), nowIso(), input.cost, this.db.nextSeq(),
+      `INSERT INTO jobs (id, workspace_id, type, status, stage, progress, label, request_json, created_at, cost, event_seq, seq)
+       VALUES (?, ?, ?, 'queued', 'queued', 0, ?, ?, ?, ?, 1, ?)`,
+      id, input.workspaceId, input.type, input.label ?? null, JSON.stringify(input.request), createdAt, input.cost, this.db.nextSeq(),
     );
     enqueueTask(this.db, 'job.run', id, input.workspaceId);
-    const created = this.appendEvent(id, 'job.updated');
+    const job = toJob({
+      id, workspace_id: input.workspaceId, type: input.type, status: 'queued', stage: 'queued', progress: 0, label: input.label ?? null,
+      request_json: '', created_at: createdAt, started_at: null, finished_at: null, result_id: null, error_json: null, cost: input.cost, event_seq: 1, seq: 0,
+    });
+    const eventId = Number(
+      this.db.get<{ id: number }>(
+        "INSERT INTO job_events (job_id, workspace_id, seq, event, data_json) VALUES (?, ?, 1, 'job.updated', ?) RETURNING id",
+        id, input.workspaceId, JSON.stringify(job),
+      )?.id,
+    );
+    const created: JobEvent = { id: eventId, jobId: id, seq: 1, event: 'job.updated', job };
     input.onCreated?.(created.job);
     return created;
   }

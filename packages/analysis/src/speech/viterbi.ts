@@ -1,0 +1,68 @@
+// Frame-level decoding of who speaks: Viterbi over precomputed per-frame, per-speaker scores,
+// with a fixed cost per change of speaker (it stands for the minimum plausible turn length).
+import type { FrameRegion } from './vad.ts';
+
+/** Fills `frameSpeaker` inside each region; `emission` is frame-major with k scores per frame. */
+export function viterbiEmissions(emission: Float32Array, k: number, regions: FrameRegion[], penalty: number, frameSpeaker: Int16Array): void {
+  for (const r of regions) {
+    const len = r.end - r.start;
+    const back = new Int16Array(len * k);
+    let score = new Float64Array(k);
+    let next = new Float64Array(k);
+    for (let s = 0; s < k; s++) score[s] = emission[r.start * k + s]!;
+    for (let t = 1; t < len; t++) {
+      let bestPrev = 0;
+      for (let s = 1; s < k; s++) if (score[s]! > score[bestPrev]!) bestPrev = s;
+      const move = score[bestPrev]! - penalty;
+      for (let s = 0; s < k; s++) {
+        const stay = score[s]!;
+        back[t * k + s] = stay >= move ? s : bestPrev;
+        next[s] = Math.max(stay, move) + emission[(r.start + t) * k + s]!;
+      }
+      [score, next] = [next, score];
+    }
+    let s = 0;
+    for (let x = 1; x < k; x++) if (score[x]! > score[s]!) s = x;
+    for (let t = len - 1; t >= 0; t--) {
+      frameSpeaker[r.start + t] = s;
+      s = back[t * k + s]!;
+    }
+  }
+}
+
+/**
+ * Renumbers speakers 0..n-1 in order of first sustained speech (a run of at least `minRun`
+ * frames; a stray frame or two early on does not make a speaker "first"), in place; returns
+ * old -> new ids.
+ */
+export function renumberByFirstSpeech(frameSpeaker: Int16Array, minRun = 50): Map<number, number> {
+  const firstSustained = new Map<number, number>();
+  const firstAny = new Map<number, number>();
+  let i = 0;
+  while (i < frameSpeaker.length) {
+    const s = frameSpeaker[i]!;
+    let e = i + 1;
+    while (e < frameSpeaker.length && frameSpeaker[e] === s) e++;
+    if (s >= 0) {
+      if (!firstAny.has(s)) firstAny.set(s, i);
+      if (e - i >= minRun && !firstSustained.has(s)) firstSustained.set(s, i);
+    }
+    i = e;
+  }
+  const keys = [...firstAny.keys()].sort((a, b) => (firstSustained.get(a) ?? firstAny.get(a)! + 1e9) - (firstSustained.get(b) ?? firstAny.get(b)! + 1e9));
+  const order = new Map<number, number>(keys.map((s, id) => [s, id]));
+  for (let j = 0; j < frameSpeaker.length; j++) {
+    const s = frameSpeaker[j]!;
+    if (s >= 0) frameSpeaker[j] = order.get(s)!;
+  }
+  return order;
+}
+
+/** Keeps and reorders the emission columns of the speakers that survived a renumbering. */
+export function compactColumns(emission: Float32Array, k: number, order: Map<number, number>): Float32Array {
+  const frames = emission.length / k;
+  const after = order.size;
+  const out = new Float32Array(frames * after);
+  for (const [old, now] of order) for (let i = 0; i < frames; i++) out[i * after + now] = emission[i * k + old]!;
+  return out;
+}
