@@ -75,6 +75,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     credits: new SqliteCreditStore(db),
     feedback: new SqliteFeedbackStore(db),
     webhooks: new SqliteWebhookStore(db),
+    idempotency: new SqliteIdempotencyStore(db),
   };
   const services = {
     config,
@@ -82,7 +83,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     stores,
     bus,
     workspace: new WorkspaceService(workspaces, config.initialCredits),
-    jobs: new JobService(jobs, new SqliteIdempotencyStore(db), () => wake()),
+    jobs: new JobService(jobs, stores.idempotency, () => wake()),
     webhooks: new WebhookService(stores.webhooks, () => wakeWebhooks()),
     wakeWorker: () => wake(),
     entities: new EntitiesService(stores.entities),
@@ -122,6 +123,9 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     webhooks.start();
   }
 
+  // Idempotency keys are kept 24 h (decisions §5); forget older ones now and then.
+  const purge = setInterval(() => stores.idempotency.purgeExpired(), 10 * 60 * 1000);
+  purge.unref();
   let closed = false;
   return {
     services,
@@ -132,6 +136,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
       if (closed) return;
       closed = true;
       services.lifecycle.closing = true;
+      clearInterval(purge);
       await worker?.close();
       // After the worker: events of jobs that ended while it stopped are sent, or left pending.
       await webhooks?.close();

@@ -1,6 +1,7 @@
 // The service container: what route handlers and workers are given. Built once in
 // `compose.ts` from the configuration; tests build it the same way on a temporary DATA_DIR.
 import type { Config } from './config.ts';
+import type { SqliteIdempotencyStore } from './idempotency/idempotency.store.ts';
 import type { SqliteDb } from './store/sqlite.ts';
 import type { WorkspaceService } from './workspace/workspace.service.ts';
 import type { JobService } from './jobs/jobs.service.ts';
@@ -39,6 +40,7 @@ export interface Stores {
   credits: SqliteCreditStore;
   feedback: SqliteFeedbackStore;
   webhooks: SqliteWebhookStore;
+  idempotency: SqliteIdempotencyStore;
 }
 
 export interface Services {

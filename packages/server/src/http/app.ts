@@ -6,6 +6,7 @@ import multipart from '@fastify/multipart';
 import { ApiError, errorBody } from './errors.ts';
 import { validatorCompiler, ajvDetails } from './validation.ts';
 import { OpenApiBuilder } from './openapi.ts';
+import { registerIdempotencyHooks } from './idempotency-hooks.ts';
 import { checkRateLimit, type RateLimitCounter } from './rate-limit.ts';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
@@ -127,6 +128,7 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     reply.type('application/json; charset=utf-8').send(openapi.json()),
   );
 
+  registerIdempotencyHooks(app, services.stores.idempotency);
   for (const register of registrars) register(app, services);
   return app;
 }

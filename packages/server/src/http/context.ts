@@ -27,6 +27,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     rateClass?: RateClass;
     admin?: boolean;
+    /** The route honours idempotency keys itself, inside its own transaction (job creation). */
+    ownIdempotency?: boolean;
     doc?: RouteDoc;
   }
 }

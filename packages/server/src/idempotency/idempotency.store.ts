@@ -26,8 +26,17 @@ export interface IdempotencyScope {
   key: string;
 }
 
+/**
+ * The fingerprint of a request for "same key, same request": the body without its own
+ * `idempotencyKey` field, so that a retry may carry the key in the header instead.
+ */
 export function requestHash(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  let material = body;
+  if (material && typeof material === 'object' && !Array.isArray(material) && 'idempotencyKey' in material) {
+    const { idempotencyKey: _key, ...rest } = material as Record<string, unknown>;
+    material = rest;
+  }
+  return createHash('sha256').update(JSON.stringify(material ?? null)).digest('hex');
 }
 
 export class SqliteIdempotencyStore {
@@ -66,6 +75,11 @@ export class SqliteIdempotencyStore {
       "UPDATE idempotency_keys SET state = 'done', status_code = ?, response_json = ? WHERE workspace_id = ? AND route = ? AND key = ?",
       response.statusCode, JSON.stringify({ body: response.body, headers: response.headers }), scope.workspaceId, scope.route, scope.key,
     );
+  }
+
+  /** Forgets keys past their 24 h; answers how many were removed. */
+  purgeExpired(now: number = Date.now()): number {
+    return this.db.run('DELETE FROM idempotency_keys WHERE created_at < ?', now - IDEMPOTENCY_TTL_MS);
   }
 
   /** Frees the key when the request failed before doing any work, so a retry may run it. */

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../services.ts';
 import { requireAuth } from '../http/context.ts';
+import { idempotencyKeyOf } from '../http/idempotency-hooks.ts';
 import { Strict } from '../http/schema-helpers.ts';
 import { JobReceipt, MatchingJobRequest, MatchingPayload } from './matching.schemas.ts';
 
@@ -12,9 +13,9 @@ const MatchingIdParams = Strict({ matchingId: Type.String({ minLength: 1, maxLen
 export function registerMatchingRoutes(app: FastifyInstance, services: Services): void {
   app.post('/v1/matching/jobs', {
     schema: { body: MatchingJobRequest },
-    config: { doc: { summary: 'Create a matching job', tags: ['matching'], responses: { 202: { description: 'Accepted; the job runs asynchronously', schema: JobReceipt } } } },
+    config: { ownIdempotency: true, doc: { summary: 'Create a matching job', tags: ['matching'], responses: { 202: { description: 'Accepted; the job runs asynchronously', schema: JobReceipt } } } },
   }, async (req, reply) => {
-    const created = await services.matching.create(requireAuth(req.auth), req.body as MatchingJobRequest, idempotencyHeader(req.headers['idempotency-key']));
+    const created = await services.matching.create(requireAuth(req.auth), req.body as MatchingJobRequest, idempotencyKeyOf(req));
     reply.headers(created.headers);
     if (created.replayed) reply.header('idempotent-replayed', 'true');
     return reply.code(created.statusCode).send(created.receipt);
@@ -45,9 +46,4 @@ export function registerMatchingRoutes(app: FastifyInstance, services: Services)
   });
 }
 
-/** The Idempotency-Key header, if sent once; a repeated header is treated as absent-and-wrong. */
-export function idempotencyHeader(value: string | string[] | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  return Array.isArray(value) ? value.join(',') : value;
-}
 

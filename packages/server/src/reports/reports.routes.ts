@@ -5,7 +5,7 @@ import type { Services } from '../services.ts';
 import { requireAuth } from '../http/context.ts';
 import { Strict } from '../http/schema-helpers.ts';
 import { JobReceipt } from '../matching/matching.schemas.ts';
-import { idempotencyHeader } from '../matching/matching.routes.ts';
+import { idempotencyKeyOf } from '../http/idempotency-hooks.ts';
 import { ReportJobRequest, ReportPayload } from './reports.schemas.ts';
 
 const JobIdParams = Strict({ jobId: Type.String({ minLength: 1, maxLength: 256 }) });
@@ -14,9 +14,9 @@ const ReportIdParams = Strict({ reportId: Type.String({ minLength: 1, maxLength:
 export function registerReportRoutes(app: FastifyInstance, services: Services): void {
   app.post('/v1/reports/jobs', {
     schema: { body: ReportJobRequest },
-    config: { rateClass: 'reportCreation', doc: { summary: 'Create a report job', tags: ['reports'], responses: { 202: { description: 'Accepted', schema: JobReceipt } } } },
+    config: { rateClass: 'reportCreation', ownIdempotency: true, doc: { summary: 'Create a report job', tags: ['reports'], responses: { 202: { description: 'Accepted', schema: JobReceipt } } } },
   }, async (req, reply) => {
-    const created = await services.reports.create(requireAuth(req.auth), req.body as ReportJobRequest, idempotencyHeader(req.headers['idempotency-key']));
+    const created = await services.reports.create(requireAuth(req.auth), req.body as ReportJobRequest, idempotencyKeyOf(req));
     reply.headers(created.headers);
     if (created.replayed) reply.header('idempotent-replayed', 'true');
     return reply.code(created.statusCode).send(created.receipt);

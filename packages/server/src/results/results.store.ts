@@ -10,13 +10,28 @@ export interface StoredResult {
   evidenceJson: string | null;
 }
 
+/** Results never change once written, so the most recently read ones are kept in memory. */
+const CACHE_MAX = 500;
+
 export class SqliteResultStore {
+  private readonly cache = new Map<string, StoredResult & { workspaceId: string }>();
   private readonly db: SqliteDb;
   constructor(db: SqliteDb) {
     this.db = db;
   }
 
   async get(workspaceId: string, id: string, kind: 'matching' | 'report'): Promise<StoredResult | null> {
+    const hit = this.cache.get(id);
+    if (hit) return hit.workspaceId === workspaceId && hit.kind === kind ? hit : null;
+    const found = this.read(workspaceId, id, kind);
+    if (found) {
+      if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(id, { ...found, workspaceId });
+    }
+    return found;
+  }
+
+  private read(workspaceId: string, id: string, kind: 'matching' | 'report'): StoredResult | null {
     const r = this.db.get<{ id: string; job_id: string; kind: 'matching' | 'report'; payload_json: string; evidence_json: string | null }>(
       'SELECT id, job_id, kind, payload_json, evidence_json FROM results WHERE id = ? AND workspace_id = ? AND kind = ?',
       id, workspaceId, kind,

@@ -1,0 +1,63 @@
+// `Idempotency-Key` on every POST (decisions §5). Job creation completes its key inside the
+// transaction that creates the job (JobService); every other POST goes through these hooks:
+// the key is taken before the handler runs and completed with the response when it was a
+// success, or freed on an error so that a retry runs the request again. Replays carry
+// `Idempotent-Replayed: true`.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from './errors.ts';
+import { requestHash, type IdempotencyScope, type SqliteIdempotencyStore } from '../idempotency/idempotency.store.ts';
+
+const scopes = new WeakMap<FastifyRequest, IdempotencyScope>();
+
+export function idempotencyKeyOf(req: FastifyRequest): string | undefined {
+  const raw = req.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  const key = Array.isArray(raw) ? raw.join(',') : raw;
+  if (key.length < 1 || [...key].length > 255) {
+    throw new ApiError('VALIDATION_FAILED', 'The Idempotency-Key header must be 1 to 255 characters.', {
+      details: [{ path: '/headers/idempotency-key', message: 'must be 1 to 255 characters' }],
+    });
+  }
+  return key;
+}
+
+export function registerIdempotencyHooks(app: FastifyInstance, store: SqliteIdempotencyStore): void {
+  app.addHook('preHandler', async (req, reply) => {
+    if (req.method !== 'POST' || !req.auth || req.routeOptions.config?.ownIdempotency) return;
+    const key = idempotencyKeyOf(req);
+    if (key === undefined) return;
+    const scope = { workspaceId: req.auth.workspaceId, route: `POST ${req.routeOptions.url}`, key };
+    // A multipart upload is not parsed before the handler; its size and type stand for it.
+    const material = req.isMultipart()
+      ? { params: req.params, multipart: req.headers['content-length'] ?? null }
+      : { params: req.params, body: req.body ?? null };
+    const taken = store.take(scope, requestHash(material));
+    if (taken.state === 'mismatch') throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with a different request.');
+    if (taken.state === 'in_flight') throw new ApiError('IDEMPOTENCY_KEY_IN_USE');
+    if (taken.state === 'replay') {
+      const stored = taken.response.body as { raw: string; contentType: string | null };
+      reply.headers(taken.response.headers);
+      reply.header('idempotent-replayed', 'true');
+      if (stored.contentType) reply.type(stored.contentType);
+      return reply.code(taken.response.statusCode).send(stored.raw);
+    }
+    scopes.set(req, scope);
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    const scope = scopes.get(req);
+    if (!scope) return payload;
+    scopes.delete(req);
+    if (reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || payload === null || payload === undefined)) {
+      const location = reply.getHeader('location');
+      store.complete(scope, {
+        statusCode: reply.statusCode,
+        body: { raw: payload ?? '', contentType: (reply.getHeader('content-type') as string | undefined) ?? null },
+        headers: location ? { location: String(location) } : {},
+      });
+    } else {
+      store.release(scope);
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,56 @@
+// Idempotency-Key on POST routes other than job creation (decisions §5 "on any POST"), and
+// the body key and header key naming the same request.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildTestApp, call, insertEntity, insertMedia, json, matchingBody, type TestApp } from './helpers.ts';
+
+describe('Idempotency-Key on any POST', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(async () => t.close());
+
+  it('replays a created API key instead of creating a second one', async () => {
+    const headers = { 'idempotency-key': 'create-key-1', 'content-type': 'application/json' };
+    const first = await call(t, t.main, { method: 'POST', url: '/v1/workspace/keys', headers, payload: { scope: 'standard', name: 'ci' } });
+    const second = await call(t, t.main, { method: 'POST', url: '/v1/workspace/keys', headers, payload: { scope: 'standard', name: 'ci' } });
+    assert.equal(first.statusCode, 201);
+    assert.equal(second.statusCode, 201);
+    assert.equal(second.headers['idempotent-replayed'], 'true');
+    assert.equal(first.headers['idempotent-replayed'], undefined);
+    assert.deepEqual(json(second), json(first));
+    const keys = json<{ data: { name: string | null }[] }>(await call(t, t.main, { method: 'GET', url: '/v1/workspace/keys' }));
+    assert.equal(keys.data.filter((k) => k.name === 'ci').length, 1);
+  });
+
+  it('answers 422 for the same key with another body, and frees the key after an error', async () => {
+    const entityId = insertEntity(t.services, t.main.workspaceId, 'Ada');
+    const url = `/v1/entities/${entityId}/tags`;
+    const headers = { 'idempotency-key': 'tags-1', 'content-type': 'application/json' };
+    assert.equal((await call(t, t.main, { method: 'POST', url, headers, payload: { tags: ['a'] } })).statusCode, 200);
+    const other = await call(t, t.main, { method: 'POST', url, headers, payload: { tags: ['b'] } });
+    assert.equal(other.statusCode, 422);
+    assert.equal(json<{ error: { code: string } }>(other).error.code, 'IDEMPOTENCY_KEY_REUSED');
+    const missing = await call(t, t.main, { method: 'POST', url: '/v1/entities/ent_missing000000000000000/tags', headers: { ...headers, 'idempotency-key': 'tags-2' }, payload: { tags: ['a'] } });
+    assert.equal(missing.statusCode, 404);
+    const retried = await call(t, t.main, { method: 'POST', url, headers: { ...headers, 'idempotency-key': 'tags-2' }, payload: { tags: ['a'] } });
+    assert.equal(retried.statusCode, 200, 'a key whose first request failed can be used again');
+  });
+
+  it('treats the body idempotencyKey and the same header key as one request', async () => {
+    const media = await insertMedia(t.services, t.main.workspaceId);
+    const entityId = insertEntity(t.services, t.main.workspaceId);
+    const first = await call(t, t.main, { method: 'POST', url: '/v1/matching/jobs', payload: matchingBody(media.id, entityId, { idempotencyKey: 'same-1' }) });
+    const second = await call(t, t.main, { method: 'POST', url: '/v1/matching/jobs', headers: { 'idempotency-key': 'same-1' }, payload: matchingBody(media.id, entityId) });
+    assert.equal(first.statusCode, 202);
+    assert.equal(second.statusCode, 202);
+    assert.equal(json<{ jobId: string }>(second).jobId, json<{ jobId: string }>(first).jobId);
+  });
+
+  it('refuses a key over 255 characters', async () => {
+    const res = await call(t, t.main, { method: 'POST', url: '/v1/workspace/keys', headers: { 'idempotency-key': 'k'.repeat(256), 'content-type': 'application/json' }, payload: {} });
+    assert.equal(res.statusCode, 400);
+    assert.equal(json<{ error: { code: string } }>(res).error.code, 'VALIDATION_FAILED');
+  });
+});
