@@ -1,5 +1,5 @@
 // node:test's describe/it return promises that the runner itself awaits.
-/* eslint-disable @typescript-eslint/no-floating-promises */
+ 
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
