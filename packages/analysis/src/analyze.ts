@@ -58,8 +58,8 @@ function expectedSamples(path: string): number | null {
 
 export async function analyzeMedia(input: AnalyzeMediaInput): Promise<MediaAnalysis> {
   const started = performance.now();
-  const analyzer = new FrameAnalyzer();
   const expected = expectedSamples(input.path);
+  const analyzer = new FrameAnalyzer(expected ?? undefined);
   let lastReport = 0;
   for await (const chunk of decodeAudio(input.path, { ffmpegPath: input.ffmpegPath, signal: input.signal })) {
     throwIfAborted(input.signal);
@@ -77,7 +77,7 @@ export async function analyzeMedia(input: AnalyzeMediaInput): Promise<MediaAnaly
 export function analyzeSamples(samples: Float32Array, sampleRate: number, options: AnalysisOptions = {}): MediaAnalysis {
   const started = performance.now();
   const x = sampleRate === SAMPLE_RATE ? samples : resample(samples, sampleRate, SAMPLE_RATE);
-  const analyzer = new FrameAnalyzer();
+  const analyzer = new FrameAnalyzer(x.length);
   const step = SAMPLE_RATE * 30;
   for (let i = 0; i < x.length; i += step) {
     throwIfAborted(options.signal);

@@ -159,6 +159,25 @@ describe('against a real service', () => {
     assert.match(seen.at(-1) ?? '', /^job\.(succeeded|failed)$/);
   });
 
+  test('an upload whose answer is lost is retried with its Idempotency-Key: one media, not two', async () => {
+    let lost = 0;
+    // The server gets the upload and answers, but the answer never reaches the SDK.
+    const losing = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = await fetch(input, init);
+      if (init?.method === 'POST' && lost++ === 0) {
+        await res.arrayBuffer();
+        throw new TypeError('fetch failed');
+      }
+      return res;
+    }) as typeof fetch;
+    const retrying = new Rapport({ apiKey: service.apiKey, baseUrl: service.url, fetch: losing });
+    const uploaded = await retrying.files.upload(new TextEncoder().encode(twoVoiceVtt(8)), { filename: 'lost-answer.vtt' });
+    assert.equal(lost, 2, 'sent twice');
+    const named = [];
+    for await (const m of client.files.list({ limit: 100 })) if (m.filename === 'lost-answer.vtt') named.push(m.id);
+    assert.deepEqual(named, [uploaded.id]);
+  });
+
   test('pagination walks more than one page', async () => {
     for (const name of ['a.vtt', 'b.vtt']) await client.files.upload(new TextEncoder().encode(twoVoiceVtt(8)), { filename: name });
     const first = await client.files.list({ limit: 1 });

@@ -1,8 +1,8 @@
 // Agglomerative clustering of speech windows by their GMM supervectors: each cluster pools the
 // UBM statistics of its windows, so its supervector sharpens as it grows; the closest pair
 // (cosine) is merged until the closest is farther than the threshold and at most `maxClusters`
-// remain. The threshold gives the first estimate of the speaker count; the BIC stage in
-// diarize.ts then decides the final one.
+// remain. This over-clusters on purpose; the cross-likelihood merging stage in diarize.ts
+// decides the final speaker count.
 import { cosineSimilarity } from './stats.ts';
 import { supervector, type Ubm, type UbmStats } from './ubm.ts';
 

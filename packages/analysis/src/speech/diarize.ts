@@ -122,33 +122,35 @@ interface Window {
   pitchSt: number;
 }
 
-function makeWindows(f: FrameFeatures, regions: FrameRegion[], ubm: Ubm, cep: Float32Array, model: Uint8Array, win: number, hop: number): Window[] {
-  const out: Window[] = [];
-  const scratch = new Float64Array(ubm.components);
-  const windowOf = (start: number, end: number): Window => {
-    const stats = emptyUbmStats(ubm);
-    const st: number[] = [];
-    for (let i = start; i < end; i++)
-      if (model[i]) {
-        accumulate(ubm, cep, i, stats, scratch);
-        st.push(hzToSemitones(f.pitchHz[i]!));
-      }
-    return { start, end, stats, speechFrames: st.length, pitchSt: quantile(st, 0.5) ?? NaN };
-  };
+/** Window spans over the speech regions: regions up to 1.5 windows long are one window. */
+function windowSpans(regions: FrameRegion[], win: number, hop: number): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
   for (const r of regions) {
     const len = r.end - r.start;
     if (len <= win * 1.5) {
-      out.push(windowOf(r.start, r.end));
+      out.push({ start: r.start, end: r.end });
       continue;
     }
     const count = Math.ceil((len - win) / hop) + 1;
     const step = (len - win) / (count - 1);
     for (let c = 0; c < count; c++) {
       const s = r.start + Math.round(c * step);
-      out.push(windowOf(s, s + win));
+      out.push({ start: s, end: s + win });
     }
   }
-  return out.filter((w) => w.speechFrames >= 10);
+  return out;
+}
+
+/** UBM statistics and median F0 of one window's modelling frames. */
+function makeWindow(f: FrameFeatures, ubm: Ubm, cep: Float32Array, model: Uint8Array, start: number, end: number, scratch: Float64Array): Window {
+  const stats = emptyUbmStats(ubm);
+  const st: number[] = [];
+  for (let i = start; i < end; i++)
+    if (model[i]) {
+      accumulate(ubm, cep, i, stats, scratch);
+      st.push(hzToSemitones(f.pitchHz[i]!));
+    }
+  return { start, end, stats, speechFrames: st.length, pitchSt: quantile(st, 0.5) ?? NaN };
 }
 
 function framesBySpeaker(frameSpeaker: Int16Array, k: number, model: Uint8Array): number[][] {
@@ -195,12 +197,21 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
   const minSpeaker = Math.min(o.minSpeakerSec * 100, o.minSpeakerShare * modelFrames.length);
   const ubmFrames = modelFrames.filter((_, i) => i % Math.max(1, Math.floor(modelFrames.length / MAX_UBM_FRAMES)) === 0);
   const ubm = trainUbm(cep, DIMS, ubmFrames, o.ubmComponents, UBM_ITERATIONS);
-  const windows = makeWindows(f, regions, ubm, cep, model, win, hop);
-
-  // 1. Cluster the windows (at most MAX_CLUSTER_ITEMS of them, evenly spread).
-  const stride = Math.max(1, windows.length / MAX_CLUSTER_ITEMS);
+  // 1. Cluster the windows (at most MAX_CLUSTER_ITEMS of them, evenly spread, so that long
+  // recordings cost no more memory or time here than a half-hour one).
+  const modelledFrames = (a: number, b: number): number => {
+    let n = 0;
+    for (let i = a; i < b; i++) n += model[i]!;
+    return n;
+  };
+  const spans = windowSpans(regions, win, hop).filter((w) => modelledFrames(w.start, w.end) >= 10);
+  const stride = Math.max(1, spans.length / MAX_CLUSTER_ITEMS);
+  const scratch = new Float64Array(ubm.components);
   const picked: Window[] = [];
-  for (let x = 0; x < windows.length; x += stride) picked.push(windows[Math.floor(x)]!);
+  for (let x = 0; x < spans.length; x += stride) {
+    const span = spans[Math.floor(x)]!;
+    picked.push(makeWindow(f, ubm, cep, model, span.start, span.end, scratch));
+  }
   const { labels, k } = agglomerate(
     ubm,
     picked.map((w) => w.stats),
@@ -220,15 +231,18 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
   const align = alignToUbm(ubm, cep, model);
   let groups = initial.filter((fr) => fr.length > 0);
   const fileStats = pitchModel(f, modelFrames);
+  let emission: Float32Array | undefined;
   const filePitchLl = (st: number): number => -0.5 * ((st - fileStats.mean) / fileStats.sd) ** 2 - Math.log(fileStats.sd);
   for (let round = 0; ; round++) {
     let k2 = groups.length;
-    let emission: Float32Array = new Float32Array(0);
+    // One buffer for the per-frame scores, reused (stride k2) across passes: for an hour of
+    // audio it is the largest array here.
+    emission ??= new Float32Array(f.frames * groups.length);
     // Two resegmentation passes from the window clusters, then one after each merge.
     for (let it = 0; it < (round === 0 ? 2 : 1); it++) {
       const means = groups.map((fr) => adaptMeans(ubm, cep, align, fr));
       const pitchModels = groups.map((fr) => pitchModel(f, fr));
-      emission = new Float32Array(f.frames * k2);
+      emission.fill(0, 0, f.frames * k2);
       for (let i = 0; i < f.frames; i++) {
         if (!model[i]) continue;
         const st = hzToSemitones(f.pitchHz[i]!);
@@ -240,7 +254,7 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
       }
       viterbiEmissions(emission, k2, regions, o.switchPenalty, frameSpeaker);
       const order = renumberByFirstSpeech(frameSpeaker);
-      emission = compactColumns(emission, k2, order);
+      compactColumns(emission, f.frames, k2, order);
       k2 = order.size;
       groups = framesBySpeaker(frameSpeaker, k2, model);
     }

@@ -18,8 +18,8 @@ const PITCH_WIN = WIN / PITCH_DECIMATION;
 const PITCH_NFFT = 2 * PITCH_WIN;
 const MEL_BANDS = 40;
 export const NUM_CEPS = 20; // c0..c19
-const MEL_LO_HZ = Number(process.env.MEL_LO ?? 60);
-const MEL_HI_HZ = Number(process.env.MEL_HI ?? 7600);
+const MEL_LO_HZ = 60;
+const MEL_HI_HZ = 7600;
 const BAND_LO_HZ = 250; // the speech band for voice activity: hum and rumble do not count
 const BAND_HI_HZ = 4000;
 // Frames are centred on i * 10 ms + 5 ms: the stream is preceded by this many zeros.
@@ -98,17 +98,20 @@ export class FrameAnalyzer {
   private readonly frame = new Float32Array(WIN);
   private pending: Float32Array = new Float32Array(LEAD_IN);
   private readonly hannPower: number;
-  private readonly out = {
-    energyDb: new GrowableF32(),
-    bandDb: new GrowableF32(),
-    mfcc: new GrowableF32(NUM_CEPS),
-    pitchHz: new GrowableF32(),
-    periodicity: new GrowableF32(),
-    tonality: new GrowableF32(),
-  };
+  private readonly out: Record<'energyDb' | 'bandDb' | 'mfcc' | 'pitchHz' | 'periodicity' | 'tonality', GrowableF32>;
   samplesSeen = 0;
 
-  constructor() {
+  /** `expectedSamples` (when known, e.g. from a WAV header) sizes the feature arrays exactly. */
+  constructor(expectedSamples?: number) {
+    const rows = expectedSamples ? Math.ceil(expectedSamples / HOP) : 4096;
+    this.out = {
+      energyDb: new GrowableF32(1, rows),
+      bandDb: new GrowableF32(1, rows),
+      mfcc: new GrowableF32(NUM_CEPS, rows),
+      pitchHz: new GrowableF32(1, rows),
+      periodicity: new GrowableF32(1, rows),
+      tonality: new GrowableF32(1, rows),
+    };
     let s = 0;
     for (let i = 0; i < WIN; i++) {
       this.hann[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / WIN);
@@ -238,7 +241,7 @@ export class FrameAnalyzer {
 
 /** Whole-signal convenience wrapper. */
 export function analyzeFrames(samples: Float32Array): FrameFeatures {
-  const a = new FrameAnalyzer();
+  const a = new FrameAnalyzer(samples.length);
   const step = 16000 * 30;
   for (let i = 0; i < samples.length; i += step) a.push(samples.subarray(i, Math.min(samples.length, i + step)));
   return a.finish();

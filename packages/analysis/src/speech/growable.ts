@@ -22,7 +22,9 @@ export class GrowableF32 {
   }
 
   push(v: number): void {
-    this.data[this.pushRow()] = v;
+    // pushRow may replace this.data: take the index first, then the (new) array.
+    const i = this.pushRow();
+    this.data[i] = v;
   }
 
   /** The rows written so far (a view: valid until the next push). */
@@ -30,8 +32,9 @@ export class GrowableF32 {
     return this.data.subarray(0, this.length * this.width);
   }
 
-  /** The rows written so far, trimmed to size (a copy that outlives further pushes). */
+  /** The rows written so far, trimmed to size (no copy when the capacity was exact). */
   toArray(): Float32Array {
-    return this.data.slice(0, this.length * this.width);
+    const n = this.length * this.width;
+    return n === this.data.length ? this.data : this.data.slice(0, n);
   }
 }

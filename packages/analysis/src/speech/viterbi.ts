@@ -58,11 +58,17 @@ export function renumberByFirstSpeech(frameSpeaker: Int16Array, minRun = 50): Ma
   return order;
 }
 
-/** Keeps and reorders the emission columns of the speakers that survived a renumbering. */
-export function compactColumns(emission: Float32Array, k: number, order: Map<number, number>): Float32Array {
-  const frames = emission.length / k;
+/**
+ * Keeps and reorders, in place, the emission columns of the speakers that survived a
+ * renumbering: frame-major rows of stride k become rows of stride order.size. Each row is read
+ * into a scratch row first; rows only move towards the start, so no unread row is overwritten.
+ */
+export function compactColumns(emission: Float32Array, frames: number, k: number, order: Map<number, number>): void {
   const after = order.size;
-  const out = new Float32Array(frames * after);
-  for (const [old, now] of order) for (let i = 0; i < frames; i++) out[i * after + now] = emission[i * k + old]!;
-  return out;
+  const row = new Float32Array(k);
+  const pairs = [...order];
+  for (let i = 0; i < frames; i++) {
+    for (let s = 0; s < k; s++) row[s] = emission[i * k + s]!;
+    for (const [old, now] of pairs) emission[i * after + now] = row[old]!;
+  }
 }

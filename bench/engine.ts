@@ -1,0 +1,109 @@
+// Engine benchmarks (issue 3): speed on one core for a 10-minute conversation, as a multiple
+// of real time, and peak memory (max RSS) while analysing a 1-hour file, measured in a child
+// process so that nothing else shares its heap. The audio is synthetic speech generated here
+// (packages/analysis/src/speech/synthetic.ts): three voices taking turns over faint noise.
+//   node bench/engine.ts            both measurements, printed as JSON
+//   BENCH_QUICK=1                   a 2-minute conversation and a 10-minute file (smoke run)
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyzeMedia, analyzeSamples } from '../packages/analysis/src/analyze.ts';
+import { synthConversation, type SyntheticVoice } from '../packages/analysis/src/speech/synthetic.ts';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const VOICES: SyntheticVoice[] = [
+  { f0: 110, formantScale: 1 },
+  { f0: 215, formantScale: 1.18 },
+  { f0: 150, formantScale: 1.08, levelDb: -30 },
+];
+const RATE = 16000;
+
+function wavHeader(dataBytes: number): Buffer {
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0, 'latin1');
+  h.writeUInt32LE(36 + dataBytes, 4);
+  h.write('WAVEfmt ', 8, 'latin1');
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(RATE, 24);
+  h.writeUInt32LE(RATE * 2, 28);
+  h.writeUInt16LE(2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write('data', 36, 'latin1');
+  h.writeUInt32LE(dataBytes, 40);
+  return h;
+}
+
+/** Writes a long 16-bit WAV block by block (10-minute conversations), never holding it whole. */
+export function writeLongWav(file: string, seconds: number): void {
+  const block = 600;
+  const blocks = Math.ceil(seconds / block);
+  const fd = openSync(file, 'w');
+  try {
+    const total = Math.round(seconds * RATE);
+    writeSync(fd, wavHeader(total * 2));
+    let written = 0;
+    for (let b = 0; b < blocks; b++) {
+      const len = Math.min(block, seconds - b * block);
+      const { samples } = synthConversation(VOICES, len, { seed: 100 + b, rate: RATE });
+      const n = Math.min(samples.length, total - written);
+      const pcm = Buffer.alloc(n * 2);
+      for (let i = 0; i < n; i++) pcm.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(samples[i]! * 32767))), i * 2);
+      writeSync(fd, pcm);
+      written += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function child(file: string): Promise<void> {
+  const t = performance.now();
+  const a = await analyzeMedia({ path: file });
+  const sec = (performance.now() - t) / 1000;
+  const maxRssMb = process.resourceUsage().maxRSS / 1024; // maxRSS is in kilobytes
+  console.log(JSON.stringify({ maxRssMb, sec, durationSec: a.durationSec, speakers: a.speakers.length }));
+}
+
+export async function benchEngine(): Promise<Record<string, number | string>> {
+  const speedSec = QUICK ? 120 : 600;
+  const { samples } = synthConversation(VOICES, speedSec, { seed: 7, rate: RATE });
+  analyzeSamples(samples.subarray(0, RATE * 20), RATE); // warm-up (JIT)
+  const t = performance.now();
+  const a = analyzeSamples(samples, RATE);
+  const elapsed = (performance.now() - t) / 1000;
+
+  const memorySec = QUICK ? 600 : 3600;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-'));
+  try {
+    const file = path.join(dir, 'long.wav');
+    writeLongWav(file, memorySec);
+    const self = fileURLToPath(import.meta.url);
+    const r = spawnSync(process.execPath, [self, '--child', file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (r.status !== 0) throw new Error(`memory bench child failed: ${r.stderr}`);
+    const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as { maxRssMb: number; sec: number; durationSec: number; speakers: number };
+    return {
+      engine_speed_audio_sec: speedSec,
+      engine_speed_x_real_time: Math.round((speedSec / elapsed) * 10) / 10,
+      engine_speed_goal_x: 100,
+      engine_speed_speakers_found: a.speakers.length,
+      engine_memory_audio_sec: m.durationSec,
+      engine_memory_peak_rss_mb: Math.round(m.maxRssMb),
+      engine_memory_goal_mb: 300,
+      engine_memory_run_x_real_time: Math.round((m.durationSec / m.sec) * 10) / 10,
+      engine_memory_speakers_found: m.speakers,
+      engine_cpu: os.cpus()[0]?.model ?? 'unknown',
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const i = process.argv.indexOf('--child');
+  if (i >= 0) await child(process.argv[i + 1]!);
+  else console.log(JSON.stringify(await benchEngine(), null, 2));
+}
