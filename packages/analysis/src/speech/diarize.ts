@@ -53,6 +53,17 @@ export interface DiarizeOptions {
   pitchStreamWeight?: number;
   /** Cross-likelihood ratio above which two clusters are merged as one speaker. */
   clrThreshold?: number;
+  /** Diagnostics (eval only): called before each merge decision with the current clusters. */
+  trace?: (e: MergeTrace) => void;
+}
+
+export interface MergeTrace {
+  round: number;
+  frameSpeaker: Int16Array;
+  /** Modelled frames per cluster. */
+  counts: number[];
+  /** clr[i][j] = CLR of the pair (symmetric). */
+  clr: number[][];
 }
 
 export interface Diarization {
@@ -282,6 +293,12 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
           bj = j;
         }
       }
+    if (o.trace) {
+      const clr = Array.from({ length: k2 }, (_, i) =>
+        Array.from({ length: k2 }, (_, j) => sums[i * k2 + j]! / Math.max(1, counts[i]!) + sums[j * k2 + i]! / Math.max(1, counts[j]!)),
+      );
+      o.trace({ round, frameSpeaker, counts: Array.from(counts), clr });
+    }
     if (best < o.clrThreshold) break;
     groups[bi] = groups[bi]!.concat(groups[bj]!);
     groups.splice(bj, 1);

@@ -1,26 +1,11 @@
 // The server's view of the analysis engine: the few operations jobs need, behind an interface
 // so that the worker can run (and fail honestly) when no engine is wired in, and so that tests
 // can count calls. `createEngine` in engine.adapter.ts binds it to @rapport/analysis.
-import type { MediaAnalysis, SpeakerMetrics, Transcript } from '@rapport/analysis';
+import type { AnalysisStage, MediaAnalysis, MemberInput, Selector, SpeakerMetrics, Transcript } from '@rapport/analysis';
 
-export type AnalysisStage = 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior';
-
-export interface SelectorInput {
-  strategy: 'dominant' | 'timerange' | 'entity_id' | 'magic_hint' | 'speaker_index';
-  on_miss?: 'fallback_dominant' | 'error' | undefined;
-  entity_id?: string | null | undefined;
-  hint?: string | null | undefined;
-  speaker_index?: number | null | undefined;
-  timerange?: { start_seconds?: number | null | undefined; end_seconds?: number | null | undefined } | null | undefined;
-}
-
-export interface MemberInput {
-  ref: string;
-  name: string;
-  entityId: string | null;
-  metrics: SpeakerMetrics;
-  appearances: { mediaId: string; speakerIndex: number }[];
-}
+export type { AnalysisStage, MemberInput };
+/** The selector as the engine reads it (the API's selector, on_miss optional). */
+export type SelectorInput = Selector;
 
 export interface BuiltDocument {
   document: unknown;

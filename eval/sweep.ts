@@ -1,0 +1,145 @@
+// Fast tuning aid for diarization settings: frame features and speech regions are computed once
+// per file, then every setting of a grid is diarized and scored (DER at collar 0.25 s, exact
+// speaker count, talk-share error by speech time, first-speech order). Prints one line per
+// setting, and with --halves the same figures for files 1-6 and 7-12 separately (to check that a
+// setting chosen on one half holds on the other).
+//   node eval/sweep.ts --dataset DIR --grid '{"clrThreshold":[-1,-0.5],"minSpeakerSec":[5,8]}' [--trace]
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { decodeAudio } from '../packages/analysis/src/audio/decode.ts';
+import { FrameAnalyzer, type FrameFeatures } from '../packages/analysis/src/speech/features.ts';
+import { detectSpeech, regionsToMask, type FrameRegion } from '../packages/analysis/src/speech/vad.ts';
+import { diarize, type DiarizeOptions, type MergeTrace } from '../packages/analysis/src/speech/diarize.ts';
+import { frameTrackToSegments } from '../packages/analysis/src/speech/turns.ts';
+import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
+import { scoreDiarization, type Seg } from './der.ts';
+
+let values_compact = false;
+
+interface Prepared {
+  file: ManifestFile;
+  f: FrameFeatures;
+  regions: FrameRegion[];
+  mask: Uint8Array;
+  ref: Seg[];
+}
+
+export interface SweepScore {
+  derNum: number;
+  derDen: number;
+  countOk: number;
+  shareErrSum: number;
+  shareErrN: number;
+  orderOk: number;
+  orderN: number;
+  files: number;
+}
+
+async function prepare(dir: string, file: ManifestFile): Promise<Prepared> {
+  const analyzer = new FrameAnalyzer();
+  for await (const chunk of decodeAudio(join(dir, file.wav))) analyzer.push(chunk);
+  const f = analyzer.finish();
+  const regions = detectSpeech(f);
+  return { file, f, regions, mask: regionsToMask(regions, f.frames), ref: readRttm(join(dir, file.rttm)) };
+}
+
+/** Reference speaker of each frame (the one speaking; the first listed when several). */
+function refFrames(p: Prepared): string[] {
+  const out: string[] = new Array<string>(p.f.frames).fill('');
+  for (const s of p.ref) for (let i = Math.round(s.start * 100); i < Math.min(p.f.frames, Math.round(s.end * 100)); i++) if (!out[i]) out[i] = s.speaker;
+  return out;
+}
+
+function describeTrace(p: Prepared, e: MergeTrace): string {
+  const rf = refFrames(p);
+  const k = e.counts.length;
+  const comp: Map<string, number>[] = Array.from({ length: k }, () => new Map());
+  for (let i = 0; i < e.frameSpeaker.length; i++) {
+    const s = e.frameSpeaker[i]!;
+    if (s < 0) continue;
+    const r = rf[i] || '-';
+    comp[s]!.set(r, (comp[s]!.get(r) ?? 0) + 1);
+  }
+  const lines = comp.map((m, s) => {
+    const parts = [...m].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([r, n]) => `${r.replace(/^[a-z0-9]+-/, '')}:${(n / 100).toFixed(1)}`);
+    const row = e.clr[s]!.map((v, j) => (j === s ? '   .  ' : v.toFixed(2).padStart(6))).join(' ');
+    return `    c${s} voiced ${(e.counts[s]! / 100).toFixed(1)}s [${parts.join(' ')}]  clr ${row}`;
+  });
+  // The pair merged next (the small-cluster rule aside) and whether it joins one voice.
+  let bi = 0;
+  let bj = 1;
+  for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) if (e.clr[i]![j]! > e.clr[bi]![bj]!) [bi, bj] = [i, j];
+  const major = (s: number): string => [...comp[s]!].filter(([r]) => r !== '-').sort((a, b) => b[1] - a[1])[0]?.[0] ?? '-';
+  const summary = k > 1 ? `  best c${bi}+c${bj} clr ${e.clr[bi]![bj]!.toFixed(2)} sizes ${(e.counts[bi]! / 100).toFixed(1)}/${(e.counts[bj]! / 100).toFixed(1)} ${major(bi) === major(bj) ? 'SAME' : 'DIFF'}` : '';
+  return values_compact ? summary : `  round ${e.round}, k=${k}\n${lines.join('\n')}\n${summary}`;
+}
+
+export function scoreOne(p: Prepared, opts: DiarizeOptions, acc: SweepScore, log?: string[]): void {
+  const d = diarize(p.f, p.regions, p.mask, opts);
+  const hyp = frameTrackToSegments(d.frameSpeaker).map((s) => ({ speaker: String(s.speaker), start: s.start, end: s.end }));
+  const der = scoreDiarization(p.ref, hyp, 0.25);
+  acc.files++;
+  acc.derNum += der.missed + der.falseAlarm + der.confusion;
+  acc.derDen += der.scored;
+  if (d.speakers === p.file.num_speakers) acc.countOk++;
+  // Talk share by speech time of the mapped speakers.
+  const hypTime = new Map<string, number>();
+  for (const h of hyp) hypTime.set(h.speaker, (hypTime.get(h.speaker) ?? 0) + h.end - h.start);
+  const total = [...hypTime.values()].reduce((a, b) => a + b, 0) || 1;
+  const refToHyp = new Map<string, string>([...der.mapping].map(([h, r]) => [r, h]));
+  for (const r of p.file.speakers) {
+    const h = refToHyp.get(r);
+    acc.shareErrSum += Math.abs((h ? (hypTime.get(h) ?? 0) / total : 0) - (p.file.talk_share[r] ?? 0)) * 100;
+    acc.shareErrN++;
+  }
+  for (const [h, t] of hypTime) if (!der.mapping.has(h) && p.file.speakers.length) {
+    acc.shareErrSum += (t / total) * 100;
+    acc.shareErrN++;
+  }
+  p.file.speakers.forEach((r, idx) => {
+    acc.orderN++;
+    if (der.mapping.get(String(idx)) === r) acc.orderOk++;
+  });
+  log?.push(`${p.file.name} ${p.file.num_speakers}/${d.speakers} DER ${der.scored ? ((100 * (der.missed + der.falseAlarm + der.confusion)) / der.scored).toFixed(1) : '-'}`);
+}
+
+export const emptyScore = (): SweepScore => ({ derNum: 0, derDen: 0, countOk: 0, shareErrSum: 0, shareErrN: 0, orderOk: 0, orderN: 0, files: 0 });
+
+export function formatScore(a: SweepScore): string {
+  return `DER ${((100 * a.derNum) / a.derDen).toFixed(2)} count ${a.countOk}/${a.files} share ${(a.shareErrSum / Math.max(1, a.shareErrN)).toFixed(2)} order ${a.orderOk}/${a.orderN}`;
+}
+
+function expand(grid: Record<string, unknown[]>): DiarizeOptions[] {
+  let out: Record<string, unknown>[] = [{}];
+  for (const [k, vs] of Object.entries(grid)) out = out.flatMap((o) => vs.map((v) => ({ ...o, [k]: v })));
+  return out as DiarizeOptions[];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { dataset: { type: 'string' }, grid: { type: 'string' }, trace: { type: 'boolean' }, files: { type: 'string' }, halves: { type: 'boolean' }, verbose: { type: 'boolean' }, compact: { type: 'boolean' } } });
+  values_compact = values.compact ?? false;
+  if (!values.dataset) throw new Error('usage: node eval/sweep.ts --dataset DIR [--grid JSON] [--trace] [--halves]');
+  const manifest = readManifest(values.dataset);
+  const only = values.files?.split(',');
+  const prepared: Prepared[] = [];
+  for (const file of manifest.files) if (!only || only.includes(file.name)) prepared.push(await prepare(values.dataset, file));
+  for (const opts of expand(values.grid ? (JSON.parse(values.grid) as Record<string, unknown[]>) : {})) {
+    const all = emptyScore();
+    const halves = [emptyScore(), emptyScore()];
+    const log: string[] = [];
+    prepared.forEach((p, i) => {
+      const traces: string[] = [];
+      const o: DiarizeOptions = values.trace ? { ...opts, trace: (e) => traces.push(describeTrace(p, e)) } : opts;
+      const before = log.length;
+      scoreOne(p, o, all, log);
+      const h = halves[i < prepared.length / 2 ? 0 : 1]!;
+      scoreOne(p, opts, h);
+      if (values.trace) console.log(`${log[before]}\n${traces.join('\n')}`);
+    });
+    const half = values.halves ? `  | A ${formatScore(halves[0]!)} | B ${formatScore(halves[1]!)}` : '';
+    console.log(`${JSON.stringify(opts)}: ${formatScore(all)}${half}`);
+    if (values.verbose) console.log(`  ${log.join('; ')}`);
+  }
+}
+
+if (import.meta.main) await main();
