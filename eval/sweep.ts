@@ -3,7 +3,10 @@
 // speaker count, talk-share error by speech time, first-speech order). Prints one line per
 // setting, and with --halves the same figures for files 1-6 and 7-12 separately (to check that a
 // setting chosen on one half holds on the other).
-//   node eval/sweep.ts --dataset DIR --grid '{"clrThreshold":[-1,-0.5],"minSpeakerSec":[5,8]}' [--trace]
+//   node eval/sweep.ts --dataset DIR --grid '{"clrThreshold":[-1,-0.5],"minSpeakerSec":[5,8]}'
+//     [--halves] [--verbose] [--files a,b] [--trace [--compact]]
+// --trace prints every merge decision (clusters with their reference make-up and the CLR matrix;
+// with --compact only the best pair: raw and size-weighted CLR, sizes, same or different voice).
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { decodeAudio } from '../packages/analysis/src/audio/decode.ts';
@@ -14,7 +17,7 @@ import { frameTrackToSegments } from '../packages/analysis/src/speech/turns.ts';
 import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
 import { scoreDiarization, type Seg } from './der.ts';
 
-let values_compact = false;
+let compactTrace = false;
 
 interface Prepared {
   file: ManifestFile;
@@ -70,8 +73,8 @@ function describeTrace(p: Prepared, e: MergeTrace): string {
   let bj = 1;
   for (let i = 0; i < k; i++) for (let j = i + 1; j < k; j++) if (e.clr[i]![j]! > e.clr[bi]![bj]!) [bi, bj] = [i, j];
   const major = (s: number): string => [...comp[s]!].filter(([r]) => r !== '-').sort((a, b) => b[1] - a[1])[0]?.[0] ?? '-';
-  const summary = k > 1 ? `  best c${bi}+c${bj} clr ${e.clr[bi]![bj]!.toFixed(2)} sizes ${(e.counts[bi]! / 100).toFixed(1)}/${(e.counts[bj]! / 100).toFixed(1)} ${major(bi) === major(bj) ? 'SAME' : 'DIFF'}` : '';
-  return values_compact ? summary : `  round ${e.round}, k=${k}\n${lines.join('\n')}\n${summary}`;
+  const summary = k > 1 ? `  best c${bi}+c${bj} clr ${e.clr[bi]![bj]!.toFixed(2)} self ${e.self[bi]!.toFixed(2)}/${e.self[bj]!.toFixed(2)} weighted ${(e.clr[bi]![bj]! * (e.counts[bi]! / (e.counts[bi]! + 1536) + e.counts[bj]! / (e.counts[bj]! + 1536)) / 2).toFixed(2)} sizes ${(e.counts[bi]! / 100).toFixed(1)}/${(e.counts[bj]! / 100).toFixed(1)} ${major(bi) === major(bj) ? 'SAME' : 'DIFF'}` : '';
+  return compactTrace ? summary : `  round ${e.round}, k=${k}\n${lines.join('\n')}\n${summary}`;
 }
 
 export function scoreOne(p: Prepared, opts: DiarizeOptions, acc: SweepScore, log?: string[]): void {
@@ -117,7 +120,7 @@ function expand(grid: Record<string, unknown[]>): DiarizeOptions[] {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { dataset: { type: 'string' }, grid: { type: 'string' }, trace: { type: 'boolean' }, files: { type: 'string' }, halves: { type: 'boolean' }, verbose: { type: 'boolean' }, compact: { type: 'boolean' } } });
-  values_compact = values.compact ?? false;
+  compactTrace = values.compact ?? false;
   if (!values.dataset) throw new Error('usage: node eval/sweep.ts --dataset DIR [--grid JSON] [--trace] [--halves]');
   const manifest = readManifest(values.dataset);
   const only = values.files?.split(',');

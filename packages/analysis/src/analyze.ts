@@ -34,7 +34,7 @@ export interface AnalyzeMediaInput extends AnalysisOptions {
 }
 
 const VAD_NAME = 'energy-hysteresis-v1 (speech-band level, adaptive threshold, voicing and tone checks)';
-const DIARIZATION_NAME = 'window cepstral+pitch statistics, average-linkage clustering with a distance threshold, Gaussian Viterbi resegmentation';
+const DIARIZATION_NAME = 'GMM-UBM supervector window clustering, GMM-UBM Viterbi resegmentation, cross-likelihood-ratio merging weighted by cluster size';
 
 function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('analysis aborted');

@@ -3,7 +3,6 @@
 // (cosine) is merged until the closest is farther than the threshold and at most `maxClusters`
 // remain. This over-clusters on purpose; the cross-likelihood merging stage in diarize.ts
 // decides the final speaker count.
-import { cosineSimilarity } from './stats.ts';
 import { supervector, type Ubm, type UbmStats } from './ubm.ts';
 
 export interface ClusterResult {
@@ -33,7 +32,20 @@ export function agglomerate(
   const labels = new Int32Array(n);
   if (n === 0) return { labels, k: 0 };
   const stats = items.slice();
-  const vectors = stats.map((s) => supervector(ubm, s));
+  // Unit-length supervectors: the cosine is then one dot product (this loop is O(n^2) in the
+  // number of windows).
+  const unit = (v: ArrayLike<number>): Float64Array => {
+    let q = 0;
+    for (let d = 0; d < v.length; d++) q += v[d]! * v[d]!;
+    const inv = q > 0 ? 1 / Math.sqrt(q) : 0;
+    return Float64Array.from(v, (x) => x * inv);
+  };
+  const vectors = stats.map((s) => unit(supervector(ubm, s)));
+  const dot = (a: Float64Array, b: Float64Array): number => {
+    let t = 0;
+    for (let d = 0; d < a.length; d++) t += a[d]! * b[d]!;
+    return t;
+  };
   const alive = new Uint8Array(n).fill(1);
   const owner = Int32Array.from({ length: n }, (_, i) => i);
   const dist = new Float64Array(n * n);
@@ -41,29 +53,41 @@ export function agglomerate(
   const weights = items.map((_, i) => weight[i] ?? 1);
   const distance = (a: number, b: number): number => {
     const dp = Math.abs(pitches[a]! - pitches[b]!);
-    return 1 - cosineSimilarity(vectors[a]!, vectors[b]!) + (Number.isFinite(dp) ? (pitchWeight * dp) / 6 : 0);
+    return 1 - dot(vectors[a]!, vectors[b]!) + (Number.isFinite(dp) ? (pitchWeight * dp) / 6 : 0);
   };
   let clusters = n;
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) dist[i * n + j] = distance(i, j);
+  // Nearest later neighbour of each row of the upper triangle, so that finding the closest pair
+  // costs O(n) per merge instead of O(n^2); ties resolve exactly as a full row-major scan would
+  // (lowest i, then lowest j).
+  const nn = new Int32Array(n).fill(-1);
+  const nnDist = new Float64Array(n).fill(Infinity);
+  const scanRow = (i: number): void => {
+    nn[i] = -1;
+    nnDist[i] = Infinity;
+    for (let j = i + 1; j < n; j++) {
+      if (!alive[j]) continue;
+      const d = dist[i * n + j]!;
+      if (d < nnDist[i]!) {
+        nnDist[i] = d;
+        nn[i] = j;
+      }
+    }
+  };
+  for (let i = 0; i < n; i++) scanRow(i);
   while (clusters > 1) {
     let best = Infinity;
     let bi = -1;
-    let bj = -1;
     for (let i = 0; i < n; i++) {
-      if (!alive[i]) continue;
-      for (let j = i + 1; j < n; j++) {
-        if (!alive[j]) continue;
-        const d = dist[i * n + j]!;
-        if (d < best) {
-          best = d;
-          bi = i;
-          bj = j;
-        }
+      if (alive[i] && nnDist[i]! < best) {
+        best = nnDist[i]!;
+        bi = i;
       }
     }
-    if (bi < 0 || (best > threshold && clusters <= maxClusters)) break;
+    const bj = bi >= 0 ? nn[bi]! : -1;
+    if (bi < 0 || bj < 0 || (best > threshold && clusters <= maxClusters)) break;
     stats[bi] = pool(stats[bi]!, stats[bj]!);
-    vectors[bi] = supervector(ubm, stats[bi]!);
+    vectors[bi] = unit(supervector(ubm, stats[bi]!));
     const pa = pitches[bi]!;
     const pb = pitches[bj]!;
     const wa = weights[bi]!;
@@ -78,6 +102,20 @@ export function agglomerate(
       const d = distance(bi, x);
       dist[Math.min(x, bi) * n + Math.max(x, bi)] = d;
     }
+    scanRow(bi);
+    for (let x = 0; x < bi; x++) {
+      if (!alive[x]) continue;
+      if (nn[x] === bi || nn[x] === bj) scanRow(x);
+      else {
+        const d = dist[x * n + bi]!;
+        if (d < nnDist[x]! || (d === nnDist[x]! && bi < nn[x]!)) {
+          nnDist[x] = d;
+          nn[x] = bi;
+        }
+      }
+    }
+    // Rows between bi and bj may have had bj as their nearest neighbour.
+    for (let x = bi + 1; x < n; x++) if (alive[x] && nn[x] === bj) scanRow(x);
   }
   const remap = new Map<number, number>();
   for (let i = 0; i < n; i++) {

@@ -5,8 +5,8 @@
 //    bottom-up (cosine distance + pitch distance) into at most a handful of initial clusters;
 // 3. the clusters become GMM-UBM speaker models (MAP-adapted means) plus an F0 Gaussian; a
 //    Viterbi pass with a speaker-change penalty resegments frame by frame, and the pair of
-//    speakers whose models explain each other best (cross-likelihood ratio, CLR) is merged
-//    while the CLR stays above a threshold. Clusters with too little voiced speech are always
+//    speakers whose models explain each other best (cross-likelihood ratio, CLR, weighted by how
+//    much of each model comes from its own data) is merged while it stays above a threshold. Clusters with too little voiced speech are always
 //    merged into their closest partner. The speaker count is where merging stops.
 // Speakers are numbered in order of first speech.
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
@@ -24,13 +24,16 @@ export const DIARIZE_DEFAULTS = {
   maxInitialClusters: 10,
   windowSec: 1.5,
   hopSec: 0.75,
-  switchPenalty: 100,
+  switchPenalty: 60,
   minSpeakerSec: 8,
   minSpeakerShare: 0.2,
   ubmComponents: 24,
   clusterPitchWeight: 1,
   pitchStreamWeight: 1,
-  clrThreshold: -1.0,
+  clrThreshold: -0.6,
+  // = the MAP relevance (64) times the UBM components (24): a cluster's mean adaptation weight.
+  clrScaleFrames: 1536,
+  firstSpeechMinSec: 0.5,
 };
 
 export interface DiarizeOptions {
@@ -53,6 +56,14 @@ export interface DiarizeOptions {
   pitchStreamWeight?: number;
   /** Cross-likelihood ratio above which two clusters are merged as one speaker. */
   clrThreshold?: number;
+  /**
+   * When > 0, the CLR is weighted by the mean adaptation weight n / (n + clrScaleFrames) of the
+   * two clusters (n = modelled frames), so that the ratio of small clusters, which is noisy and
+   * mostly prior, counts for less than that of well-estimated ones.
+   */
+  clrScaleFrames?: number;
+  /** Speakers are numbered by their first run of at least this long (a stray frame is not a start). */
+  firstSpeechMinSec?: number;
   /** Diagnostics (eval only): called before each merge decision with the current clusters. */
   trace?: (e: MergeTrace) => void;
 }
@@ -64,6 +75,8 @@ export interface MergeTrace {
   counts: number[];
   /** clr[i][j] = CLR of the pair (symmetric). */
   clr: number[][];
+  /** Mean score of each cluster's frames under its own model. */
+  self: number[];
 }
 
 export interface Diarization {
@@ -284,7 +297,8 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
     let bj = -1;
     for (let i = 0; i < k2; i++)
       for (let j = i + 1; j < k2; j++) {
-        const clr = sums[i * k2 + j]! / Math.max(1, counts[i]!) + sums[j * k2 + i]! / Math.max(1, counts[j]!);
+        let clr = sums[i * k2 + j]! / Math.max(1, counts[i]!) + sums[j * k2 + i]! / Math.max(1, counts[j]!);
+        if (o.clrScaleFrames > 0) clr *= (counts[i]! / (counts[i]! + o.clrScaleFrames) + counts[j]! / (counts[j]! + o.clrScaleFrames)) / 2;
         const small = Math.min(counts[i]!, counts[j]!) < minSpeaker;
         const score = clr + (small ? 1e6 : 0);
         if (score > best) {
@@ -297,12 +311,13 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
       const clr = Array.from({ length: k2 }, (_, i) =>
         Array.from({ length: k2 }, (_, j) => sums[i * k2 + j]! / Math.max(1, counts[i]!) + sums[j * k2 + i]! / Math.max(1, counts[j]!)),
       );
-      o.trace({ round, frameSpeaker, counts: Array.from(counts), clr });
+      const self = Array.from({ length: k2 }, (_, i) => sums[i * k2 + i]! / Math.max(1, counts[i]!));
+      o.trace({ round, frameSpeaker, counts: Array.from(counts), clr, self });
     }
     if (best < o.clrThreshold) break;
     groups[bi] = groups[bi]!.concat(groups[bj]!);
     groups.splice(bj, 1);
   }
-  return { frameSpeaker, speakers: renumberByFirstSpeech(frameSpeaker).size };
+  return { frameSpeaker, speakers: renumberByFirstSpeech(frameSpeaker, Math.max(1, Math.round(o.firstSpeechMinSec * 100))).size };
 }
 
