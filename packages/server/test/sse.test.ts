@@ -4,6 +4,7 @@
 import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, insertEntity, insertMedia, matchingBody, type TestApp } from './helpers.ts';
+import { SqliteJobStore } from '../src/jobs/jobs.store.ts';
 
 interface SseFrame {
   id?: string;
@@ -123,6 +124,18 @@ describe('GET /v1/jobs/:id/events', () => {
     assert.equal(failed?.event, 'job.failed');
     assert.equal((JSON.parse(failed?.data ?? '{}') as { error: { code: string } }).error.code, 'canceled');
     assert.equal(await sse.next(), null, 'the stream closes after the terminal event');
+  });
+
+  it('sees changes made by another process (through the store, not this process bus)', async () => {
+    const jobId = await newJob();
+    const sse = new SseReader((await open(jobId)).body as ReadableStream<Uint8Array>);
+    assert.equal((await sse.next())?.retry, '2000');
+    assert.equal((await sse.next())?.event, 'job.updated');
+    // A second store on the same database stands for a worker process: it publishes nowhere.
+    const elsewhere = new SqliteJobStore(t.services.stores.db, () => undefined);
+    await elsewhere.start(jobId);
+    const started = await sse.next(3000);
+    assert.equal((JSON.parse(started?.data ?? '{}') as { status: string }).status, 'running');
   });
 
   it('with Last-Event-ID sends only newer events, then closes at the terminal one', async () => {

@@ -8,6 +8,11 @@ import type { JobEventBus } from '../events/job-event-bus.ts';
 import type { Job } from './jobs.schemas.ts';
 
 export const HEARTBEAT_MS = 15_000;
+/**
+ * The bus only carries events of this process; with ROLE=api and a separate worker the events
+ * arrive through the store, so streams also look there on this interval.
+ */
+export const STORE_POLL_MS = 1_000;
 
 function frame(id: number, event: string, data: unknown): string {
   return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -49,11 +54,13 @@ export async function streamJob(req: FastifyRequest, reply: FastifyReply, jobs: 
     closed = true;
     unsubscribe();
     clearInterval(heartbeat);
+    clearInterval(poll);
     reply.raw.end();
   };
   const pump = async () => {
-    if (closed) return;
-    const events = await jobs.eventsAfter(job.id, last ?? 0);
+    // Until the current state is written (last === null), events are left to that first read.
+    if (closed || last === null) return;
+    const events = await jobs.eventsAfter(job.id, last);
     for (const e of events) {
       if (closed) return;
       reply.raw.write(frame(e.seq, e.event, e.job));
@@ -66,6 +73,7 @@ export async function streamJob(req: FastifyRequest, reply: FastifyReply, jobs: 
   };
   const unsubscribe = bus.subscribeJob(job.id, schedule);
   const heartbeat = setInterval(() => reply.raw.write(': ping\n\n'), HEARTBEAT_MS);
+  const poll = setInterval(schedule, STORE_POLL_MS);
   req.raw.on('close', finish);
 
   if (last === null) {
@@ -85,8 +93,7 @@ export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, 
   openStream(req, reply);
   let last = lastEventId(req);
   if (last === null) {
-    const recent = await jobs.workspaceEventsAfter(workspaceId, 0, 1_000_000);
-    last = recent[recent.length - 1]?.id ?? 0;
+    last = await jobs.latestWorkspaceEventId(workspaceId);
   }
   let closed = false;
   let pumping = Promise.resolve();
@@ -97,14 +104,17 @@ export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, 
       last = e.id;
     }
   };
-  const unsubscribe = bus.subscribeWorkspace(workspaceId, () => {
+  const schedule = () => {
     pumping = pumping.then(pump).catch(() => undefined);
-  });
+  };
+  const unsubscribe = bus.subscribeWorkspace(workspaceId, schedule);
   const heartbeat = setInterval(() => reply.raw.write(': ping\n\n'), HEARTBEAT_MS);
+  const poll = setInterval(schedule, STORE_POLL_MS);
   req.raw.on('close', () => {
     closed = true;
     unsubscribe();
     clearInterval(heartbeat);
+    clearInterval(poll);
   });
   pumping = pumping.then(pump).catch(() => undefined);
 }

@@ -75,6 +75,8 @@ export interface JobStore {
   fail(id: string, error: JobError, outbox: OutboxEvent): Promise<Job | null>;
   eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]>;
   workspaceEventsAfter(workspaceId: string, afterId: number, limit?: number): Promise<JobEvent[]>;
+  /** The id of the workspace's newest job event (0 when none): where a fresh stream starts. */
+  latestWorkspaceEventId(workspaceId: string): Promise<number>;
   /** Jobs waiting or running in the whole store, for `estimatedWaitSec`. */
   activeCount(): Promise<number>;
   /** Mean duration of recently finished jobs, seconds; null when none finished yet. */
@@ -348,6 +350,10 @@ export class SqliteJobStore implements JobStore {
   // changes show within a second: an estimate may be that stale.
   private active: { at: number; n: number } | null = null;
   private duration: { at: number; sec: number | null } | null = null;
+
+  async latestWorkspaceEventId(workspaceId: string): Promise<number> {
+    return this.db.get<{ id: number | null }>('SELECT MAX(id) AS id FROM job_events WHERE workspace_id = ?', workspaceId)?.id ?? 0;
+  }
 
   async activeCount(): Promise<number> {
     const now = Date.now();
