@@ -4,6 +4,8 @@
 // by its own vocal-tract length, with syllable-rate amplitude modulation and a little aspiration
 // noise; vowels change every syllable. Deterministic for a given seed.
 
+import { seededRandom } from '../behavior/stats.ts';
+
 export interface SyntheticVoice {
   /** Mean F0 in Hz. */
   f0: number;
@@ -29,17 +31,8 @@ const VOWELS: [number, number, number][] = [
 ];
 const BANDWIDTHS = [80, 100, 140];
 
-/** Small deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Small deterministic PRNG (mulberry32), the same one the behavior stage's shuffled baselines use. */
+export const prng = seededRandom;
 
 interface Resonator {
   b0: number;
