@@ -32,6 +32,25 @@ export function creationOptions(opts: CreateAndWaitOptions): RequestOptions {
 }
 
 /**
+ * The shared tail of `createAndWait`: wait for the job (stream, else polling), then read its
+ * result by id, or by job when the job resource carries no result id; `JobFailedError` when
+ * the job fails.
+ */
+export async function waitForResult<P>(
+  jobs: Jobs,
+  jobId: string,
+  opts: CreateAndWaitOptions,
+  read: { retrieve(id: string, o?: RequestOptions): Promise<P>; byJob(jobId: string, o?: RequestOptions): Promise<P | null> },
+): Promise<P> {
+  const job = await jobs.wait(jobId, opts);
+  const options = opts.signal ? { signal: opts.signal } : undefined;
+  if (job.resultId) return read.retrieve(job.resultId, options);
+  const payload = await read.byJob(jobId, options);
+  if (payload === null) throw new Error(`Job ${jobId} succeeded without a result`);
+  return payload;
+}
+
+/**
  * A body `idempotencyKey` becomes the header too: the server refuses a header and a body key
  * that differ (decisions.md §5), and the SDK would otherwise generate a header of its own.
  */

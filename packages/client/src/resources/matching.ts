@@ -2,7 +2,7 @@
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
 import type { Evidence, JobReceipt, MatchingJobCreateParams, MatchingPayload, RequestOptions } from '../types.ts';
-import { creationOptions, withBodyKey } from './jobs.ts';
+import { creationOptions, waitForResult, withBodyKey } from './jobs.ts';
 import type { CreateAndWaitOptions, Jobs } from './jobs.ts';
 
 export class Matching {
@@ -35,10 +35,6 @@ export class Matching {
   /** Creates the job, waits for it (stream, else polling) and answers the result; `JobFailedError` when it fails. */
   async createAndWait(params: MatchingJobCreateParams, opts: CreateAndWaitOptions = {}): Promise<MatchingPayload> {
     const receipt = await this.create(params, creationOptions(opts));
-    const job = await this.#jobs.wait(receipt.jobId, opts);
-    if (job.resultId) return this.retrieve(job.resultId, opts.signal ? { signal: opts.signal } : undefined);
-    const payload = await this.byJob(receipt.jobId, opts.signal ? { signal: opts.signal } : undefined);
-    if (payload === null) throw new Error(`Job ${receipt.jobId} succeeded without a result`);
-    return payload;
+    return waitForResult<MatchingPayload>(this.#jobs, receipt.jobId, opts, this);
   }
 }

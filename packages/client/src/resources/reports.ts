@@ -2,7 +2,7 @@
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
 import type { JobReceipt, ReportJobCreateParams, ReportPayload, RequestOptions } from '../types.ts';
-import { creationOptions, withBodyKey } from './jobs.ts';
+import { creationOptions, waitForResult, withBodyKey } from './jobs.ts';
 import type { CreateAndWaitOptions, Jobs } from './jobs.ts';
 
 export class Reports {
@@ -27,10 +27,6 @@ export class Reports {
 
   async createAndWait(params: ReportJobCreateParams, opts: CreateAndWaitOptions = {}): Promise<ReportPayload> {
     const receipt = await this.create(params, creationOptions(opts));
-    const job = await this.#jobs.wait(receipt.jobId, opts);
-    if (job.resultId) return this.retrieve(job.resultId, opts.signal ? { signal: opts.signal } : undefined);
-    const payload = await this.byJob(receipt.jobId, opts.signal ? { signal: opts.signal } : undefined);
-    if (payload === null) throw new Error(`Job ${receipt.jobId} succeeded without a result`);
-    return payload;
+    return waitForResult<ReportPayload>(this.#jobs, receipt.jobId, opts, this);
   }
 }
