@@ -16,37 +16,112 @@ export interface VoiceprintExtractor {
   extract(f: FrameFeatures, frameSpeaker: Int16Array, speaker: number): number[];
 }
 
-const CEPS = NUM_CEPS - 1; // c1..c19
+// The mel filterbank and DCT of features.ts (40 triangular bands evenly spaced in mel over
+// 60-7600 Hz, c_k = sqrt(2/40) * sum_b cos(pi k (b + 0.5) / 40) * logMel_b). features.ts keeps
+// them private; voiceprint.test.ts checks that a tone still peaks in the band computed here.
+const MEL_BANDS = 40;
+const MEL_LO_HZ = 60;
+const MEL_HI_HZ = 7600;
+/**
+ * The band every source of a voice shares: the dev set mixes 8 kHz IVR prompts, 44.1 kHz
+ * recordings and a 300-3400 Hz telephone channel, and means of full-band cepstra mostly tell
+ * those channels apart (a voice heard on two channels looked like two voices).
+ */
+const VOICE_BAND_LO_HZ = 300;
+const VOICE_BAND_HI_HZ = 3400;
+/** Cosine coefficients 1..SHAPE_CEPS of the in-band log-mel shape (12 was best on the dev set; 10-16 are close). */
+const SHAPE_CEPS = 12;
 const PITCH_QUANTILES = [0.1, 0.5, 0.9];
 /**
- * Weight of the pitch part after normalisation. Pitch survives channels (telephone, noise,
- * 8 kHz sources) far better than the spectral envelope, and alone it ranks same-voice pairs
- * above different-voice pairs more often than the cepstra do (docs/analysis-speech.md).
+ * Weight of the pitch part after normalisation: pitch survives channels well, but once the
+ * spectral part is channel-robust too, ×2 balances them best (×3 was the optimum with full-band
+ * cepstra; docs/analysis-speech.md).
  */
-const PITCH_WEIGHT = 3;
+const PITCH_WEIGHT = 2;
 
-/** Raw statistics: means of c1..c19 over the speaker's voiced frames, F0 quantiles (semitones). */
+const melOf = (hz: number): number => 2595 * Math.log10(1 + hz / 700);
+const hzOfMel = (mel: number): number => 700 * (10 ** (mel / 2595) - 1);
+
+/** Lower edge, centre and upper edge (Hz) of each mel band of features.ts. */
+function melBandsHz(): { lo: number; centre: number; hi: number }[] {
+  const lo = melOf(MEL_LO_HZ);
+  const step = (melOf(MEL_HI_HZ) - lo) / (MEL_BANDS + 1);
+  return Array.from({ length: MEL_BANDS }, (_, b) => ({ lo: hzOfMel(lo + step * b), centre: hzOfMel(lo + step * (b + 1)), hi: hzOfMel(lo + step * (b + 2)) }));
+}
+
+const MEL_BANDS_HZ = melBandsHz();
+
+/** Mel bands whose whole triangle lies within [loHz, hiHz]. */
+export function bandsWithin(loHz: number, hiHz: number): number[] {
+  return MEL_BANDS_HZ.flatMap((band, b) => (band.lo >= loHz && band.hi <= hiHz ? [b] : []));
+}
+
+export const VOICE_BANDS: readonly number[] = bandsWithin(VOICE_BAND_LO_HZ, VOICE_BAND_HI_HZ);
+export const VOICE_BAND_CENTRES_HZ: readonly number[] = VOICE_BANDS.map((b) => MEL_BANDS_HZ[b]!.centre);
+
+/**
+ * Matrix (rows 1..k, columns c1..c19) taking a frame's cepstra to the cosine coefficients of its
+ * log-mel shape restricted to `bands`: the smoothed log-mel spectrum is rebuilt from the cepstra
+ * (the transpose of features.ts' DCT), cut to the bands and transformed again. c0 and the
+ * frame's level drop out, because DCT rows 1..k sum to zero over the kept bands. Linear, so the
+ * mean over frames can be taken before or after.
+ */
+export function bandShapeProjection(bands: readonly number[], k: number): number[][] {
+  const n = bands.length;
+  return Array.from({ length: k }, (_, r) =>
+    Array.from({ length: NUM_CEPS - 1 }, (_, c) => {
+      let s = 0;
+      for (let j = 0; j < n; j++) {
+        const redct = Math.cos((Math.PI * (r + 1) * (j + 0.5)) / n) * Math.sqrt(2 / n);
+        const inverse = Math.cos((Math.PI * (c + 1) * (bands[j]! + 0.5)) / MEL_BANDS) * Math.sqrt(2 / MEL_BANDS);
+        s += redct * inverse;
+      }
+      return s;
+    }),
+  );
+}
+
+const SHAPE = bandShapeProjection(VOICE_BANDS, SHAPE_CEPS);
+
+/**
+ * Log-mel levels (natural log, frame mean removed) of the voice bands rebuilt from one frame's
+ * c1..c19: the picture SHAPE summarises, used by the test that checks the band layout.
+ */
+export function voiceBandShape(f: FrameFeatures, frame: number): number[] {
+  const level = VOICE_BANDS.map((b) => {
+    let s = 0;
+    for (let c = 1; c < NUM_CEPS; c++) s += f.mfcc[frame * NUM_CEPS + c]! * Math.cos((Math.PI * c * (b + 0.5)) / MEL_BANDS) * Math.sqrt(2 / MEL_BANDS);
+    return s;
+  });
+  const mean = level.reduce((a, v) => a + v, 0) / level.length;
+  return level.map((v) => v - mean);
+}
+
+/** Raw statistics: in-band shape of the mean c1..c19 over the speaker's voiced frames, F0 quantiles (semitones). */
 export function rawVoiceStats(f: FrameFeatures, frameSpeaker: Int16Array, speaker: number): number[] | null {
-  const sum = new Float64Array(CEPS);
+  const sum = new Float64Array(NUM_CEPS - 1);
   const st: number[] = [];
   for (let i = 0; i < f.frames; i++) {
     // Voiced frames only: vowels carry the voice; silences and fricatives mostly the channel.
     if (frameSpeaker[i] !== speaker || !(f.pitchHz[i]! > 0)) continue;
-    for (let d = 0; d < CEPS; d++) sum[d] = sum[d]! + f.mfcc[i * NUM_CEPS + d + 1]!;
+    for (let d = 0; d < NUM_CEPS - 1; d++) sum[d] = sum[d]! + f.mfcc[i * NUM_CEPS + d + 1]!;
     st.push(hzToSemitones(f.pitchHz[i]!));
   }
   if (st.length === 0) return null;
-  return [...Array.from(sum, (v) => v / st.length), ...PITCH_QUANTILES.map((q) => quantile(st, q)!)];
+  const shape = SHAPE.map((row) => row.reduce((a, w, d) => a + w * sum[d]!, 0) / st.length);
+  return [...shape, ...PITCH_QUANTILES.map((q) => quantile(st, q)!)];
 }
 
 /**
- * Cepstral and pitch statistics, each standardised by the spread of that statistic across
+ * Spectral-shape and pitch statistics, each standardised by the spread of that statistic across
  * voices (VOICEPRINT_CENTER / VOICEPRINT_SCALE), so that cosine similarity compares how a
  * voice departs from the typical one rather than what all voices share.
  */
 export class CepstralVoiceprint implements VoiceprintExtractor {
-  readonly name = 'cepstral-pitch-stats-v1';
-  readonly dimensions = CEPS + PITCH_QUANTILES.length;
+  // v2: 300-3400 Hz shape, 15 numbers. v1 (full-band c1..c19 + pitch) had 22, so linkSpeakers'
+  // length check keeps stored v1 voiceprints from ever being compared with v2 ones.
+  readonly name = 'band-cepstral-pitch-stats-v2';
+  readonly dimensions = SHAPE_CEPS + PITCH_QUANTILES.length;
 
   extract(f: FrameFeatures, frameSpeaker: Int16Array, speaker: number): number[] {
     const raw = rawVoiceStats(f, frameSpeaker, speaker);
@@ -56,7 +131,7 @@ export class CepstralVoiceprint implements VoiceprintExtractor {
 }
 
 export function normaliseVoiceStats(raw: number[], center: number[] = VOICEPRINT_CENTER, scale: number[] = VOICEPRINT_SCALE): number[] {
-  return raw.map((v, i) => ((v - (center[i] ?? 0)) / (scale[i] || 1)) * (i >= CEPS ? PITCH_WEIGHT : 1));
+  return raw.map((v, i) => ((v - (center[i] ?? 0)) / (scale[i] || 1)) * (i >= SHAPE_CEPS ? PITCH_WEIGHT : 1));
 }
 
 export function voiceprintSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
