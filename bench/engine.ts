@@ -72,9 +72,20 @@ export async function benchEngine(): Promise<Record<string, number | string>> {
   const speedSec = QUICK ? 120 : 600;
   const { samples } = synthConversation(VOICES, speedSec, { seed: 7, rate: RATE });
   analyzeSamples(samples.subarray(0, RATE * 20), RATE); // warm-up (JIT)
-  const t = performance.now();
-  const a = analyzeSamples(samples, RATE);
-  const elapsed = (performance.now() - t) / 1000;
+  // Three runs; the median wall time, and the process CPU time of that run (user + system, all
+  // threads, so GC helpers count against us). On a shared machine the wall time of a run swings
+  // with the neighbours' load while the CPU time does not: the CPU figure is the one-core speed.
+  const runs: { wall: number; cpu: number; speakers: number }[] = [];
+  for (let r = 0; r < 3; r++) {
+    const cpu0 = process.cpuUsage();
+    const t = performance.now();
+    const a = analyzeSamples(samples, RATE);
+    const wall = (performance.now() - t) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    runs.push({ wall, cpu: (cpu.user + cpu.system) / 1e6, speakers: a.speakers.length });
+  }
+  runs.sort((x, y) => x.wall - y.wall);
+  const median = runs[1]!;
 
   const memorySec = QUICK ? 600 : 3600;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-'));
@@ -87,9 +98,10 @@ export async function benchEngine(): Promise<Record<string, number | string>> {
     const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as { maxRssMb: number; sec: number; durationSec: number; speakers: number };
     return {
       engine_speed_audio_sec: speedSec,
-      engine_speed_x_real_time: Math.round((speedSec / elapsed) * 10) / 10,
+      engine_speed_x_real_time: Math.round((speedSec / median.wall) * 10) / 10,
+      engine_speed_x_real_time_cpu: Math.round((speedSec / median.cpu) * 10) / 10,
       engine_speed_goal_x: 100,
-      engine_speed_speakers_found: a.speakers.length,
+      engine_speed_speakers_found: median.speakers,
       engine_memory_audio_sec: m.durationSec,
       engine_memory_peak_rss_mb: Math.round(m.maxRssMb),
       engine_memory_goal_mb: 300,
