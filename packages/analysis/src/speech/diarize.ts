@@ -16,6 +16,9 @@ import { hzToSemitones } from './pitch.ts';
 import { adaptMeans, alignToUbm, frameLlr } from './gmm-speakers.ts';
 import { accumulate, emptyUbmStats, trainUbm, type Ubm, type UbmStats } from './ubm.ts';
 import { quantile } from './stats.ts';
+import { CepstralVoiceprint, voiceprintSimilarity } from './voiceprint.ts';
+
+const VETO_PRINT = new CepstralVoiceprint();
 import { compactColumns, renumberByFirstSpeech, viterbiEmissions } from './viterbi.ts';
 
 /** Calibrated on the dev set (docs/analysis-speech.md); every field can be overridden. */
@@ -34,6 +37,9 @@ export const DIARIZE_DEFAULTS = {
   // = the MAP relevance (64) times the UBM components (24): a cluster's mean adaptation weight.
   clrScaleFrames: 1536,
   firstSpeechMinSec: 0.5,
+  voicedOnly: true,
+  mergeVetoSimilarity: 0.15,
+  mergeVetoMinSec: 2,
 };
 
 export interface DiarizeOptions {
@@ -64,6 +70,16 @@ export interface DiarizeOptions {
   clrScaleFrames?: number;
   /** Speakers are numbered by their first run of at least this long (a stray frame is not a start). */
   firstSpeechMinSec?: number;
+  /**
+   * Model voiced frames only (the default), or every speech frame within 30 dB of the loud ones.
+   * Unvoiced frames carry the channel's upper band (fricatives), which separates an 8 kHz voice
+   * from a full-band one, but also the noise floor: on the dev set they help three files and
+   * hurt three others (docs/analysis-speech.md), so they stay out by default.
+   */
+  voicedOnly?: boolean;
+  /** Merges of two clusters of at least mergeVetoMinSec voiced seconds whose voiceprints have a cosine below this are refused (-2: off). */
+  mergeVetoSimilarity?: number;
+  mergeVetoMinSec?: number;
   /** Diagnostics (eval only): called before each merge decision with the current clusters. */
   trace?: (e: MergeTrace) => void;
 }
@@ -86,19 +102,18 @@ export interface Diarization {
 }
 
 const CEP_DIMS = NUM_CEPS - 1;
-const DIMS = CEP_DIMS + 1;
 const MAX_CLUSTER_ITEMS = 600;
 const MAX_UBM_FRAMES = 6000;
 const PITCH_SD_FLOOR_ST = 1.5;
 const UBM_ITERATIONS = 6;
 
 /** Speech frames that are voiced and within 30 dB of the recording's loud frames. */
-export function modellingMask(f: FrameFeatures, speech: Uint8Array): Uint8Array {
+export function modellingMask(f: FrameFeatures, speech: Uint8Array, voicedOnly = true): Uint8Array {
   const levels: number[] = [];
   for (let i = 0; i < f.frames; i++) if (speech[i]) levels.push(f.bandDb[i]!);
   const floor = (quantile(levels, 0.95) ?? 0) - 30;
   const out = new Uint8Array(f.frames);
-  for (let i = 0; i < f.frames; i++) if (speech[i] && f.pitchHz[i]! > 0 && f.bandDb[i]! > floor) out[i] = 1;
+  for (let i = 0; i < f.frames; i++) if (speech[i] && f.bandDb[i]! > floor && (!voicedOnly || f.pitchHz[i]! > 0)) out[i] = 1;
   return out;
 }
 
@@ -106,7 +121,8 @@ export function modellingMask(f: FrameFeatures, speech: Uint8Array): Uint8Array 
  * Per-frame speaker features, standardised over the modelling frames of the recording:
  * c1..c19 (c0 is level, which says more about the microphone than the voice) and log F0.
  */
-export function standardisedCepstra(f: FrameFeatures, mask: Uint8Array): Float32Array {
+export function standardisedCepstra(f: FrameFeatures, mask: Uint8Array, withPitch = true): Float32Array {
+  const DIMS = CEP_DIMS + (withPitch ? 1 : 0);
   const out = new Float32Array(f.frames * DIMS);
   const raw = new Float64Array(DIMS);
   const m = new Float64Array(DIMS);
@@ -114,7 +130,7 @@ export function standardisedCepstra(f: FrameFeatures, mask: Uint8Array): Float32
   let count = 0;
   const read = (i: number): void => {
     for (let d = 0; d < CEP_DIMS; d++) raw[d] = f.mfcc[i * NUM_CEPS + d + 1]!;
-    raw[CEP_DIMS] = f.pitchHz[i]! > 0 ? Math.log2(f.pitchHz[i]!) : 0;
+    if (withPitch) raw[CEP_DIMS] = f.pitchHz[i]! > 0 ? Math.log2(f.pitchHz[i]!) : 0;
   };
   for (let i = 0; i < f.frames; i++) {
     if (!mask[i]) continue;
@@ -169,12 +185,14 @@ function windowSpans(regions: FrameRegion[], win: number, hop: number): { start:
 function makeWindow(f: FrameFeatures, ubm: Ubm, cep: Float32Array, model: Uint8Array, start: number, end: number, scratch: Float64Array): Window {
   const stats = emptyUbmStats(ubm);
   const st: number[] = [];
+  let speechFrames = 0;
   for (let i = start; i < end; i++)
     if (model[i]) {
       accumulate(ubm, cep, i, stats, scratch);
-      st.push(hzToSemitones(f.pitchHz[i]!));
+      speechFrames++;
+      if (f.pitchHz[i]! > 0) st.push(hzToSemitones(f.pitchHz[i]!));
     }
-  return { start, end, stats, speechFrames: st.length, pitchSt: quantile(st, 0.5) ?? NaN };
+  return { start, end, stats, speechFrames, pitchSt: quantile(st, 0.5) ?? NaN };
 }
 
 function framesBySpeaker(frameSpeaker: Int16Array, k: number, model: Uint8Array): number[][] {
@@ -190,12 +208,15 @@ function framesBySpeaker(frameSpeaker: Int16Array, k: number, model: Uint8Array)
 function pitchModel(f: FrameFeatures, frames: number[]): { mean: number; sd: number } {
   let s = 0;
   let q = 0;
+  let voiced = 0;
   for (const i of frames) {
+    if (!(f.pitchHz[i]! > 0)) continue;
     const st = hzToSemitones(f.pitchHz[i]!);
     s += st;
     q += st * st;
+    voiced++;
   }
-  const n = Math.max(1, frames.length);
+  const n = Math.max(1, voiced);
   const mean = s / n;
   return { mean, sd: Math.max(PITCH_SD_FLOOR_ST, Math.sqrt(Math.max(0, q / n - mean * mean))) };
 }
@@ -208,8 +229,9 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
   if (regions.length === 0) return { frameSpeaker, speakers: 0 };
 
   // Speaker models use the frames that carry voice: voiced, and within 30 dB of the loud frames.
-  const model = modellingMask(f, mask);
-  const cep = standardisedCepstra(f, model);
+  const model = modellingMask(f, mask, o.voicedOnly);
+  const cep = standardisedCepstra(f, model, o.voicedOnly);
+  const dims = CEP_DIMS + (o.voicedOnly ? 1 : 0);
   const modelFrames: number[] = [];
   for (let i = 0; i < f.frames; i++) if (model[i]) modelFrames.push(i);
   if (modelFrames.length < 50) {
@@ -220,7 +242,7 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
   // seconds, but less in a short recording.
   const minSpeaker = Math.min(o.minSpeakerSec * 100, o.minSpeakerShare * modelFrames.length);
   const ubmFrames = modelFrames.filter((_, i) => i % Math.max(1, Math.floor(modelFrames.length / MAX_UBM_FRAMES)) === 0);
-  const ubm = trainUbm(cep, DIMS, ubmFrames, o.ubmComponents, UBM_ITERATIONS);
+  const ubm = trainUbm(cep, dims, ubmFrames, o.ubmComponents, UBM_ITERATIONS);
   // 1. Cluster the windows (at most MAX_CLUSTER_ITEMS of them, evenly spread, so that long
   // recordings cost no more memory or time here than a half-hour one).
   const modelledFrames = (a: number, b: number): number => {
@@ -269,10 +291,11 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
       emission.fill(0, 0, f.frames * k2);
       for (let i = 0; i < f.frames; i++) {
         if (!model[i]) continue;
-        const st = hzToSemitones(f.pitchHz[i]!);
+        const voiced = f.pitchHz[i]! > 0;
+        const st = voiced ? hzToSemitones(f.pitchHz[i]!) : 0;
         for (let s2 = 0; s2 < k2; s2++) {
           const pm = pitchModels[s2]!;
-          const pitchLl = -0.5 * ((st - pm.mean) / pm.sd) ** 2 - Math.log(pm.sd) - filePitchLl(st);
+          const pitchLl = voiced ? -0.5 * ((st - pm.mean) / pm.sd) ** 2 - Math.log(pm.sd) - filePitchLl(st) : 0;
           emission[i * k2 + s2] = frameLlr(ubm, means[s2]!, cep, align, i) + o.pitchStreamWeight * pitchLl;
         }
       }
@@ -292,6 +315,9 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
       counts[s2] = counts[s2]! + 1;
       for (let m = 0; m < k2; m++) sums[s2 * k2 + m] = sums[s2 * k2 + m]! + emission[i * k2 + m]!;
     }
+    // Second opinion on a merge: the channel-robust voice shapes of the two clusters. Two sizeable
+    // clusters whose shapes point apart are kept apart whatever their likelihood ratio says.
+    const prints = o.mergeVetoSimilarity > -1 ? Array.from({ length: k2 }, (_, c) => VETO_PRINT.extract(f, frameSpeaker, c)) : [];
     let best = -Infinity;
     let bi = -1;
     let bj = -1;
@@ -300,6 +326,7 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
         let clr = sums[i * k2 + j]! / Math.max(1, counts[i]!) + sums[j * k2 + i]! / Math.max(1, counts[j]!);
         if (o.clrScaleFrames > 0) clr *= (counts[i]! / (counts[i]! + o.clrScaleFrames) + counts[j]! / (counts[j]! + o.clrScaleFrames)) / 2;
         const small = Math.min(counts[i]!, counts[j]!) < minSpeaker;
+        if (prints.length && Math.min(counts[i]!, counts[j]!) >= o.mergeVetoMinSec * 100 && voiceprintSimilarity(prints[i]!, prints[j]!) < o.mergeVetoSimilarity) continue;
         const score = clr + (small ? 1e6 : 0);
         if (score > best) {
           best = score;
