@@ -1,15 +1,18 @@
 // Evaluation of the engine on a folder built like the shared dev set:
 //   npm run eval -- --dataset DIR [--files dev01,dev02] [--tune '{"diarize":{...}}'] [--json OUT]
+//                  [--transcripts [--transcript-jitter SEC] [--transcript-coarse]]
+// --transcripts attaches devNN.json as the transcript (boundaries moved by up to ±SEC; coarse:
+// backchannels dropped and a speaker's consecutive utterances merged into one cue).
 // Prints DER (missed / false alarm / confusion) at collar 0.25 s and 0 with overlap scored, the
 // exact speaker-count rate, talk-share error, cross-recording identity P/R/F1 (speakers linked
 // file after file with linkSpeakers), selector accuracy and the real-time factor.
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { analyzeMedia, type AnalysisOptions } from '../packages/analysis/src/analyze.ts';
 import { linkSpeakers, SAME_SPEAKER_THRESHOLD } from '../packages/analysis/src/speech/voiceprint.ts';
 import { resolveSelector, type Selector } from '../packages/analysis/src/matching/selectors.ts';
-import type { MediaAnalysis } from '../packages/analysis/src/types.ts';
+import type { MediaAnalysis, Transcript } from '../packages/analysis/src/types.ts';
 import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
 import { scoreDiarization, type DerResult, type Seg } from './der.ts';
 import { pairwiseIdentity, type Appearance } from './identity.ts';
@@ -26,6 +29,39 @@ interface FileResult {
 
 function hypSegments(a: MediaAnalysis): Seg[] {
   return a.segments.map((s) => ({ speaker: String(s.speaker), start: s.start, end: s.end }));
+}
+
+/**
+ * The file's utterance-level ground truth (devNN.json, the service's transcript JSON shape) as an
+ * attached transcript, each cue boundary moved by up to ±jitterSec (seeded) so that it is no
+ * more exact than a human-made transcript.
+ */
+export function devTranscript(dir: string, file: ManifestFile, jitterSec: number, coarse = false): Transcript {
+  const data = JSON.parse(readFileSync(join(dir, `${file.name}.json`), 'utf8')) as { segments: { speaker: string; start: number; end: number; text?: string; kind?: string }[] };
+  let segments = data.segments;
+  if (coarse) {
+    // As captions usually are: no backchannels, and one cue per run of a speaker's utterances.
+    segments = [];
+    for (const seg of data.segments) {
+      if (seg.kind === 'backchannel') continue;
+      const last = segments[segments.length - 1];
+      if (last && last.speaker === seg.speaker && seg.start - last.end < 2) segments[segments.length - 1] = { ...last, end: Math.max(last.end, seg.end), text: `${last.text ?? ''} ${seg.text ?? ''}`.trim() };
+      else segments.push(seg);
+    }
+  }
+  let seed = 0x9e3779b9 ^ file.name.length;
+  const rand = (): number => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const move = (x: number): number => Math.max(0, x + (rand() * 2 - 1) * jitterSec);
+  const cues = segments.map((s) => {
+    const start = move(s.start);
+    return { speaker: s.speaker, start, end: Math.max(start + 0.05, move(s.end)), text: s.text ?? '' };
+  });
+  return { format: 'json', cues };
 }
 
 export async function evaluateFile(dir: string, file: ManifestFile, options: AnalysisOptions): Promise<FileResult> {
@@ -111,10 +147,13 @@ async function main(): Promise<void> {
       threshold: { type: 'string' },
       json: { type: 'string' },
       quiet: { type: 'boolean' },
+      transcripts: { type: 'boolean' },
+      'transcript-jitter': { type: 'string' },
+      'transcript-coarse': { type: 'boolean' },
     },
   });
   if (!values.dataset) {
-    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT]');
+    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--transcripts [--transcript-jitter SEC] [--transcript-coarse]]');
     process.exit(2);
   }
   const dir = values.dataset;
@@ -131,7 +170,8 @@ async function main(): Promise<void> {
   const shareErrs: number[] = [];
   const failures: string[] = [];
   for (const file of files) {
-    const r = await evaluateFile(dir, file, options);
+    const transcript = values.transcripts ? devTranscript(dir, file, Number(values['transcript-jitter'] ?? 0), values['transcript-coarse']) : undefined;
+    const r = await evaluateFile(dir, file, transcript ? { ...options, transcript } : options);
     results.push(r);
     const d = r.der25;
     const sc = d.scored;

@@ -13,6 +13,7 @@ import { acousticStats, buildTurns, frameTrackToSegments } from './speech/turns.
 import { CepstralVoiceprint, type VoiceprintExtractor } from './speech/voiceprint.ts';
 import { computeSpeakerMetrics } from './behavior/speaker-metrics.ts';
 import { alignTranscript } from './language/align.ts';
+import { transcriptGuide } from './language/transcript-guide.ts';
 import { openSync, readSync, closeSync } from 'node:fs';
 
 export type AnalysisStage = 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior';
@@ -24,7 +25,7 @@ export interface AnalysisOptions {
   /** Throw EngineError('no_speech_detected') instead of returning zero speakers. */
   requireSpeech?: boolean;
   /** Overrides for evaluation and calibration; the defaults are the calibrated values. */
-  tuning?: { vad?: VadOptions; diarize?: DiarizeOptions };
+  tuning?: { vad?: VadOptions; diarize?: DiarizeOptions; transcriptGuide?: boolean };
   voiceprint?: VoiceprintExtractor;
 }
 
@@ -34,7 +35,8 @@ export interface AnalyzeMediaInput extends AnalysisOptions {
 }
 
 const VAD_NAME = 'energy-hysteresis-v1 (speech-band level, adaptive threshold, voicing and tone checks)';
-const DIARIZATION_NAME = 'GMM-UBM supervector window clustering, GMM-UBM Viterbi resegmentation, cross-likelihood-ratio merging weighted by cluster size';
+const DIARIZATION_NAME = 'GMM-UBM supervector window clustering, GMM-UBM Viterbi resegmentation, cross-likelihood-ratio merging weighted by cluster size, voiceprint merge veto';
+const GUIDED_DIARIZATION_NAME = 'transcript-guided: one GMM-UBM speaker model per transcript name, trained on its cues, and a Viterbi resegmentation of all speech';
 
 function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('analysis aborted');
@@ -95,7 +97,9 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   if (regions.length === 0 && options.requireSpeech) throw new EngineError('no_speech_detected', 'no speech was detected in the media');
 
   progress('identifying_speakers', 0);
-  const { frameSpeaker, speakers } = diarize(f, regions, mask, options.tuning?.diarize);
+  const transcript = options.transcript ?? null;
+  const guide = transcript && options.tuning?.transcriptGuide !== false ? transcriptGuide(transcript, mask) : null;
+  const { frameSpeaker, speakers, guided } = diarize(f, regions, mask, options.tuning?.diarize, guide?.track);
   throwIfAborted(options.signal);
   progress('identifying_speakers', 1);
 
@@ -104,7 +108,6 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   const nuclei = syllableNuclei(f, mask);
   const turns = buildTurns(segments, f, frameSpeaker, nuclei);
   const acoustic = acousticStats(speakers, f, frameSpeaker, nuclei);
-  const transcript = options.transcript ?? null;
   const labels = transcript ? alignTranscript(segments, transcript).labels : Array.from({ length: speakers }, () => null);
   const metrics = computeSpeakerMetrics({ durationSec, segments, turns, acoustic, transcript, labels });
   const extractor = options.voiceprint ?? new CepstralVoiceprint();
@@ -130,7 +133,7 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
     transcript,
     method: {
       vad: VAD_NAME,
-      diarization: DIARIZATION_NAME,
+      diarization: guided ? GUIDED_DIARIZATION_NAME : DIARIZATION_NAME,
       voiceprint: extractor.name,
       realTimeFactor: durationSec > 0 ? Math.round((elapsedSec / durationSec) * 1e5) / 1e5 : null,
     },

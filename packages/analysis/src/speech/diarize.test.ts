@@ -42,6 +42,38 @@ test('one voice stays one speaker', { todo: 'over-splits steady synthetic voices
   assert.equal(analyzeSamples(samples, 16000).speakers.length, 1);
 });
 
+test('a named transcript guides the speakers: one voice stays one, named, speaker', () => {
+  // The same steady voice that clustering over-splits (the todo above).
+  const { samples, turns } = synthConversation([MAN], 40, { seed: 4, turnSec: 3 });
+  const transcript = { format: 'json' as const, cues: turns.map((t) => ({ speaker: 'Ana', start: t.start, end: t.end, text: '' })) };
+  const a = analyzeSamples(samples, 16000, { transcript });
+  assert.equal(a.speakers.length, 1);
+  assert.equal(a.speakers[0]!.label, 'Ana');
+  assert.match(a.method.diarization, /^transcript-guided/);
+});
+
+test('a named transcript with boundaries 0.3 s off still gives each voice its turns', () => {
+  const { samples, turns } = synthConversation([WOMAN, MAN], 40, { seed: 2, turnSec: 3 });
+  const names = ['Ana', 'Ben'];
+  const shift = [0.3, -0.3];
+  const cues = turns.map((t, i) => ({ speaker: names[t.speaker]!, start: Math.max(0, t.start + shift[i % 2]!), end: t.end + shift[(i + 1) % 2]!, text: '' }));
+  const a = analyzeSamples(samples, 16000, { transcript: { format: 'json', cues } });
+  assert.equal(a.speakers.length, 2);
+  assert.deepEqual(a.speakers.map((s) => s.label).sort(), ['Ana', 'Ben']);
+  // Speaker numbers follow first speech; map each reference voice to the speaker bearing its name.
+  const byName = new Map(a.speakers.map((s) => [s.label, s.index]));
+  const remapped = turns.map((t) => ({ ...t, speaker: byName.get(names[t.speaker]!)! }));
+  assert.ok(accuracy(a, remapped) > 0.95, `accuracy ${accuracy(a, remapped)}`);
+});
+
+test('a transcript covering too little of the speech only labels: clustering decides', () => {
+  const { samples, turns } = synthConversation([WOMAN, MAN], 40, { seed: 3, turnSec: 3 });
+  const first = turns[0]!;
+  const a = analyzeSamples(samples, 16000, { transcript: { format: 'json', cues: [{ speaker: 'Ana', start: first.start, end: first.end, text: '' }] } });
+  assert.doesNotMatch(a.method.diarization, /transcript-guided/);
+  assert.equal(a.speakers.length, 2);
+});
+
 test('silence gives zero speakers, or no_speech_detected when speech is required', () => {
   const x = new Float32Array(16000 * 10);
   addNoise(x, -60, prng(1));

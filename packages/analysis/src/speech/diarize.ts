@@ -99,6 +99,8 @@ export interface Diarization {
   /** Speaker per frame, -1 for non-speech; speakers renumbered in order of first speech. */
   frameSpeaker: Int16Array;
   speakers: number;
+  /** True when the speakers came from a transcript's named cues rather than from clustering. */
+  guided: boolean;
 }
 
 const CEP_DIMS = NUM_CEPS - 1;
@@ -106,6 +108,8 @@ const MAX_CLUSTER_ITEMS = 600;
 const MAX_UBM_FRAMES = 6000;
 const PITCH_SD_FLOOR_ST = 1.5;
 const UBM_ITERATIONS = 6;
+/** A transcript name needs 1 s of voiced speech in its cues to become a speaker model. */
+const GUIDE_MIN_FRAMES = 100;
 
 /** Speech frames that are voiced and within 30 dB of the recording's loud frames. */
 export function modellingMask(f: FrameFeatures, speech: Uint8Array, voicedOnly = true): Uint8Array {
@@ -221,30 +225,14 @@ function pitchModel(f: FrameFeatures, frames: number[]): { mean: number; sd: num
   return { mean, sd: Math.max(PITCH_SD_FLOOR_ST, Math.sqrt(Math.max(0, q / n - mean * mean))) };
 }
 
-export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions = {}): Diarization {
-  const o = { ...DIARIZE_DEFAULTS, ...options };
+/**
+ * Bottom-up clustering of speech windows (at most MAX_CLUSTER_ITEMS of them, evenly spread, so
+ * that long recordings cost no more memory or time here than a half-hour one): frames per
+ * initial cluster.
+ */
+function clusterWindows(f: FrameFeatures, regions: FrameRegion[], ubm: Ubm, cep: Float32Array, model: Uint8Array, o: typeof DIARIZE_DEFAULTS): number[][] {
   const win = Math.round(o.windowSec * 100);
   const hop = Math.round(o.hopSec * 100);
-  const frameSpeaker = new Int16Array(f.frames).fill(-1);
-  if (regions.length === 0) return { frameSpeaker, speakers: 0 };
-
-  // Speaker models use the frames that carry voice: voiced, and within 30 dB of the loud frames.
-  const model = modellingMask(f, mask, o.voicedOnly);
-  const cep = standardisedCepstra(f, model, o.voicedOnly);
-  const dims = CEP_DIMS + (o.voicedOnly ? 1 : 0);
-  const modelFrames: number[] = [];
-  for (let i = 0; i < f.frames; i++) if (model[i]) modelFrames.push(i);
-  if (modelFrames.length < 50) {
-    for (const r of regions) frameSpeaker.fill(0, r.start, r.end);
-    return { frameSpeaker, speakers: 1 };
-  }
-  // A speaker needs enough voiced speech to be told apart from noise in the clustering: a few
-  // seconds, but less in a short recording.
-  const minSpeaker = Math.min(o.minSpeakerSec * 100, o.minSpeakerShare * modelFrames.length);
-  const ubmFrames = modelFrames.filter((_, i) => i % Math.max(1, Math.floor(modelFrames.length / MAX_UBM_FRAMES)) === 0);
-  const ubm = trainUbm(cep, dims, ubmFrames, o.ubmComponents, UBM_ITERATIONS);
-  // 1. Cluster the windows (at most MAX_CLUSTER_ITEMS of them, evenly spread, so that long
-  // recordings cost no more memory or time here than a half-hour one).
   const modelledFrames = (a: number, b: number): number => {
     let n = 0;
     for (let i = a; i < b; i++) n += model[i]!;
@@ -271,6 +259,56 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
   picked.forEach((w, i) => {
     for (let t = w.start; t < w.end; t++) if (model[t]) initial[labels[i]!]!.push(t);
   });
+  return initial;
+}
+
+/**
+ * Speaker groups from a transcript guide (`guide[i]` = index of the named speaker whose cue
+ * covers frame i, -1 for none or several): the modelled frames of each name with at least
+ * GUIDE_MIN_FRAMES of them, or null when no name has enough to be modelled.
+ */
+function guideGroups(guide: Int16Array, model: Uint8Array): number[][] | null {
+  const groups: number[][] = [];
+  for (let i = 0; i < model.length; i++) {
+    const g = guide[i] ?? -1;
+    if (g < 0 || !model[i]) continue;
+    while (groups.length <= g) groups.push([]);
+    groups[g]!.push(i);
+  }
+  const usable = groups.filter((fr) => fr.length >= GUIDE_MIN_FRAMES);
+  return usable.length > 0 ? usable : null;
+}
+
+/**
+ * `guide`, when given, is a per-frame speaker track read from a transcript's named cues
+ * (language/transcript-guide.ts): each named speaker then becomes one speaker model trained on
+ * the frames of its cues, and one resegmentation pass assigns every speech frame (also those no
+ * cue covers) to the best of them; the speaker count is the number of names, with no merging.
+ */
+export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions = {}, guide?: Int16Array | null): Diarization {
+  const o = { ...DIARIZE_DEFAULTS, ...options };
+  const frameSpeaker = new Int16Array(f.frames).fill(-1);
+  if (regions.length === 0) return { frameSpeaker, speakers: 0, guided: false };
+
+  // Speaker models use the frames that carry voice: voiced, and within 30 dB of the loud frames.
+  const model = modellingMask(f, mask, o.voicedOnly);
+  const cep = standardisedCepstra(f, model, o.voicedOnly);
+  const dims = CEP_DIMS + (o.voicedOnly ? 1 : 0);
+  const modelFrames: number[] = [];
+  for (let i = 0; i < f.frames; i++) if (model[i]) modelFrames.push(i);
+  if (modelFrames.length < 50) {
+    for (const r of regions) frameSpeaker.fill(0, r.start, r.end);
+    return { frameSpeaker, speakers: 1, guided: false };
+  }
+  // A speaker needs enough voiced speech to be told apart from noise in the clustering: a few
+  // seconds, but less in a short recording.
+  const minSpeaker = Math.min(o.minSpeakerSec * 100, o.minSpeakerShare * modelFrames.length);
+  const ubmFrames = modelFrames.filter((_, i) => i % Math.max(1, Math.floor(modelFrames.length / MAX_UBM_FRAMES)) === 0);
+  const ubm = trainUbm(cep, dims, ubmFrames, o.ubmComponents, UBM_ITERATIONS);
+  // 1. Initial speaker groups: from the transcript's named cues when they describe the speech,
+  // else from clustering the windows.
+  const guided = guide ? guideGroups(guide, model) : null;
+  const initial = guided ?? clusterWindows(f, regions, ubm, cep, model, o);
 
   // 2. Resegment with GMM-UBM speaker models; merge the pair of speakers whose models explain
   // each other's frames best (cross-likelihood ratio) while that ratio is above the threshold.
@@ -285,7 +323,7 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
     // audio it is the largest array here.
     emission ??= new Float32Array(f.frames * groups.length);
     // Two resegmentation passes from the window clusters, then one after each merge.
-    for (let it = 0; it < (round === 0 ? 2 : 1); it++) {
+    for (let it = 0; it < (round === 0 && !guided ? 2 : 1); it++) {
       const means = groups.map((fr) => adaptMeans(ubm, cep, align, fr));
       const pitchModels = groups.map((fr) => pitchModel(f, fr));
       emission.fill(0, 0, f.frames * k2);
@@ -305,7 +343,7 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
       k2 = order.size;
       groups = framesBySpeaker(frameSpeaker, k2, model);
     }
-    if (k2 <= 1) break;
+    if (guided || k2 <= 1) break;
     // Mean LLR of each cluster's frames under each model.
     const sums = new Float64Array(k2 * k2);
     const counts = new Float64Array(k2);
@@ -345,6 +383,6 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
     groups[bi] = groups[bi]!.concat(groups[bj]!);
     groups.splice(bj, 1);
   }
-  return { frameSpeaker, speakers: renumberByFirstSpeech(frameSpeaker, Math.max(1, Math.round(o.firstSpeechMinSec * 100))).size };
+  return { frameSpeaker, speakers: renumberByFirstSpeech(frameSpeaker, Math.max(1, Math.round(o.firstSpeechMinSec * 100))).size, guided: guided !== null };
 }
 
