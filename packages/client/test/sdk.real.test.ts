@@ -62,11 +62,12 @@ describe('against a real service', () => {
 
     media = await analysed(media.id);
     assert.deepEqual((await client.files.retrieve(media.id)).id, media.id);
-    if (media.analysis.status === 'ready') {
-      const d = await client.files.diarization(media.id);
-      assert.equal(d.mediaId, media.id);
-      assert.ok(Array.isArray(d.segments));
-    }
+    assert.equal(media.analysis.status, 'ready', `analysis ${JSON.stringify(media.analysis)}`);
+    const d = await client.files.diarization(media.id);
+    assert.equal(d.mediaId, media.id);
+    assert.ok(d.segments.length > 0);
+    // The transcript names both voices, so both speakers carry its names.
+    assert.deepEqual(media.analysis.speakers.map((s) => s.label).sort(), ['Ann', 'Bob']);
   });
 
   test('match and wait: the result on success, a typed JobFailedError otherwise', async () => {
