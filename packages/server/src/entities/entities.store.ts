@@ -78,11 +78,20 @@ export class SqliteEntityStore {
     return { data: page.map((r) => this.toEntity(r)), nextCursor: rows.length > q.limit && last ? encodeCursor(last.seq) : null };
   }
 
-  /** Voiceprints of every entity of the workspace, for linking new speakers. */
-  async voiceprints(workspaceId: string): Promise<{ entityId: string; voiceprint: number[] }[]> {
+  /**
+   * Voiceprints of every entity of the workspace, for linking new speakers, with the number of
+   * media each appears in other than `exceptMediaId` (the media being linked: analysing it again
+   * must not count it twice in the running mean).
+   */
+  async voiceprints(workspaceId: string, exceptMediaId = ''): Promise<{ entityId: string; voiceprint: number[]; appearances: number }[]> {
     return this.db
-      .all<{ id: string; voiceprint_json: string | null }>('SELECT id, voiceprint_json FROM entities WHERE workspace_id = ? AND voiceprint_json IS NOT NULL', workspaceId)
-      .map((r) => ({ entityId: r.id, voiceprint: JSON.parse(r.voiceprint_json as string) as number[] }));
+      .all<{ id: string; voiceprint_json: string | null; n: number }>(
+        `SELECT e.id, e.voiceprint_json, (SELECT COUNT(DISTINCT a.media_id) FROM appearances a WHERE a.entity_id = e.id AND a.media_id <> ?) AS n
+         FROM entities e WHERE e.workspace_id = ? AND e.voiceprint_json IS NOT NULL`,
+        exceptMediaId,
+        workspaceId,
+      )
+      .map((r) => ({ entityId: r.id, voiceprint: JSON.parse(r.voiceprint_json as string) as number[], appearances: r.n }));
   }
 
   /** Labels and tags of the given entities, for the magic_hint resolver. */

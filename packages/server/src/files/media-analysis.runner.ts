@@ -7,7 +7,7 @@ import type { TaskContext, TaskHandler, TaskOutcome } from '../queue/worker.ts';
 import type { Services } from '../services.ts';
 import { ENGINE_UNAVAILABLE_MESSAGE, type AnalysisEngine } from '../analysis/engine.ts';
 import { newId } from '../ids.ts';
-import type { SpeakerLink } from './media.store.ts';
+import { speakerLinks } from './speaker-links.ts';
 
 export class MediaAnalysisRunner implements TaskHandler {
   private readonly services: Services;
@@ -50,14 +50,9 @@ export class MediaAnalysisRunner implements TaskHandler {
         throw err;
       });
     if (!analysis) return { kind: 'done' };
-    const existing = await this.services.stores.entities.voiceprints(m.workspaceId);
+    const existing = await this.services.stores.entities.voiceprints(m.workspaceId, m.id);
     const linked = this.engine.linkSpeakers(analysis.speakers.map((s) => s.voiceprint), existing);
-    const links: SpeakerLink[] = analysis.speakers.map((s, i) => {
-      const entityId = linked[i] ?? null;
-      return entityId
-        ? { speakerIndex: s.index, entityId, speechSec: s.speechSec }
-        : { speakerIndex: s.index, entityId: newId('ent'), speechSec: s.speechSec, create: { voiceprint: s.voiceprint, label: s.label } };
-    });
+    const links = speakerLinks(analysis.speakers, linked, existing, () => newId('ent'));
     await media.completeAnalysis(m.id, analysis, links);
     return { kind: 'done' };
   }
