@@ -8,6 +8,7 @@
 //    speakers whose models explain each other best (cross-likelihood ratio, CLR, weighted by how
 //    much of each model comes from its own data) is merged while it stays above a threshold. Clusters with too little voiced speech are always
 //    merged into their closest partner. The speaker count is where merging stops.
+// Recordings longer than `longRecordingSec` are diarized in chunks first (diarize-long.ts).
 // Speakers are numbered in order of first speech.
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
 import type { FrameRegion } from './vad.ts';
@@ -19,6 +20,8 @@ import { quantile } from './stats.ts';
 import { CepstralVoiceprint, voiceprintSimilarity } from './voiceprint.ts';
 
 const VETO_PRINT = new CepstralVoiceprint();
+import { chunkSpeakers, linkedChunkGroups } from './diarize-long.ts';
+import { modellingMask, standardisedCepstra } from './speaker-frames.ts';
 import { compactColumns, renumberByFirstSpeech, viterbiEmissions } from './viterbi.ts';
 
 /** Calibrated on the dev set (docs/analysis-speech.md); every field can be overridden. */
@@ -40,6 +43,9 @@ export const DIARIZE_DEFAULTS = {
   voicedOnly: true,
   mergeVetoSimilarity: 0.15,
   mergeVetoMinSec: 2,
+  longRecordingSec: 300,
+  longRecordingMaxSec: 2400,
+  chunkSec: 180,
 };
 
 export interface DiarizeOptions {
@@ -80,6 +86,17 @@ export interface DiarizeOptions {
   /** Merges of two clusters of at least mergeVetoMinSec voiced seconds whose voiceprints have a cosine below this are refused (-2: off). */
   mergeVetoSimilarity?: number;
   mergeVetoMinSec?: number;
+  /**
+   * Recordings longer than this (seconds) are cut into chunks of about chunkSec, each diarized on
+   * its own, and the chunk speakers linked across chunks (diarize-long.ts).
+   */
+  longRecordingSec?: number;
+  /**
+   * ...and up to this long: beyond it the single-stage path is used, because the chunked one
+   * peaked at 298-315 MB on an hour (the engine's goal is 300 MB; 258-264 MB at 40 minutes).
+   */
+  longRecordingMaxSec?: number;
+  chunkSec?: number;
   /** Diagnostics (eval only): called before each merge decision with the current clusters. */
   trace?: (e: MergeTrace) => void;
 }
@@ -110,52 +127,6 @@ const PITCH_SD_FLOOR_ST = 1.5;
 const UBM_ITERATIONS = 6;
 /** A transcript name needs 1 s of voiced speech in its cues to become a speaker model. */
 const GUIDE_MIN_FRAMES = 100;
-
-/** Speech frames that are voiced and within 30 dB of the recording's loud frames. */
-export function modellingMask(f: FrameFeatures, speech: Uint8Array, voicedOnly = true): Uint8Array {
-  const levels: number[] = [];
-  for (let i = 0; i < f.frames; i++) if (speech[i]) levels.push(f.bandDb[i]!);
-  const floor = (quantile(levels, 0.95) ?? 0) - 30;
-  const out = new Uint8Array(f.frames);
-  for (let i = 0; i < f.frames; i++) if (speech[i] && f.bandDb[i]! > floor && (!voicedOnly || f.pitchHz[i]! > 0)) out[i] = 1;
-  return out;
-}
-
-/**
- * Per-frame speaker features, standardised over the modelling frames of the recording:
- * c1..c19 (c0 is level, which says more about the microphone than the voice) and log F0.
- */
-export function standardisedCepstra(f: FrameFeatures, mask: Uint8Array, withPitch = true): Float32Array {
-  const DIMS = CEP_DIMS + (withPitch ? 1 : 0);
-  const out = new Float32Array(f.frames * DIMS);
-  const raw = new Float64Array(DIMS);
-  const m = new Float64Array(DIMS);
-  const s = new Float64Array(DIMS);
-  let count = 0;
-  const read = (i: number): void => {
-    for (let d = 0; d < CEP_DIMS; d++) raw[d] = f.mfcc[i * NUM_CEPS + d + 1]!;
-    if (withPitch) raw[CEP_DIMS] = f.pitchHz[i]! > 0 ? Math.log2(f.pitchHz[i]!) : 0;
-  };
-  for (let i = 0; i < f.frames; i++) {
-    if (!mask[i]) continue;
-    count++;
-    read(i);
-    for (let d = 0; d < DIMS; d++) {
-      m[d] = m[d]! + raw[d]!;
-      s[d] = s[d]! + raw[d]! * raw[d]!;
-    }
-  }
-  for (let d = 0; d < DIMS; d++) {
-    m[d] = count ? m[d]! / count : 0;
-    s[d] = count ? Math.sqrt(Math.max(1e-6, s[d]! / count - m[d]! ** 2)) : 1;
-  }
-  for (let i = 0; i < f.frames; i++) {
-    if (!mask[i]) continue;
-    read(i);
-    for (let d = 0; d < DIMS; d++) out[i * DIMS + d] = (raw[d]! - m[d]!) / s[d]!;
-  }
-  return out;
-}
 
 interface Window {
   start: number;
@@ -286,10 +257,17 @@ function guideGroups(guide: Int16Array, model: Uint8Array): number[][] | null {
  * cue covers) to the best of them; the speaker count is the number of names, with no merging.
  */
 export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions = {}, guide?: Int16Array | null): Diarization {
+  return diarizeRange(f, regions, mask, options, guide ?? null, true);
+}
+
+/** `chunked`: whether a long recording may be cut into chunks (never again inside a chunk). */
+function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions, guide: Int16Array | null, chunked: boolean): Diarization {
   const o = { ...DIARIZE_DEFAULTS, ...options };
   const frameSpeaker = new Int16Array(f.frames).fill(-1);
   if (regions.length === 0) return { frameSpeaker, speakers: 0, guided: false };
 
+  const long = !guide && chunked && f.frames > o.longRecordingSec * 100 && f.frames <= o.longRecordingMaxSec * 100;
+  const chunks = long ? chunkSpeakers(f, regions, mask, o.chunkSec, (sf, sr, sm) => diarizeRange(sf, sr, sm, { ...options, trace: undefined }, null, false)) : null;
   // Speaker models use the frames that carry voice: voiced, and within 30 dB of the loud frames.
   const model = modellingMask(f, mask, o.voicedOnly);
   const cep = standardisedCepstra(f, model, o.voicedOnly);
@@ -305,14 +283,15 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
   const minSpeaker = Math.min(o.minSpeakerSec * 100, o.minSpeakerShare * modelFrames.length);
   const ubmFrames = modelFrames.filter((_, i) => i % Math.max(1, Math.floor(modelFrames.length / MAX_UBM_FRAMES)) === 0);
   const ubm = trainUbm(cep, dims, ubmFrames, o.ubmComponents, UBM_ITERATIONS);
-  // 1. Initial speaker groups: from the transcript's named cues when they describe the speech,
-  // else from clustering the windows.
+  const align = alignToUbm(ubm, cep, model);
+  // 1. Initial speaker groups: from the transcript's named cues when they describe the speech;
+  // else in a long recording the speakers of its chunks, linked across chunks; else from
+  // clustering the windows.
   const guided = guide ? guideGroups(guide, model) : null;
-  const initial = guided ?? clusterWindows(f, regions, ubm, cep, model, o);
+  const initial = guided ?? (chunks ? linkedChunkGroups(f, chunks, { ubm, cep, model, align }, o) : clusterWindows(f, regions, ubm, cep, model, o));
 
   // 2. Resegment with GMM-UBM speaker models; merge the pair of speakers whose models explain
   // each other's frames best (cross-likelihood ratio) while that ratio is above the threshold.
-  const align = alignToUbm(ubm, cep, model);
   let groups = initial.filter((fr) => fr.length > 0);
   const fileStats = pitchModel(f, modelFrames);
   let emission: Float32Array | undefined;
@@ -355,7 +334,8 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
     }
     // Second opinion on a merge: the channel-robust voice shapes of the two clusters. Two sizeable
     // clusters whose shapes point apart are kept apart whatever their likelihood ratio says.
-    const prints = o.mergeVetoSimilarity > -1 ? Array.from({ length: k2 }, (_, c) => VETO_PRINT.extract(f, frameSpeaker, c)) : [];
+    // (Not needed when no merge follows: a transcript-guided or chunk-linked recording.)
+    const prints = o.mergeVetoSimilarity > -1 && !chunks ? Array.from({ length: k2 }, (_, c) => VETO_PRINT.extract(f, frameSpeaker, c)) : [];
     let best = -Infinity;
     let bi = -1;
     let bj = -1;
@@ -379,7 +359,9 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
       const self = Array.from({ length: k2 }, (_, i) => sums[i * k2 + i]! / Math.max(1, counts[i]!));
       o.trace({ round, frameSpeaker, counts: Array.from(counts), clr, self });
     }
-    if (best < o.clrThreshold) break;
+    // Chunk speakers were already merged within their chunk and linked across chunks: the
+    // resegmentation above only refines their boundaries.
+    if (best < o.clrThreshold || long) break;
     groups[bi] = groups[bi]!.concat(groups[bj]!);
     groups.splice(bj, 1);
   }

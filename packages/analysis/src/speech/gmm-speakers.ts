@@ -17,6 +17,8 @@ export interface FrameAlignment {
   ubmLl: Float32Array;
 }
 
+const BEST_SCRATCH = new Int32Array(TOP);
+
 export function alignToUbm(ubm: Ubm, x: Float32Array, model: Uint8Array): FrameAlignment {
   const n = model.length;
   const top = new Int16Array(n * TOP).fill(-1);
@@ -34,43 +36,45 @@ export function alignToUbm(ubm: Ubm, x: Float32Array, model: Uint8Array): FrameA
       }
       ll[c] = logConst[c]! - 0.5 * s;
     }
-    // Partial selection of the TOP best components.
-    const best: number[] = [];
+    // Partial selection of the TOP best components (into a reused buffer: this runs per frame).
+    const best = BEST_SCRATCH;
+    let used = 0;
     for (let c = 0; c < k; c++) {
-      if (best.length < TOP) best.push(c);
+      if (used < TOP) best[used++] = c;
       else {
         let worst = 0;
-        for (let b = 1; b < best.length; b++) if (ll[best[b]!]! < ll[best[worst]!]!) worst = b;
+        for (let b = 1; b < used; b++) if (ll[best[b]!]! < ll[best[worst]!]!) worst = b;
         if (ll[c]! > ll[best[worst]!]!) best[worst] = c;
       }
     }
     let max = -Infinity;
-    for (const c of best) max = Math.max(max, ll[c]!);
+    for (let b = 0; b < used; b++) max = Math.max(max, ll[best[b]!]!);
     let total = 0;
-    for (const c of best) total += Math.exp(ll[c]! - max);
+    for (let b = 0; b < used; b++) total += Math.exp(ll[best[b]!]! - max);
     ubmLl[i] = max + Math.log(total);
-    best.forEach((c, b) => {
-      top[i * TOP + b] = c;
-      post[i * TOP + b] = Math.exp(ll[c]! - max) / total;
-    });
+    for (let b = 0; b < used; b++) {
+      top[i * TOP + b] = best[b]!;
+      post[i * TOP + b] = Math.exp(ll[best[b]!]! - max) / total;
+    }
   }
   return { top, post, ubmLl };
 }
 
-/** MAP-adapted means (components * dims) of a speaker from its frames. */
-export function adaptMeans(ubm: Ubm, x: Float32Array, a: FrameAlignment, frames: number[]): Float64Array {
+/** MAP-adapted means (components * dims) of a speaker from its frames (one list or several, in order). */
+export function adaptMeans(ubm: Ubm, x: Float32Array, a: FrameAlignment, ...lists: number[][]): Float64Array {
   const { components: k, dims } = ubm;
   const N = new Float64Array(k);
   const F = new Float64Array(k * dims);
-  for (const i of frames) {
-    for (let b = 0; b < TOP; b++) {
-      const c = a.top[i * TOP + b]!;
-      if (c < 0) continue;
-      const p = a.post[i * TOP + b]!;
-      N[c] = N[c]! + p;
-      for (let d = 0; d < dims; d++) F[c * dims + d] = F[c * dims + d]! + p * x[i * dims + d]!;
+  for (const frames of lists)
+    for (const i of frames) {
+      for (let b = 0; b < TOP; b++) {
+        const c = a.top[i * TOP + b]!;
+        if (c < 0) continue;
+        const p = a.post[i * TOP + b]!;
+        N[c] = N[c]! + p;
+        for (let d = 0; d < dims; d++) F[c * dims + d] = F[c * dims + d]! + p * x[i * dims + d]!;
+      }
     }
-  }
   const out = new Float64Array(k * dims);
   for (let c = 0; c < k; c++) {
     const alpha = N[c]! / (N[c]! + RELEVANCE);
@@ -82,11 +86,15 @@ export function adaptMeans(ubm: Ubm, x: Float32Array, a: FrameAlignment, frames:
   return out;
 }
 
+// frameLlr runs for every frame under every speaker model, millions of times per recording: a
+// fresh array per call made the young generation grow by tens of megabytes on long files.
+const LL_SCRATCH = new Float64Array(TOP);
+
 /** log p(x_i | speaker) - log p(x_i | UBM), over the frame's top components; 0 if unmodelled. */
 export function frameLlr(ubm: Ubm, means: Float64Array, x: Float32Array, a: FrameAlignment, i: number): number {
   const { dims, invVars, logConst } = ubm;
   let max = -Infinity;
-  const ll = [0, 0, 0, 0];
+  const ll = LL_SCRATCH;
   let used = 0;
   for (let b = 0; b < TOP; b++) {
     const c = a.top[i * TOP + b]!;

@@ -2,13 +2,20 @@
 
 /** q-quantile (0..1) of the values, linear interpolation; null when empty. */
 export function quantile(values: ArrayLike<number>, q: number): number | null {
+  return values.length === 0 ? null : quantiles(values, [q])[0]!;
+}
+
+/** Several quantiles of the same values with one sort (the values are copied, not changed). */
+export function quantiles(values: ArrayLike<number>, qs: readonly number[]): number[] {
   const n = values.length;
-  if (n === 0) return null;
+  if (n === 0) return qs.map(() => NaN);
   const sorted = Float64Array.from(values as ArrayLike<number>).sort();
-  const pos = Math.min(1, Math.max(0, q)) * (n - 1);
-  const lo = Math.floor(pos);
-  const hi = Math.min(n - 1, lo + 1);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+  return qs.map((q) => {
+    const pos = Math.min(1, Math.max(0, q)) * (n - 1);
+    const lo = Math.floor(pos);
+    const hi = Math.min(n - 1, lo + 1);
+    return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+  });
 }
 
 export function mean(values: ArrayLike<number>): number | null {

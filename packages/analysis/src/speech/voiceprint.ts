@@ -3,7 +3,7 @@
 // without touching diarization or entity linking.
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
 import { hzToSemitones } from './pitch.ts';
-import { cosineSimilarity, quantile } from './stats.ts';
+import { cosineSimilarity, quantiles } from './stats.ts';
 import { SAME_SPEAKER_THRESHOLD, VOICEPRINT_CENTER, VOICEPRINT_SCALE } from './voiceprint-calibration.ts';
 
 export { SAME_SPEAKER_THRESHOLD };
@@ -109,7 +109,7 @@ export function rawVoiceStats(f: FrameFeatures, frameSpeaker: Int16Array, speake
   }
   if (st.length === 0) return null;
   const shape = SHAPE.map((row) => row.reduce((a, w, d) => a + w * sum[d]!, 0) / st.length);
-  return [...shape, ...PITCH_QUANTILES.map((q) => quantile(st, q)!)];
+  return [...shape, ...quantiles(st, PITCH_QUANTILES)];
 }
 
 /**
