@@ -13,7 +13,7 @@ import { acousticStats, buildTurns, frameTrackToSegments } from './speech/turns.
 import { CepstralVoiceprint, type VoiceprintExtractor } from './speech/voiceprint.ts';
 import { computeSpeakerMetrics } from './behavior/speaker-metrics.ts';
 import { alignTranscript } from './language/align.ts';
-import { transcriptGuide } from './language/transcript-guide.ts';
+import { transcriptGuide, withGuideOverlaps } from './language/transcript-guide.ts';
 import { openSync, readSync, closeSync } from 'node:fs';
 
 export type AnalysisStage = 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior';
@@ -104,11 +104,13 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   progress('identifying_speakers', 1);
 
   progress('measuring_behavior', 0);
-  const segments = frameTrackToSegments(frameSpeaker);
+  const track = frameTrackToSegments(frameSpeaker);
+  const labels = transcript ? alignTranscript(track, transcript).labels : Array.from({ length: speakers }, () => null);
+  // Overlapped speech, where the evidence allows: a guiding transcript's overlapping cues.
+  const segments = guided && guide ? withGuideOverlaps(track, guide, labels, frameSpeaker) : track;
   const nuclei = syllableNuclei(f, mask);
   const turns = buildTurns(segments, f, frameSpeaker, nuclei);
   const acoustic = acousticStats(speakers, f, frameSpeaker, nuclei);
-  const labels = transcript ? alignTranscript(segments, transcript).labels : Array.from({ length: speakers }, () => null);
   const metrics = computeSpeakerMetrics({ durationSec, segments, turns, acoustic, transcript, labels });
   const extractor = options.voiceprint ?? new CepstralVoiceprint();
   const speakerList: SpeakerAnalysis[] = Array.from({ length: speakers }, (_, s) => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { transcriptGuide, GUIDE_MIN_COVERAGE } from './transcript-guide.ts';
+import { transcriptGuide, withGuideOverlaps, GUIDE_MIN_COVERAGE } from './transcript-guide.ts';
 import type { Transcript } from '../types.ts';
 
 const speech = (frames: number, from = 0, to = frames): Uint8Array => {
@@ -44,4 +44,29 @@ test('coverage counts speech frames only: cues over silence do not make up for m
   const g = transcriptGuide(transcript([['Ana', 0, 2.5]]), speech(400, 100, 300));
   assert.ok(g);
   assert.equal(g.coverage, 0.75);
+});
+
+test('cues of two names overlapping over speech for 0.3 s or more are an overlap; shorter ones are loose cue times', () => {
+  const g = transcriptGuide(transcript([['Ana', 0, 2], ['Ben', 1.5, 3], ['Ana', 3.8, 5], ['Ben', 4.9, 6]]), speech(600));
+  assert.ok(g);
+  assert.deepEqual(g.overlaps, [{ start: 150, end: 200, names: [0, 1] }]);
+});
+
+test('an overlap adds a segment for the speaker the single-speaker track left out', () => {
+  const g = transcriptGuide(transcript([['Ana', 0, 2], ['Ben', 1.5, 3]]), speech(300));
+  assert.ok(g);
+  // Diarization gave Ana (speaker 0) frames 0-199 and Ben (speaker 1) frames 200-299.
+  const frameSpeaker = new Int16Array(300);
+  frameSpeaker.fill(1, 200);
+  const segments = [
+    { speaker: 0, start: 0, end: 2 },
+    { speaker: 1, start: 2, end: 3 },
+  ];
+  assert.deepEqual(withGuideOverlaps(segments, g, ['Ana', 'Ben'], frameSpeaker), [
+    { speaker: 0, start: 0, end: 2 },
+    { speaker: 1, start: 1.5, end: 2 },
+    { speaker: 1, start: 2, end: 3 },
+  ]);
+  // Names that label no speaker add nothing.
+  assert.deepEqual(withGuideOverlaps(segments, g, ['Ana', null], frameSpeaker), segments);
 });
