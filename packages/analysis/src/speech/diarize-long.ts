@@ -13,6 +13,7 @@ import { NUM_CEPS, type FrameFeatures } from './features.ts';
 import type { FrameRegion } from './vad.ts';
 import { adaptMeans, frameLlr, type FrameAlignment } from './gmm-speakers.ts';
 import type { Ubm } from './ubm.ts';
+import { framesByLabel } from './speaker-frames.ts';
 import { CepstralVoiceprint, SAME_SPEAKER_THRESHOLD, voiceprintSimilarity } from './voiceprint.ts';
 
 const PRINT = new CepstralVoiceprint();
@@ -103,13 +104,13 @@ export function chunkSpeakers(f: FrameFeatures, regions: FrameRegion[], mask: Ui
  * Stage 2: links the chunk speakers; returns the modelling frames of each linked speaker (the
  * initial clusters of the resegmentation in diarize.ts).
  */
-export function linkedChunkGroups(f: FrameFeatures, { label, chunkOf }: ChunkSpeakers, m: SpeakerModelling, o: LinkOptions): number[][] {
+export function linkedChunkGroups(f: FrameFeatures, { label, chunkOf }: ChunkSpeakers, m: SpeakerModelling, o: LinkOptions): Int32Array[] {
   const owner = linkChunkSpeakers(f, m, label, chunkOf, o);
   const ids = [...new Set(owner)];
   const index = new Map(ids.map((id, g) => [id, g]));
-  const groups: number[][] = ids.map(() => []);
-  for (let i = 0; i < f.frames; i++) if (label[i]! >= 0 && m.model[i]) groups[index.get(owner[label[i]!]!)!]!.push(i);
-  return groups;
+  // Chunk speaker -> linked group, so that the frames are gathered by one table look-up each.
+  const groupOf = Int32Array.from(owner, (id) => index.get(id)!);
+  return framesByLabel(label, ids.length, m.model, groupOf);
 }
 
 /**
@@ -122,8 +123,7 @@ function linkChunkSpeakers(f: FrameFeatures, { ubm, cep, model, align }: Speaker
   const n = chunkOf.length;
   const owner = Int32Array.from({ length: n }, (_, i) => i);
   if (n <= 1) return owner;
-  const groups: number[][] = Array.from({ length: n }, () => []);
-  for (let i = 0; i < f.frames; i++) if (label[i]! >= 0 && model[i]) groups[label[i]!]!.push(i);
+  const groups = framesByLabel(label, n, model);
   // shared[a * n + b] = 1 when groups a and b hold speakers of one chunk (a flag matrix, so that
   // the O(n^2) pair scan per link allocates nothing).
   const shared = new Uint8Array(n * n);
@@ -133,10 +133,10 @@ function linkChunkSpeakers(f: FrameFeatures, { ubm, cep, model, align }: Speaker
   const members: number[][] = groups.map((_, g) => [g]);
   const size = groups.map((fr) => fr.length);
   /** Up to MAX_SCORED_FRAMES frames of group g, evenly spread. */
-  const sample = (g: number): number[] => {
+  const sample = (g: number): Int32Array => {
     const total = size[g]!;
     const take = Math.min(total, MAX_SCORED_FRAMES);
-    const out: number[] = [];
+    const out = new Int32Array(take);
     let x = 0;
     let offset = 0;
     for (const s of members[g]!) {
@@ -144,11 +144,11 @@ function linkChunkSpeakers(f: FrameFeatures, { ubm, cep, model, align }: Speaker
       for (; x < take; x++) {
         const at = take === total ? x : Math.floor((x * total) / take);
         if (at >= offset + fr.length) break;
-        out.push(fr[at - offset]!);
+        out[x] = fr[at - offset]!;
       }
       offset += fr.length;
     }
-    return out;
+    return out.subarray(0, x);
   };
   const samples = groups.map((_, g) => sample(g));
   const means: (Float64Array | undefined)[] = groups.map((fr) => adaptMeans(ubm, cep, align, fr));
@@ -156,7 +156,7 @@ function linkChunkSpeakers(f: FrameFeatures, { ubm, cep, model, align }: Speaker
   const meanScore = (a: number, b: number): number => {
     const s = samples[a]!;
     let t = 0;
-    for (const i of s) t += frameLlr(ubm, means[b]!, cep, align, i);
+    for (let j = 0; j < s.length; j++) t += frameLlr(ubm, means[b]!, cep, align, s[j]!);
     return t / Math.max(1, s.length);
   };
   // Voiceprints from the same sampled frames: the pitch quantiles would otherwise sort every
@@ -164,9 +164,9 @@ function linkChunkSpeakers(f: FrameFeatures, { ubm, cep, model, align }: Speaker
   const tag = new Int16Array(f.frames).fill(-1);
   const printOf = (g: number): number[] => {
     const fr = samples[g]!;
-    for (const i of fr) tag[i] = 0;
+    for (let j = 0; j < fr.length; j++) tag[fr[j]!] = 0;
     const p = PRINT.extract(f, tag, 0);
-    for (const i of fr) tag[i] = -1;
+    for (let j = 0; j < fr.length; j++) tag[fr[j]!] = -1;
     return p;
   };
   const prints = groups.map((_, g) => printOf(g));
@@ -206,7 +206,7 @@ function linkChunkSpeakers(f: FrameFeatures, { ubm, cep, model, align }: Speaker
     for (let x = 0; x < n; x++) if (owner[x] === bj) owner[x] = bi;
     means[bi] = adaptMeans(ubm, cep, align, ...members[bi]!.map((s) => groups[s]!));
     samples[bi] = sample(bi);
-    samples[bj] = [];
+    samples[bj] = new Int32Array(0);
     prints[bi] = printOf(bi);
     for (let x = 0; x < n; x++) {
       if (!alive[x] || x === bi) continue;

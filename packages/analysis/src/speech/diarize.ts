@@ -21,7 +21,7 @@ import { CepstralVoiceprint, voiceprintSimilarity } from './voiceprint.ts';
 
 const VETO_PRINT = new CepstralVoiceprint();
 import { chunkSpeakers, linkedChunkGroups } from './diarize-long.ts';
-import { modellingMask, standardisedCepstra } from './speaker-frames.ts';
+import { concatFrames, framesByLabel, modellingMask, standardisedCepstra } from './speaker-frames.ts';
 import { compactColumns, renumberByFirstSpeech, viterbiEmissions } from './viterbi.ts';
 
 /** Calibrated on the dev set (docs/analysis-speech.md); every field can be overridden. */
@@ -44,7 +44,7 @@ export const DIARIZE_DEFAULTS = {
   mergeVetoSimilarity: 0.15,
   mergeVetoMinSec: 2,
   longRecordingSec: 300,
-  longRecordingMaxSec: 2400,
+  longRecordingMaxSec: 7200,
   chunkSec: 180,
 };
 
@@ -92,8 +92,9 @@ export interface DiarizeOptions {
    */
   longRecordingSec?: number;
   /**
-   * ...and up to this long: beyond it the single-stage path is used, because the chunked one
-   * peaked at 298-315 MB on an hour (the engine's goal is 300 MB; 258-264 MB at 40 minutes).
+   * ...and up to this long (two hours): beyond it the single-stage path is used. The chunked path
+   * peaks at 231-254 MB on an hour (the engine's goal is 300 MB) now that its per-frame lists
+   * are typed arrays allocated at their final size (as number[] it peaked at 290-315 MB).
    */
   longRecordingMaxSec?: number;
   chunkSec?: number;
@@ -170,21 +171,13 @@ function makeWindow(f: FrameFeatures, ubm: Ubm, cep: Float32Array, model: Uint8A
   return { start, end, stats, speechFrames, pitchSt: quantile(st, 0.5) ?? NaN };
 }
 
-function framesBySpeaker(frameSpeaker: Int16Array, k: number, model: Uint8Array): number[][] {
-  const out: number[][] = Array.from({ length: k }, () => []);
-  for (let i = 0; i < frameSpeaker.length; i++) {
-    const s = frameSpeaker[i]!;
-    if (s >= 0 && model[i]) out[s]!.push(i);
-  }
-  return out;
-}
-
 /** Gaussian of a speaker's F0 in semitones (the deviation floored: a few frames are not a voice). */
-function pitchModel(f: FrameFeatures, frames: number[]): { mean: number; sd: number } {
+function pitchModel(f: FrameFeatures, frames: Int32Array): { mean: number; sd: number } {
   let s = 0;
   let q = 0;
   let voiced = 0;
-  for (const i of frames) {
+  for (let j = 0; j < frames.length; j++) {
+    const i = frames[j]!;
     if (!(f.pitchHz[i]! > 0)) continue;
     const st = hzToSemitones(f.pitchHz[i]!);
     s += st;
@@ -201,7 +194,7 @@ function pitchModel(f: FrameFeatures, frames: number[]): { mean: number; sd: num
  * that long recordings cost no more memory or time here than a half-hour one): frames per
  * initial cluster.
  */
-function clusterWindows(f: FrameFeatures, regions: FrameRegion[], ubm: Ubm, cep: Float32Array, model: Uint8Array, o: typeof DIARIZE_DEFAULTS): number[][] {
+function clusterWindows(f: FrameFeatures, regions: FrameRegion[], ubm: Ubm, cep: Float32Array, model: Uint8Array, o: typeof DIARIZE_DEFAULTS): Int32Array[] {
   const win = Math.round(o.windowSec * 100);
   const hop = Math.round(o.hopSec * 100);
   const modelledFrames = (a: number, b: number): number => {
@@ -226,9 +219,20 @@ function clusterWindows(f: FrameFeatures, regions: FrameRegion[], ubm: Ubm, cep:
     picked.map((w) => w.speechFrames),
     o.clusterPitchWeight,
   );
-  const initial: number[][] = Array.from({ length: k }, () => []);
+  // Windows overlap, so a frame can appear more than once (weighting it as the windows did).
+  const sizes = new Int32Array(k);
   picked.forEach((w, i) => {
-    for (let t = w.start; t < w.end; t++) if (model[t]) initial[labels[i]!]!.push(t);
+    const c = labels[i]!;
+    for (let t = w.start; t < w.end; t++) sizes[c] = sizes[c]! + model[t]!;
+  });
+  const initial = Array.from(sizes, (n) => new Int32Array(n));
+  sizes.fill(0);
+  picked.forEach((w, i) => {
+    const c = labels[i]!;
+    const into = initial[c]!;
+    let at = sizes[c]!;
+    for (let t = w.start; t < w.end; t++) if (model[t]) into[at++] = t;
+    sizes[c] = at;
   });
   return initial;
 }
@@ -238,7 +242,7 @@ function clusterWindows(f: FrameFeatures, regions: FrameRegion[], ubm: Ubm, cep:
  * covers frame i, -1 for none or several): the modelled frames of each name with at least
  * GUIDE_MIN_FRAMES of them, or null when no name has enough to be modelled.
  */
-function guideGroups(guide: Int16Array, model: Uint8Array): number[][] | null {
+function guideGroups(guide: Int16Array, model: Uint8Array): Int32Array[] | null {
   const groups: number[][] = [];
   for (let i = 0; i < model.length; i++) {
     const g = guide[i] ?? -1;
@@ -246,7 +250,7 @@ function guideGroups(guide: Int16Array, model: Uint8Array): number[][] | null {
     while (groups.length <= g) groups.push([]);
     groups[g]!.push(i);
   }
-  const usable = groups.filter((fr) => fr.length >= GUIDE_MIN_FRAMES);
+  const usable = groups.filter((fr) => fr.length >= GUIDE_MIN_FRAMES).map((fr) => Int32Array.from(fr));
   return usable.length > 0 ? usable : null;
 }
 
@@ -272,8 +276,10 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   const model = modellingMask(f, mask, o.voicedOnly);
   const cep = standardisedCepstra(f, model, o.voicedOnly);
   const dims = CEP_DIMS + (o.voicedOnly ? 1 : 0);
-  const modelFrames: number[] = [];
-  for (let i = 0; i < f.frames; i++) if (model[i]) modelFrames.push(i);
+  let modelled = 0;
+  for (let i = 0; i < f.frames; i++) modelled += model[i]!;
+  const modelFrames = new Int32Array(modelled);
+  for (let i = 0, j = 0; i < f.frames; i++) if (model[i]) modelFrames[j++] = i;
   if (modelFrames.length < 50) {
     for (const r of regions) frameSpeaker.fill(0, r.start, r.end);
     return { frameSpeaker, speakers: 1, guided: false };
@@ -320,7 +326,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
       const order = renumberByFirstSpeech(frameSpeaker);
       compactColumns(emission, f.frames, k2, order);
       k2 = order.size;
-      groups = framesBySpeaker(frameSpeaker, k2, model);
+      groups = framesByLabel(frameSpeaker, k2, model);
     }
     if (guided || k2 <= 1) break;
     // Mean LLR of each cluster's frames under each model.
@@ -335,7 +341,10 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
     // Second opinion on a merge: the channel-robust voice shapes of the two clusters. Two sizeable
     // clusters whose shapes point apart are kept apart whatever their likelihood ratio says.
     // (Not needed when no merge follows: a transcript-guided or chunk-linked recording.)
-    const prints = o.mergeVetoSimilarity > -1 && !chunks ? Array.from({ length: k2 }, (_, c) => VETO_PRINT.extract(f, frameSpeaker, c)) : [];
+    // Extracted on first use: each one scans every frame, and most pairs never need one.
+    const veto = o.mergeVetoSimilarity > -1 && !chunks;
+    const prints: (number[] | undefined)[] = [];
+    const printOf = (c: number): number[] => (prints[c] ??= VETO_PRINT.extract(f, frameSpeaker, c));
     let best = -Infinity;
     let bi = -1;
     let bj = -1;
@@ -344,7 +353,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
         let clr = sums[i * k2 + j]! / Math.max(1, counts[i]!) + sums[j * k2 + i]! / Math.max(1, counts[j]!);
         if (o.clrScaleFrames > 0) clr *= (counts[i]! / (counts[i]! + o.clrScaleFrames) + counts[j]! / (counts[j]! + o.clrScaleFrames)) / 2;
         const small = Math.min(counts[i]!, counts[j]!) < minSpeaker;
-        if (prints.length && Math.min(counts[i]!, counts[j]!) >= o.mergeVetoMinSec * 100 && voiceprintSimilarity(prints[i]!, prints[j]!) < o.mergeVetoSimilarity) continue;
+        if (veto && Math.min(counts[i]!, counts[j]!) >= o.mergeVetoMinSec * 100 && voiceprintSimilarity(printOf(i), printOf(j)) < o.mergeVetoSimilarity) continue;
         const score = clr + (small ? 1e6 : 0);
         if (score > best) {
           best = score;
@@ -362,7 +371,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
     // Chunk speakers were already merged within their chunk and linked across chunks: the
     // resegmentation above only refines their boundaries.
     if (best < o.clrThreshold || long) break;
-    groups[bi] = groups[bi]!.concat(groups[bj]!);
+    groups[bi] = concatFrames(groups[bi]!, groups[bj]!);
     groups.splice(bj, 1);
   }
   return { frameSpeaker, speakers: renumberByFirstSpeech(frameSpeaker, Math.max(1, Math.round(o.firstSpeechMinSec * 100))).size, guided: guided !== null };

@@ -61,12 +61,13 @@ export function alignToUbm(ubm: Ubm, x: Float32Array, model: Uint8Array): FrameA
 }
 
 /** MAP-adapted means (components * dims) of a speaker from its frames (one list or several, in order). */
-export function adaptMeans(ubm: Ubm, x: Float32Array, a: FrameAlignment, ...lists: number[][]): Float64Array {
+export function adaptMeans(ubm: Ubm, x: Float32Array, a: FrameAlignment, ...lists: ArrayLike<number>[]): Float64Array {
   const { components: k, dims } = ubm;
   const N = new Float64Array(k);
   const F = new Float64Array(k * dims);
   for (const frames of lists)
-    for (const i of frames) {
+    for (let j = 0; j < frames.length; j++) {
+      const i = frames[j]!;
       for (let b = 0; b < TOP; b++) {
         const c = a.top[i * TOP + b]!;
         if (c < 0) continue;

@@ -1,15 +1,19 @@
 // The per-frame speaker features diarization models: which speech frames carry the voice, and
 // their cepstra (and log F0) standardised over the recording.
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
-import { quantile } from './stats.ts';
+import { quantilesInPlace } from './stats.ts';
 
 const CEP_DIMS = NUM_CEPS - 1;
 
 /** Speech frames that are voiced and within 30 dB of the recording's loud frames. */
 export function modellingMask(f: FrameFeatures, speech: Uint8Array, voicedOnly = true): Uint8Array {
-  const levels: number[] = [];
-  for (let i = 0; i < f.frames; i++) if (speech[i]) levels.push(f.bandDb[i]!);
-  const floor = (quantile(levels, 0.95) ?? 0) - 30;
+  // A typed array sorted in place: for an hour, a number[] of every speech frame's level (and
+  // the copy quantile() sorts) was megabytes of short-lived heap.
+  let n = 0;
+  for (let i = 0; i < f.frames; i++) if (speech[i]) n++;
+  const levels = new Float64Array(n);
+  for (let i = 0, j = 0; i < f.frames; i++) if (speech[i]) levels[j++] = f.bandDb[i]!;
+  const floor = (n ? quantilesInPlace(levels, [0.95])[0]! : 0) - 30;
   const out = new Uint8Array(f.frames);
   for (let i = 0; i < f.frames; i++) if (speech[i] && f.bandDb[i]! > floor && (!voicedOnly || f.pitchHz[i]! > 0)) out[i] = 1;
   return out;
@@ -48,5 +52,39 @@ export function standardisedCepstra(f: FrameFeatures, mask: Uint8Array, withPitc
     read(i);
     for (let d = 0; d < DIMS; d++) out[i * DIMS + d] = (raw[d]! - m[d]!) / s[d]!;
   }
+  return out;
+}
+
+/**
+ * The modelled frames (ascending) of each group 0..k-1, where frame i belongs to group
+ * `map ? map[label[i]] : label[i]` (label -1: none). Counted first so that each list is one
+ * typed array of its final size: growing number[] lists of every frame of an hour, at each
+ * resegmentation pass, was a large share of the young-generation churn.
+ */
+export function framesByLabel(label: Int16Array | Int32Array, k: number, model: Uint8Array, map?: Int32Array): Int32Array[] {
+  const counts = new Int32Array(k);
+  for (let i = 0; i < label.length; i++) {
+    const l = label[i]!;
+    if (l < 0 || !model[i]) continue;
+    const g = map ? map[l]! : l;
+    counts[g] = counts[g]! + 1;
+  }
+  const out = Array.from(counts, (c) => new Int32Array(c));
+  counts.fill(0);
+  for (let i = 0; i < label.length; i++) {
+    const l = label[i]!;
+    if (l < 0 || !model[i]) continue;
+    const g = map ? map[l]! : l;
+    out[g]![counts[g]!] = i;
+    counts[g] = counts[g]! + 1;
+  }
+  return out;
+}
+
+/** The frames of two lists, a's then b's (a merged speaker's frames). */
+export function concatFrames(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
   return out;
 }

@@ -9,7 +9,17 @@ export function quantile(values: ArrayLike<number>, q: number): number | null {
 export function quantiles(values: ArrayLike<number>, qs: readonly number[]): number[] {
   const n = values.length;
   if (n === 0) return qs.map(() => NaN);
-  const sorted = Float64Array.from(values as ArrayLike<number>).sort();
+  return quantilesInPlace(Float64Array.from(values as ArrayLike<number>), qs);
+}
+
+/**
+ * quantiles() of values the caller owns: sorts them in place instead of copying (hot paths
+ * fill a reused scratch buffer, so that long recordings do not allocate a copy per call).
+ */
+export function quantilesInPlace(values: Float64Array, qs: readonly number[]): number[] {
+  const n = values.length;
+  if (n === 0) return qs.map(() => NaN);
+  const sorted = values.sort();
   return qs.map((q) => {
     const pos = Math.min(1, Math.max(0, q)) * (n - 1);
     const lo = Math.floor(pos);

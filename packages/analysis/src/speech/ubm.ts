@@ -14,7 +14,7 @@ export interface Ubm {
 }
 
 /** Fits a diagonal GMM by EM on the given frames (deterministic: k-means-like seeding by stride). */
-export function trainUbm(x: Float32Array, dims: number, frames: number[], components: number, iterations = 8): Ubm {
+export function trainUbm(x: Float32Array, dims: number, frames: ArrayLike<number>, components: number, iterations = 8): Ubm {
   const n = frames.length;
   const k = Math.max(1, Math.min(components, Math.floor(n / 20)));
   const means = new Float64Array(k * dims);
@@ -32,7 +32,8 @@ export function trainUbm(x: Float32Array, dims: number, frames: number[], compon
     const N = new Float64Array(k);
     const F = new Float64Array(k * dims);
     const S = new Float64Array(k * dims);
-    for (const f of frames) {
+    for (let j = 0; j < n; j++) {
+      const f = frames[j]!;
       posteriors(ubm, x, f * dims, post);
       for (let c = 0; c < k; c++) {
         const p = post[c]!;

@@ -4,11 +4,15 @@ import type { FrameRegion } from './vad.ts';
 
 /** Fills `frameSpeaker` inside each region; `emission` is frame-major with k scores per frame. */
 export function viterbiEmissions(emission: Float32Array, k: number, regions: FrameRegion[], penalty: number, frameSpeaker: Int16Array): void {
+  // One back-pointer buffer for all regions (sized by the longest), not one per region: an hour
+  // holds thousands of regions, and each pass over them allocated megabytes.
+  let longest = 0;
+  for (const r of regions) longest = Math.max(longest, r.end - r.start);
+  const back = new Int16Array(longest * k);
+  let score = new Float64Array(k);
+  let next = new Float64Array(k);
   for (const r of regions) {
     const len = r.end - r.start;
-    const back = new Int16Array(len * k);
-    let score = new Float64Array(k);
-    let next = new Float64Array(k);
     for (let s = 0; s < k; s++) score[s] = emission[r.start * k + s]!;
     for (let t = 1; t < len; t++) {
       let bestPrev = 0;
@@ -19,7 +23,9 @@ export function viterbiEmissions(emission: Float32Array, k: number, regions: Fra
         back[t * k + s] = stay >= move ? s : bestPrev;
         next[s] = Math.max(stay, move) + emission[(r.start + t) * k + s]!;
       }
-      [score, next] = [next, score];
+      const swap = score;
+      score = next;
+      next = swap;
     }
     let s = 0;
     for (let x = 1; x < k; x++) if (score[x]! > score[s]!) s = x;

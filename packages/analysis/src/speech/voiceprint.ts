@@ -3,7 +3,7 @@
 // without touching diarization or entity linking.
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
 import { hzToSemitones } from './pitch.ts';
-import { cosineSimilarity, quantiles } from './stats.ts';
+import { cosineSimilarity, quantilesInPlace } from './stats.ts';
 import { SAME_SPEAKER_THRESHOLD, VOICEPRINT_CENTER, VOICEPRINT_SCALE } from './voiceprint-calibration.ts';
 
 export { SAME_SPEAKER_THRESHOLD };
@@ -100,17 +100,25 @@ export function voiceBandShape(f: FrameFeatures, frame: number): number[] {
 /** Raw statistics: in-band shape of the mean c1..c19 over the speaker's voiced frames, F0 quantiles (semitones). */
 export function rawVoiceStats(f: FrameFeatures, frameSpeaker: Int16Array, speaker: number): number[] | null {
   const sum = new Float64Array(NUM_CEPS - 1);
-  const st: number[] = [];
+  let n = 0;
+  for (let i = 0; i < f.frames; i++) if (frameSpeaker[i] === speaker && f.pitchHz[i]! > 0) n++;
+  if (n === 0) return null;
+  // Diarization extracts a voiceprint per cluster at every merge round: the pitches go into a
+  // reused buffer rather than a fresh array each time.
+  if (pitchScratch.length < n) pitchScratch = new Float64Array(Math.max(n, pitchScratch.length * 2));
+  const st = pitchScratch.subarray(0, n);
+  let v = 0;
   for (let i = 0; i < f.frames; i++) {
     // Voiced frames only: vowels carry the voice; silences and fricatives mostly the channel.
     if (frameSpeaker[i] !== speaker || !(f.pitchHz[i]! > 0)) continue;
     for (let d = 0; d < NUM_CEPS - 1; d++) sum[d] = sum[d]! + f.mfcc[i * NUM_CEPS + d + 1]!;
-    st.push(hzToSemitones(f.pitchHz[i]!));
+    st[v++] = hzToSemitones(f.pitchHz[i]!);
   }
-  if (st.length === 0) return null;
-  const shape = SHAPE.map((row) => row.reduce((a, w, d) => a + w * sum[d]!, 0) / st.length);
-  return [...shape, ...quantiles(st, PITCH_QUANTILES)];
+  const shape = SHAPE.map((row) => row.reduce((a, w, d) => a + w * sum[d]!, 0) / n);
+  return [...shape, ...quantilesInPlace(st, PITCH_QUANTILES)];
 }
+
+let pitchScratch = new Float64Array(0);
 
 /**
  * Spectral-shape and pitch statistics, each standardised by the spread of that statistic across
