@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeMedia, analyzeSamples } from '../packages/analysis/src/analyze.ts';
+import { pcm16WavHeader } from '../packages/analysis/src/audio/wav.ts';
 import { synthConversation, type SyntheticVoice } from '../packages/analysis/src/speech/synthetic.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -20,23 +21,6 @@ const VOICES: SyntheticVoice[] = [
 ];
 const RATE = 16000;
 
-function wavHeader(dataBytes: number): Buffer {
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0, 'latin1');
-  h.writeUInt32LE(36 + dataBytes, 4);
-  h.write('WAVEfmt ', 8, 'latin1');
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(RATE, 24);
-  h.writeUInt32LE(RATE * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36, 'latin1');
-  h.writeUInt32LE(dataBytes, 40);
-  return h;
-}
-
 /** Writes a long 16-bit WAV block by block (10-minute conversations), never holding it whole. */
 export function writeLongWav(file: string, seconds: number): void {
   const block = 600;
@@ -44,7 +28,7 @@ export function writeLongWav(file: string, seconds: number): void {
   const fd = openSync(file, 'w');
   try {
     const total = Math.round(seconds * RATE);
-    writeSync(fd, wavHeader(total * 2));
+    writeSync(fd, pcm16WavHeader(total * 2, RATE));
     let written = 0;
     for (let b = 0; b < blocks; b++) {
       const len = Math.min(block, seconds - b * block);

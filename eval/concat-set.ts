@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readWavFormat } from '../packages/analysis/src/audio/wav.ts';
+import { pcm16WavHeader, readWavFormat } from '../packages/analysis/src/audio/wav.ts';
 import { readManifest, readRttm } from './dataset.ts';
 
 interface SourceFile {
@@ -54,19 +54,7 @@ for (const part of parts) {
 }
 
 const dataBytes = pcm.reduce((a, b) => a + b.length, 0);
-const header = Buffer.alloc(44);
-header.write('RIFF', 0, 'latin1');
-header.writeUInt32LE(36 + dataBytes, 4);
-header.write('WAVEfmt ', 8, 'latin1');
-header.writeUInt32LE(16, 16);
-header.writeUInt16LE(1, 20);
-header.writeUInt16LE(1, 22);
-header.writeUInt32LE(16000, 24);
-header.writeUInt32LE(32000, 28);
-header.writeUInt16LE(2, 32);
-header.writeUInt16LE(16, 34);
-header.write('data', 36, 'latin1');
-header.writeUInt32LE(dataBytes, 40);
+const header = pcm16WavHeader(dataBytes, 16000);
 
 const total = [...speech.values()].reduce((a, b) => a + b, 0);
 const talkShare = Object.fromEntries([...speech].map(([id, sec]) => [id, sec / total]));

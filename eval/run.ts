@@ -13,6 +13,7 @@ import { analyzeMedia, type AnalysisOptions } from '../packages/analysis/src/ana
 import { linkSpeakers, SAME_SPEAKER_THRESHOLD } from '../packages/analysis/src/speech/voiceprint.ts';
 import { resolveSelector, type Selector } from '../packages/analysis/src/matching/selectors.ts';
 import type { MediaAnalysis, Transcript } from '../packages/analysis/src/types.ts';
+import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
 import { scoreDiarization, type DerResult, type Seg } from './der.ts';
 import { pairwiseIdentity, type Appearance } from './identity.ts';
@@ -49,13 +50,7 @@ export function devTranscript(dir: string, file: ManifestFile, jitterSec: number
       else segments.push(seg);
     }
   }
-  let seed = 0x9e3779b9 ^ file.name.length;
-  const rand = (): number => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = seededRandom(0x9e3779b9 ^ file.name.length);
   const move = (x: number): number => Math.max(0, x + (rand() * 2 - 1) * jitterSec);
   const cues = segments.map((s) => {
     const start = move(s.start);

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeMedia } from './analyze.ts';
+import { pcm16WavHeader } from './audio/wav.ts';
 import { EngineError } from './types.ts';
 import { synthConversation } from './speech/synthetic.ts';
 
@@ -13,20 +14,7 @@ process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 function wav16(samples: Float32Array, rate: number): Buffer {
   const data = Buffer.alloc(samples.length * 2);
   samples.forEach((v, i) => data.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(v * 32767))), i * 2));
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0, 'latin1');
-  h.writeUInt32LE(36 + data.length, 4);
-  h.write('WAVEfmt ', 8, 'latin1');
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(rate, 24);
-  h.writeUInt32LE(rate * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36, 'latin1');
-  h.writeUInt32LE(data.length, 40);
-  return Buffer.concat([h, data]);
+  return Buffer.concat([pcm16WavHeader(data.length, rate), data]);
 }
 
 test('analyzeMedia: a WAV conversation end to end, with progress through the three stages', async () => {

@@ -11,6 +11,7 @@ import net from 'node:net';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { pcm16WavHeader } from '@rapport/analysis';
 import { SqliteDb } from '../src/store/sqlite.ts';
 import { SqliteMediaStore } from '../src/files/media.store.ts';
 import { newId } from '../src/ids.ts';
@@ -85,19 +86,7 @@ async function halfUpload(url: string): Promise<net.Socket> {
   await once(socket, 'connect');
   const boundary = 'crashboundary';
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="long.wav"\r\nContent-Type: audio/wav\r\n\r\n`;
-  const wavHeader = Buffer.alloc(44);
-  wavHeader.write('RIFF', 0);
-  wavHeader.writeUInt32LE(36 + 100_000_000, 4);
-  wavHeader.write('WAVEfmt ', 8);
-  wavHeader.writeUInt32LE(16, 16);
-  wavHeader.writeUInt16LE(1, 20);
-  wavHeader.writeUInt16LE(1, 22);
-  wavHeader.writeUInt32LE(16000, 24);
-  wavHeader.writeUInt32LE(32000, 28);
-  wavHeader.writeUInt16LE(2, 32);
-  wavHeader.writeUInt16LE(16, 34);
-  wavHeader.write('data', 36);
-  wavHeader.writeUInt32LE(100_000_000, 40);
+  const wavHeader = pcm16WavHeader(100_000_000, 16000);
   socket.write(
     `POST /v1/files HTTP/1.1\r\nHost: ${hostname}\r\nService-Api-Key: ${apiKey}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 100001000\r\n\r\n`,
   );

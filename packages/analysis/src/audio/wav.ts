@@ -26,6 +26,27 @@ export function looksLikeWav(head: Uint8Array): boolean {
   return tag(0) === 'RIFF' && tag(8) === 'WAVE';
 }
 
+/**
+ * The 44-byte header of a 16-bit PCM WAV whose sample data (`dataBytes`) follows it: what the
+ * tests, the bench and the eval write their generated or joined audio with.
+ */
+export function pcm16WavHeader(dataBytes: number, sampleRate: number, channels = 1): Buffer {
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0, 'latin1');
+  h.writeUInt32LE(36 + dataBytes, 4);
+  h.write('WAVEfmt ', 8, 'latin1');
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(FORMAT_PCM, 20);
+  h.writeUInt16LE(channels, 22);
+  h.writeUInt32LE(sampleRate, 24);
+  h.writeUInt32LE(sampleRate * channels * 2, 28); // byte rate
+  h.writeUInt16LE(channels * 2, 32); // block align
+  h.writeUInt16LE(16, 34);
+  h.write('data', 36, 'latin1');
+  h.writeUInt32LE(dataBytes, 40);
+  return h;
+}
+
 function unreadable(why: string): EngineError {
   return new EngineError('media_unreadable', `WAV: ${why}`);
 }

@@ -243,14 +243,9 @@ function clusterWindows(f: FrameFeatures, regions: FrameRegion[], ubm: Ubm, cep:
  * GUIDE_MIN_FRAMES of them, or null when no name has enough to be modelled.
  */
 function guideGroups(guide: Int16Array, model: Uint8Array): Int32Array[] | null {
-  const groups: number[][] = [];
-  for (let i = 0; i < model.length; i++) {
-    const g = guide[i] ?? -1;
-    if (g < 0 || !model[i]) continue;
-    while (groups.length <= g) groups.push([]);
-    groups[g]!.push(i);
-  }
-  const usable = groups.filter((fr) => fr.length >= GUIDE_MIN_FRAMES).map((fr) => Int32Array.from(fr));
+  let names = 0;
+  for (let i = 0; i < guide.length; i++) names = Math.max(names, guide[i]! + 1);
+  const usable = framesByLabel(guide, names, model).filter((fr) => fr.length >= GUIDE_MIN_FRAMES);
   return usable.length > 0 ? usable : null;
 }
 
@@ -328,7 +323,10 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
       k2 = order.size;
       groups = framesByLabel(frameSpeaker, k2, model);
     }
-    if (guided || k2 <= 1) break;
+    // A transcript-guided recording has its speakers from the names, a chunked one from its
+    // chunks (merged within each chunk, linked across them): the passes above only refine their
+    // boundaries, and no merge follows.
+    if (guided || chunks || k2 <= 1) break;
     // Mean LLR of each cluster's frames under each model.
     const sums = new Float64Array(k2 * k2);
     const counts = new Float64Array(k2);
@@ -340,9 +338,8 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
     }
     // Second opinion on a merge: the channel-robust voice shapes of the two clusters. Two sizeable
     // clusters whose shapes point apart are kept apart whatever their likelihood ratio says.
-    // (Not needed when no merge follows: a transcript-guided or chunk-linked recording.)
     // Extracted on first use: each one scans every frame, and most pairs never need one.
-    const veto = o.mergeVetoSimilarity > -1 && !chunks;
+    const veto = o.mergeVetoSimilarity > -1;
     const prints: (number[] | undefined)[] = [];
     const printOf = (c: number): number[] => (prints[c] ??= VETO_PRINT.extract(f, frameSpeaker, c));
     let best = -Infinity;
@@ -368,9 +365,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
       const self = Array.from({ length: k2 }, (_, i) => sums[i * k2 + i]! / Math.max(1, counts[i]!));
       o.trace({ round, frameSpeaker, counts: Array.from(counts), clr, self });
     }
-    // Chunk speakers were already merged within their chunk and linked across chunks: the
-    // resegmentation above only refines their boundaries.
-    if (best < o.clrThreshold || long) break;
+    if (best < o.clrThreshold) break;
     groups[bi] = concatFrames(groups[bi]!, groups[bj]!);
     groups.splice(bj, 1);
   }

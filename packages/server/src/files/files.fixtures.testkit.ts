@@ -6,24 +6,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pcm16WavHeader } from '@rapport/analysis';
 
 /** 16-bit PCM mono WAV: a tone that changes pitch every half second, `seconds` long. */
 export function wavFile(seconds: number, sampleRate = 16_000): Buffer {
   const samples = Math.round(seconds * sampleRate);
   const buf = Buffer.alloc(44 + samples * 2);
-  buf.write('RIFF', 0, 'latin1');
-  buf.writeUInt32LE(36 + samples * 2, 4);
-  buf.write('WAVE', 8, 'latin1');
-  buf.write('fmt ', 12, 'latin1');
-  buf.writeUInt32LE(16, 16);
-  buf.writeUInt16LE(1, 20); // PCM
-  buf.writeUInt16LE(1, 22); // mono
-  buf.writeUInt32LE(sampleRate, 24);
-  buf.writeUInt32LE(sampleRate * 2, 28); // byte rate
-  buf.writeUInt16LE(2, 32); // block align
-  buf.writeUInt16LE(16, 34); // bits per sample
-  buf.write('data', 36, 'latin1');
-  buf.writeUInt32LE(samples * 2, 40);
+  pcm16WavHeader(samples * 2, sampleRate).copy(buf, 0);
   for (let i = 0; i < samples; i++) {
     const f = Math.floor(i / (sampleRate / 2)) % 2 === 0 ? 220 : 330;
     buf.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * f * i) / sampleRate)), 44 + i * 2);
