@@ -1,4 +1,5 @@
-// Speaker diarization from frame features, with no pretrained model:
+// Speaker diarization from frame features, with no pretrained network (one small linear projection,
+// the window embedding's LDA, is trained offline on voices outside the dev set: training/):
 // 1. a universal background model (UBM, a diagonal GMM) is fitted to the recording's voiced
 //    frames (standardised c1..c19 and log F0);
 // 2. windows of speech are described by their GMM supervectors and median F0 and clustered
@@ -6,8 +7,11 @@
 // 3. the clusters become GMM-UBM speaker models (MAP-adapted means) plus an F0 Gaussian; a
 //    Viterbi pass with a speaker-change penalty resegments frame by frame, and the pair of
 //    speakers whose models explain each other best (cross-likelihood ratio, CLR, weighted by how
-//    much of each model comes from its own data) is merged while it stays above a threshold. Clusters with too little voiced speech are always
-//    merged into their closest partner. The speaker count is where merging stops.
+//    much of each model comes from its own data) is merged while it stays above a threshold,
+//    unless the two voices' voiceprints or window embeddings say they differ; clusters with too
+//    little voiced speech are always merged into their closest partner, and two whose
+//    voiceprints match closely are merged even when the CLR says no (merge-choice.ts). The
+//    speaker count is where merging stops.
 // Recordings longer than `longRecordingSec` are diarized in chunks first (diarize-long.ts).
 // Speakers are numbered in order of first speech.
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
@@ -17,11 +21,14 @@ import { hzToSemitones } from './pitch.ts';
 import { adaptMeans, alignToUbm, frameLlr } from './gmm-speakers.ts';
 import { accumulate, emptyUbmStats, trainUbm, type Ubm, type UbmStats } from './ubm.ts';
 import { quantile } from './stats.ts';
-import { CepstralVoiceprint, voiceprintSimilarity } from './voiceprint.ts';
+import { CepstralVoiceprint } from './voiceprint.ts';
 
 const VETO_PRINT = new CepstralVoiceprint();
 import { chunkSpeakers, linkedChunkGroups } from './diarize-long.ts';
-import { concatFrames, framesByLabel, modellingMask, standardisedCepstra } from './speaker-frames.ts';
+import { concatFrames, framesByLabel, modellingMask, standardisedCepstra, windowSpans } from './speaker-frames.ts';
+import { speakerEmbeddings, type EmbeddingSum } from './window-embedding.ts';
+import { pairClr, pickMerge, type MergeEvidence } from './merge-choice.ts';
+import { SPEAKER_LDA } from './speaker-lda.model.ts';
 import { compactColumns, renumberByFirstSpeech, viterbiEmissions } from './viterbi.ts';
 
 /** Calibrated on the dev set (docs/analysis-speech.md); every field can be overridden. */
@@ -42,7 +49,9 @@ export const DIARIZE_DEFAULTS = {
   firstSpeechMinSec: 0.5,
   voicedOnly: true,
   mergeVetoSimilarity: 0.15,
+  mergeVetoEmbedding: 6,
   mergeVetoMinSec: 2,
+  sureMergeSimilarity: 0.8,
   longRecordingSec: 300,
   longRecordingMaxSec: 7200,
   chunkSec: 180,
@@ -85,7 +94,21 @@ export interface DiarizeOptions {
   voicedOnly?: boolean;
   /** Merges of two clusters of at least mergeVetoMinSec voiced seconds whose voiceprints have a cosine below this are refused (-2: off). */
   mergeVetoSimilarity?: number;
+  /**
+   * ...and so are merges of two such clusters whose window embeddings (window-embedding.ts) lie
+   * further apart than this (embeddingDistance; Infinity: off). On the dev set the outcome is
+   * the same anywhere from 5 to 9; at 4 a voice split by what it says is kept split.
+   */
+  mergeVetoEmbedding?: number;
   mergeVetoMinSec?: number;
+  /**
+   * When no pair passes the likelihood test, two clusters of mergeVetoMinSec or more whose
+   * voiceprints have at least this cosine are still merged, as one voice heard through two
+   * channels (the likelihood models see the channel; the voiceprint is built not to). On the dev
+   * set no two voices left at that point reach 0.63, and one voice split by its radio channel
+   * has 0.94; anything from 0.7 to 0.9 gives the same result (2: off).
+   */
+  sureMergeSimilarity?: number;
   /**
    * Recordings longer than this (seconds) are cut into chunks of about chunkSec, each diarized on
    * its own, and the chunk speakers linked across chunks (diarize-long.ts).
@@ -136,25 +159,6 @@ interface Window {
   speechFrames: number;
   /** Median F0 in semitones over the window's modelling frames. */
   pitchSt: number;
-}
-
-/** Window spans over the speech regions: regions up to 1.5 windows long are one window. */
-function windowSpans(regions: FrameRegion[], win: number, hop: number): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
-  for (const r of regions) {
-    const len = r.end - r.start;
-    if (len <= win * 1.5) {
-      out.push({ start: r.start, end: r.end });
-      continue;
-    }
-    const count = Math.ceil((len - win) / hop) + 1;
-    const step = (len - win) / (count - 1);
-    for (let c = 0; c < count; c++) {
-      const s = r.start + Math.round(c * step);
-      out.push({ start: s, end: s + win });
-    }
-  }
-  return out;
 }
 
 /** UBM statistics and median F0 of one window's modelling frames. */
@@ -336,36 +340,26 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
       counts[s2] = counts[s2]! + 1;
       for (let m = 0; m < k2; m++) sums[s2 * k2 + m] = sums[s2 * k2 + m]! + emission[i * k2 + m]!;
     }
-    // Second opinion on a merge: the channel-robust voice shapes of the two clusters. Two sizeable
-    // clusters whose shapes point apart are kept apart whatever their likelihood ratio says.
-    // Extracted on first use: each one scans every frame, and most pairs never need one.
-    const veto = o.mergeVetoSimilarity > -1;
     const prints: (number[] | undefined)[] = [];
-    const printOf = (c: number): number[] => (prints[c] ??= VETO_PRINT.extract(f, frameSpeaker, c));
-    let best = -Infinity;
-    let bi = -1;
-    let bj = -1;
-    for (let i = 0; i < k2; i++)
-      for (let j = i + 1; j < k2; j++) {
-        let clr = sums[i * k2 + j]! / Math.max(1, counts[i]!) + sums[j * k2 + i]! / Math.max(1, counts[j]!);
-        if (o.clrScaleFrames > 0) clr *= (counts[i]! / (counts[i]! + o.clrScaleFrames) + counts[j]! / (counts[j]! + o.clrScaleFrames)) / 2;
-        const small = Math.min(counts[i]!, counts[j]!) < minSpeaker;
-        if (veto && Math.min(counts[i]!, counts[j]!) >= o.mergeVetoMinSec * 100 && voiceprintSimilarity(printOf(i), printOf(j)) < o.mergeVetoSimilarity) continue;
-        const score = clr + (small ? 1e6 : 0);
-        if (score > best) {
-          best = score;
-          bi = i;
-          bj = j;
-        }
-      }
+    let embeddings: EmbeddingSum[] | null | undefined;
+    const evidence: MergeEvidence = {
+      k: k2,
+      counts,
+      sums,
+      minSpeakerFrames: minSpeaker,
+      // Each scans every frame, and most rounds need few or none: computed on first use.
+      voiceprint: (c) => (prints[c] ??= VETO_PRINT.extract(f, frameSpeaker, c)),
+      // The embedding's model reads the voiced-only features (c1..c19 and log F0).
+      embeddings: () => (embeddings ??= 2 * dims === SPEAKER_LDA.mean.length ? speakerEmbeddings(SPEAKER_LDA, cep, dims, model, regions, frameSpeaker, k2) : null),
+    };
     if (o.trace) {
-      const clr = Array.from({ length: k2 }, (_, i) =>
-        Array.from({ length: k2 }, (_, j) => sums[i * k2 + j]! / Math.max(1, counts[i]!) + sums[j * k2 + i]! / Math.max(1, counts[j]!)),
-      );
+      const clr = Array.from({ length: k2 }, (_, i) => Array.from({ length: k2 }, (_, j) => pairClr(evidence, i, j, 0)));
       const self = Array.from({ length: k2 }, (_, i) => sums[i * k2 + i]! / Math.max(1, counts[i]!));
       o.trace({ round, frameSpeaker, counts: Array.from(counts), clr, self });
     }
-    if (best < o.clrThreshold) break;
+    const pick = pickMerge(evidence, o);
+    if (!pick) break;
+    const [bi, bj] = [pick.i, pick.j];
     groups[bi] = concatFrames(groups[bi]!, groups[bj]!);
     groups.splice(bj, 1);
   }

@@ -2,6 +2,7 @@
 // their cepstra (and log F0) standardised over the recording.
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
 import { quantilesInPlace } from './stats.ts';
+import type { FrameRegion } from './vad.ts';
 
 const CEP_DIMS = NUM_CEPS - 1;
 
@@ -86,5 +87,24 @@ export function concatFrames(a: Int32Array, b: Int32Array): Int32Array {
   const out = new Int32Array(a.length + b.length);
   out.set(a);
   out.set(b, a.length);
+  return out;
+}
+
+/** Window spans over the speech regions: regions up to 1.5 windows long are one window. */
+export function windowSpans(regions: FrameRegion[], win: number, hop: number): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (const r of regions) {
+    const len = r.end - r.start;
+    if (len <= win * 1.5) {
+      out.push({ start: r.start, end: r.end });
+      continue;
+    }
+    const count = Math.ceil((len - win) / hop) + 1;
+    const step = (len - win) / (count - 1);
+    for (let c = 0; c < count; c++) {
+      const s = r.start + Math.round(c * step);
+      out.push({ start: s, end: s + win });
+    }
+  }
   return out;
 }

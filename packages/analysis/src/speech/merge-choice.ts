@@ -1,0 +1,78 @@
+// Which two speaker clusters the merging stage of diarize.ts joins next, if any. The
+// cross-likelihood ratio (CLR) of their GMM speaker models proposes; two channel-robust views of
+// the voice can refuse (a veto), and one of them can also accept a pair the CLR rejects.
+import { voiceprintSimilarity } from './voiceprint.ts';
+import { embeddingDistance, type EmbeddingSum } from './window-embedding.ts';
+
+export interface MergeEvidence {
+  k: number;
+  /** Modelled frames per cluster. */
+  counts: Float64Array;
+  /** sums[i * k + j]: summed log-likelihood ratio of cluster i's frames under model j. */
+  sums: Float64Array;
+  /** Clusters with fewer frames are always merged into their best partner. */
+  minSpeakerFrames: number;
+  /** Voiceprint of a cluster (computed on first use). */
+  voiceprint: (c: number) => number[];
+  /** Window embeddings of every cluster (computed on first use), or null without a model. */
+  embeddings: () => EmbeddingSum[] | null;
+}
+
+export interface MergeRules {
+  clrThreshold: number;
+  clrScaleFrames: number;
+  mergeVetoSimilarity: number;
+  mergeVetoEmbedding: number;
+  mergeVetoMinSec: number;
+  sureMergeSimilarity: number;
+}
+
+/** The CLR of a pair, weighted by how much of each model comes from its own data. */
+export function pairClr(e: MergeEvidence, i: number, j: number, scaleFrames: number): number {
+  const { k, sums, counts } = e;
+  const clr = sums[i * k + j]! / Math.max(1, counts[i]!) + sums[j * k + i]! / Math.max(1, counts[j]!);
+  return scaleFrames > 0 ? (clr * (counts[i]! / (counts[i]! + scaleFrames) + counts[j]! / (counts[j]! + scaleFrames))) / 2 : clr;
+}
+
+export function pickMerge(e: MergeEvidence, r: MergeRules): { i: number; j: number } | null {
+  const { k, counts } = e;
+  const sizeable = (i: number, j: number): boolean => Math.min(counts[i]!, counts[j]!) >= r.mergeVetoMinSec * 100;
+  // Two sizeable clusters are kept apart, whatever their likelihood ratio says, when their
+  // voiceprints point apart or their window embeddings lie far apart.
+  const vetoed = (i: number, j: number): boolean => {
+    if (!sizeable(i, j)) return false;
+    if (r.mergeVetoSimilarity > -1 && voiceprintSimilarity(e.voiceprint(i), e.voiceprint(j)) < r.mergeVetoSimilarity) return true;
+    if (!Number.isFinite(r.mergeVetoEmbedding)) return false;
+    const emb = e.embeddings();
+    const distance = emb ? embeddingDistance(emb[i]!, emb[j]!) : null;
+    return distance !== null && distance > r.mergeVetoEmbedding;
+  };
+  let best = -Infinity;
+  let pick: { i: number; j: number } | null = null;
+  for (let i = 0; i < k; i++)
+    for (let j = i + 1; j < k; j++) {
+      if (vetoed(i, j)) continue;
+      const small = Math.min(counts[i]!, counts[j]!) < e.minSpeakerFrames;
+      const score = pairClr(e, i, j, r.clrScaleFrames) + (small ? 1e6 : 0);
+      if (score > best) {
+        best = score;
+        pick = { i, j };
+      }
+    }
+  if (best >= r.clrThreshold) return pick;
+  // No pair passes the likelihood test. Two sizeable clusters with closely matching voiceprints
+  // are still one voice, heard through two channels: the GMM models see the channel, the
+  // voiceprint is built not to.
+  let sure = -Infinity;
+  pick = null;
+  for (let i = 0; i < k; i++)
+    for (let j = i + 1; j < k; j++) {
+      if (!sizeable(i, j)) continue;
+      const similarity = voiceprintSimilarity(e.voiceprint(i), e.voiceprint(j));
+      if (similarity >= r.sureMergeSimilarity && similarity > sure) {
+        sure = similarity;
+        pick = { i, j };
+      }
+    }
+  return pick;
+}
