@@ -25,7 +25,7 @@ import { CepstralVoiceprint } from './voiceprint.ts';
 
 const VETO_PRINT = new CepstralVoiceprint();
 import { chunkSpeakers, linkedChunkGroups } from './diarize-long.ts';
-import { concatFrames, framesByLabel, modellingMask, standardisedCepstra, windowSpans } from './speaker-frames.ts';
+import { bridgedPauses, concatFrames, framesByLabel, modellingMask, standardisedCepstra, windowSpans } from './speaker-frames.ts';
 import { speakerEmbeddings, type EmbeddingSum } from './window-embedding.ts';
 import { pairClr, pickMerge, type MergeEvidence } from './merge-choice.ts';
 import { SPEAKER_LDA } from './speaker-lda.model.ts';
@@ -52,6 +52,8 @@ export const DIARIZE_DEFAULTS = {
   mergeVetoEmbedding: 6,
   mergeVetoMinSec: 2,
   sureMergeSimilarity: 0.8,
+  pauseSwitchPenalty: 10,
+  pauseMinSec: 0.15,
   longRecordingSec: 300,
   longRecordingMaxSec: 7200,
   chunkSec: 180,
@@ -109,6 +111,15 @@ export interface DiarizeOptions {
    * has 0.94; anything from 0.7 to 0.9 gives the same result (2: off).
    */
   sureMergeSimilarity?: number;
+  /**
+   * Once the speaker count is settled, one last resegmentation pass in which a change of speaker
+   * costs this much instead of switchPenalty inside a pause of at least pauseMinSec within a
+   * speech region (fast exchanges that the VAD bridged into one region). On the dev set any
+   * cost from 5 to 10 and pause from 0.15 to 0.2 s gives about the same (docs/analysis-speech.md).
+   * Set pauseSwitchPenalty to switchPenalty or more for no such pass.
+   */
+  pauseSwitchPenalty?: number;
+  pauseMinSec?: number;
   /**
    * Recordings longer than this (seconds) are cut into chunks of about chunkSec, each diarized on
    * its own, and the chunk speakers linked across chunks (diarize-long.ts).
@@ -301,6 +312,9 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   const fileStats = pitchModel(f, modelFrames);
   let emission: Float32Array | undefined;
   const filePitchLl = (st: number): number => -0.5 * ((st - fileStats.mean) / fileStats.sd) ** 2 - Math.log(fileStats.sd);
+  // The last pass (after merging) lets the speaker change at pauses inside regions more cheaply.
+  const pauses = o.pauseSwitchPenalty < o.switchPenalty ? { frames: bridgedPauses(regions, model, Math.round(o.pauseMinSec * 100)), penalty: o.pauseSwitchPenalty } : null;
+  let lastPass = false;
   for (let round = 0; ; round++) {
     let k2 = groups.length;
     // One buffer for the per-frame scores, reused (stride k2) across passes: for an hour of
@@ -321,7 +335,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
           emission[i * k2 + s2] = frameLlr(ubm, means[s2]!, cep, align, i) + o.pitchStreamWeight * pitchLl;
         }
       }
-      viterbiEmissions(emission, k2, regions, o.switchPenalty, frameSpeaker);
+      viterbiEmissions(emission, k2, regions, o.switchPenalty, frameSpeaker, lastPass ? (pauses ?? undefined) : undefined);
       const order = renumberByFirstSpeech(frameSpeaker);
       compactColumns(emission, f.frames, k2, order);
       k2 = order.size;
@@ -330,7 +344,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
     // A transcript-guided recording has its speakers from the names, a chunked one from its
     // chunks (merged within each chunk, linked across them): the passes above only refine their
     // boundaries, and no merge follows.
-    if (guided || chunks || k2 <= 1) break;
+    if (lastPass || guided || chunks || k2 <= 1) break;
     // Mean LLR of each cluster's frames under each model.
     const sums = new Float64Array(k2 * k2);
     const counts = new Float64Array(k2);
@@ -358,7 +372,11 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
       o.trace({ round, frameSpeaker, counts: Array.from(counts), clr, self });
     }
     const pick = pickMerge(evidence, o);
-    if (!pick) break;
+    if (!pick) {
+      if (!pauses) break;
+      lastPass = true;
+      continue;
+    }
     const [bi, bj] = [pick.i, pick.j];
     groups[bi] = concatFrames(groups[bi]!, groups[bj]!);
     groups.splice(bj, 1);

@@ -108,3 +108,26 @@ export function windowSpans(regions: FrameRegion[], win: number, hop: number): {
   }
   return out;
 }
+
+/**
+ * Frames of the pauses inside speech regions (runs of at least `minFrames` frames that are not
+ * modelled, between modelled speech of the same region): the VAD bridges gaps up to 0.3 s, so a
+ * fast exchange of turns can be one region.
+ */
+export function bridgedPauses(regions: FrameRegion[], model: Uint8Array, minFrames: number): Uint8Array {
+  const out = new Uint8Array(model.length);
+  for (const r of regions) {
+    let i = r.start;
+    while (i < r.end) {
+      if (model[i]) {
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < r.end && !model[j]) j++;
+      if (j - i >= minFrames && i > r.start && j < r.end) out.fill(1, i, j);
+      i = j;
+    }
+  }
+  return out;
+}

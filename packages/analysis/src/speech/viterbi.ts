@@ -2,8 +2,11 @@
 // with a fixed cost per change of speaker (it stands for the minimum plausible turn length).
 import type { FrameRegion } from './vad.ts';
 
-/** Fills `frameSpeaker` inside each region; `emission` is frame-major with k scores per frame. */
-export function viterbiEmissions(emission: Float32Array, k: number, regions: FrameRegion[], penalty: number, frameSpeaker: Int16Array): void {
+/**
+ * Fills `frameSpeaker` inside each region; `emission` is frame-major with k scores per frame. A
+ * change of speaker costs `penalty`, or `pause.penalty` at frames where `pause.frames` is set.
+ */
+export function viterbiEmissions(emission: Float32Array, k: number, regions: FrameRegion[], penalty: number, frameSpeaker: Int16Array, pause?: { frames: Uint8Array; penalty: number }): void {
   // One back-pointer buffer for all regions (sized by the longest), not one per region: an hour
   // holds thousands of regions, and each pass over them allocated megabytes.
   let longest = 0;
@@ -17,7 +20,7 @@ export function viterbiEmissions(emission: Float32Array, k: number, regions: Fra
     for (let t = 1; t < len; t++) {
       let bestPrev = 0;
       for (let s = 1; s < k; s++) if (score[s]! > score[bestPrev]!) bestPrev = s;
-      const move = score[bestPrev]! - penalty;
+      const move = score[bestPrev]! - (pause && pause.frames[r.start + t] ? pause.penalty : penalty);
       for (let s = 0; s < k; s++) {
         const stay = score[s]!;
         back[t * k + s] = stay >= move ? s : bestPrev;
