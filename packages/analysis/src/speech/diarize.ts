@@ -54,6 +54,7 @@ export const DIARIZE_DEFAULTS = {
   sureMergeSimilarity: 0.8,
   pauseSwitchPenalty: 10,
   pauseMinSec: 0.15,
+  lastPasses: 2,
   longRecordingSec: 300,
   longRecordingMaxSec: 7200,
   chunkSec: 180,
@@ -112,14 +113,16 @@ export interface DiarizeOptions {
    */
   sureMergeSimilarity?: number;
   /**
-   * Once the speaker count is settled, one last resegmentation pass in which a change of speaker
+   * Once the speaker count is settled, last resegmentation passes in which a change of speaker
    * costs this much instead of switchPenalty inside a pause of at least pauseMinSec within a
    * speech region (fast exchanges that the VAD bridged into one region). On the dev set any
    * cost from 5 to 10 and pause from 0.15 to 0.2 s gives about the same (docs/analysis-speech.md).
-   * Set pauseSwitchPenalty to switchPenalty or more for no such pass.
+   * Set pauseSwitchPenalty to switchPenalty or more for no such passes.
    */
   pauseSwitchPenalty?: number;
   pauseMinSec?: number;
+  /** How many such last passes (each re-estimates the models from the previous one's labels). */
+  lastPasses?: number;
   /**
    * Recordings longer than this (seconds) are cut into chunks of about chunkSec, each diarized on
    * its own, and the chunk speakers linked across chunks (diarize-long.ts).
@@ -320,8 +323,9 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
     // One buffer for the per-frame scores, reused (stride k2) across passes: for an hour of
     // audio it is the largest array here.
     emission ??= new Float32Array(f.frames * groups.length);
-    // Two resegmentation passes from the window clusters, then one after each merge.
-    for (let it = 0; it < (round === 0 && !guided ? 2 : 1); it++) {
+    // Two resegmentation passes from the window clusters, then one after each merge, and
+    // lastPasses at the end.
+    for (let it = 0; it < (round === 0 && !guided ? 2 : lastPass ? o.lastPasses : 1); it++) {
       const means = groups.map((fr) => adaptMeans(ubm, cep, align, fr));
       const pitchModels = groups.map((fr) => pitchModel(f, fr));
       emission.fill(0, 0, f.frames * k2);
