@@ -22,14 +22,14 @@ import { adaptMeans, alignToUbm, frameLlr } from './gmm-speakers.ts';
 import { accumulate, emptyUbmStats, trainUbm, type Ubm, type UbmStats } from './ubm.ts';
 import { quantile } from './stats.ts';
 import { CepstralVoiceprint } from './voiceprint.ts';
-
-const VETO_PRINT = new CepstralVoiceprint();
 import { chunkSpeakers, linkedChunkGroups } from './diarize-long.ts';
 import { bridgedPauses, concatFrames, framesByLabel, modellingMask, standardisedCepstra, windowSpans } from './speaker-frames.ts';
 import { speakerEmbeddings, type EmbeddingSum } from './window-embedding.ts';
 import { pairClr, pickMerge, type MergeEvidence } from './merge-choice.ts';
 import { SPEAKER_LDA } from './speaker-lda.model.ts';
 import { compactColumns, renumberByFirstSpeech, viterbiEmissions } from './viterbi.ts';
+
+const VETO_PRINT = new CepstralVoiceprint();
 
 /** Calibrated on the dev set (docs/analysis-speech.md); every field can be overridden. */
 export const DIARIZE_DEFAULTS = {
@@ -315,7 +315,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   const fileStats = pitchModel(f, modelFrames);
   let emission: Float32Array | undefined;
   const filePitchLl = (st: number): number => -0.5 * ((st - fileStats.mean) / fileStats.sd) ** 2 - Math.log(fileStats.sd);
-  // The last pass (after merging) lets the speaker change at pauses inside regions more cheaply.
+  // The last passes (after merging) let the speaker change more cheaply at pauses inside regions.
   const pauses = o.pauseSwitchPenalty < o.switchPenalty ? { frames: bridgedPauses(regions, model, Math.round(o.pauseMinSec * 100)), penalty: o.pauseSwitchPenalty } : null;
   let lastPass = false;
   for (let round = 0; ; round++) {
