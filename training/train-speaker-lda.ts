@@ -12,8 +12,7 @@
 import { parseArgs } from 'node:util';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readWavMono, readWavFormat } from '../packages/analysis/src/audio/wav.ts';
-import { resample } from '../packages/analysis/src/audio/resample.ts';
+import { decodeAudioToArray } from '../packages/analysis/src/audio/decode.ts';
 import { analyzeFrames } from '../packages/analysis/src/speech/features.ts';
 import { detectSpeech, regionsToMask } from '../packages/analysis/src/speech/vad.ts';
 import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/speaker-frames.ts';
@@ -50,19 +49,6 @@ const speakers: Speaker[] = (JSON.parse(readFileSync(join(values.data, 'speakers
   .map((s) => ({ id: s.id, files: readdirSync(join(values.data!, s.id)).filter((n) => n.endsWith('.wav')).sort().map((n) => join(values.data!, s.id, n)) }))
   .filter((s) => s.files.length > 0);
 console.error(`${speakers.length} speakers`);
-
-function readClip(path: string): Float32Array {
-  const fmt = readWavFormat(path);
-  const parts = [...readWavMono(path)];
-  const n = parts.reduce((a, p) => a + p.length, 0);
-  const x = new Float32Array(n);
-  let at = 0;
-  for (const p of parts) {
-    x.set(p, at);
-    at += p.length;
-  }
-  return fmt.sampleRate === SR ? x : resample(x, fmt.sampleRate, SR);
-}
 
 /** A second-order filter (RBJ cookbook low-pass, high-pass or peaking EQ), applied in place. */
 function biquad(x: Float32Array, kind: 'lp' | 'hp' | 'peak', f0: number, q: number, gainDb = 0): void {
@@ -109,10 +95,11 @@ const WIN = Number(values.win ?? 150);
 const vectors: Float64Array[] = [];
 const labels: number[] = [];
 const clipCache = new Map<string, Float32Array>();
-const clip = (path: string): Float32Array => {
+/** A clip at 16 kHz mono, decoded once (sessions draw the same clips again and again). */
+const clip = async (path: string): Promise<Float32Array> => {
   let c = clipCache.get(path);
   if (!c) {
-    c = readClip(path);
+    c = await decodeAudioToArray(path);
     clipCache.set(path, c);
   }
   return c;
@@ -129,7 +116,7 @@ for (let s = 0; s < sessions; s++) {
     let n = 0;
     let guard = 0;
     while (n < target && guard++ < 400) {
-      const c = clip(sp.files[Math.floor(rand() * sp.files.length)]!);
+      const c = await clip(sp.files[Math.floor(rand() * sp.files.length)]!);
       parts.push(c, new Float32Array(Math.round(SR * (0.05 + rand() * 0.3))));
       n += c.length;
     }

@@ -14,6 +14,7 @@ import type { FrameRegion } from './vad.ts';
 import { adaptMeans, frameLlr, type FrameAlignment } from './gmm-speakers.ts';
 import type { Ubm } from './ubm.ts';
 import { framesByLabel } from './speaker-frames.ts';
+import { clrSizeWeight } from './merge-choice.ts';
 import { CepstralVoiceprint, SAME_SPEAKER_THRESHOLD, voiceprintSimilarity } from './voiceprint.ts';
 
 const PRINT = new CepstralVoiceprint();
@@ -184,8 +185,7 @@ function linkChunkSpeakers(f: FrameFeatures, { ubm, cep, model, align }: Speaker
         const nj = size[j]!;
         const sim = voiceprintSimilarity(prints[i]!, prints[j]!);
         if (Math.min(ni, nj) >= o.mergeVetoMinSec * 100 && sim < o.mergeVetoSimilarity) continue;
-        let clr = score[i]![j]! + score[j]![i]!;
-        if (o.clrScaleFrames > 0) clr *= (ni / (ni + o.clrScaleFrames) + nj / (nj + o.clrScaleFrames)) / 2;
+        const clr = (score[i]![j]! + score[j]![i]!) * clrSizeWeight(ni, nj, o.clrScaleFrames);
         const s = sim >= SAME_SPEAKER_THRESHOLD ? Math.max(clr, 1e3 + sim) : clr;
         if (s > best) {
           best = s;

@@ -315,8 +315,9 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   const fileStats = pitchModel(f, modelFrames);
   let emission: Float32Array | undefined;
   const filePitchLl = (st: number): number => -0.5 * ((st - fileStats.mean) / fileStats.sd) ** 2 - Math.log(fileStats.sd);
-  // The last passes (after merging) let the speaker change more cheaply at pauses inside regions.
-  const pauses = o.pauseSwitchPenalty < o.switchPenalty ? { frames: bridgedPauses(regions, model, Math.round(o.pauseMinSec * 100)), penalty: o.pauseSwitchPenalty } : null;
+  // The last passes (after merging) let the speaker change more cheaply at pauses inside regions;
+  // the pauses are found when those passes start (guided and chunked recordings never get there).
+  let pauses: { frames: Uint8Array; penalty: number } | undefined;
   let lastPass = false;
   for (let round = 0; ; round++) {
     let k2 = groups.length;
@@ -339,7 +340,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
           emission[i * k2 + s2] = frameLlr(ubm, means[s2]!, cep, align, i) + o.pitchStreamWeight * pitchLl;
         }
       }
-      viterbiEmissions(emission, k2, regions, o.switchPenalty, frameSpeaker, lastPass ? (pauses ?? undefined) : undefined);
+      viterbiEmissions(emission, k2, regions, o.switchPenalty, frameSpeaker, pauses);
       const order = renumberByFirstSpeech(frameSpeaker);
       compactColumns(emission, f.frames, k2, order);
       k2 = order.size;
@@ -377,7 +378,8 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
     }
     const pick = pickMerge(evidence, o);
     if (!pick) {
-      if (!pauses) break;
+      if (o.pauseSwitchPenalty >= o.switchPenalty) break;
+      pauses = { frames: bridgedPauses(regions, model, Math.round(o.pauseMinSec * 100)), penalty: o.pauseSwitchPenalty };
       lastPass = true;
       continue;
     }

@@ -27,11 +27,16 @@ export interface MergeRules {
   sureMergeSimilarity: number;
 }
 
+/** How much of two models comes from their own data (mean MAP adaptation weight of n_a and n_b frames); 1 when scaleFrames is 0. */
+export function clrSizeWeight(na: number, nb: number, scaleFrames: number): number {
+  return scaleFrames > 0 ? (na / (na + scaleFrames) + nb / (nb + scaleFrames)) / 2 : 1;
+}
+
 /** The CLR of a pair, weighted by how much of each model comes from its own data. */
 export function pairClr(e: MergeEvidence, i: number, j: number, scaleFrames: number): number {
   const { k, sums, counts } = e;
   const clr = sums[i * k + j]! / Math.max(1, counts[i]!) + sums[j * k + i]! / Math.max(1, counts[j]!);
-  return scaleFrames > 0 ? (clr * (counts[i]! / (counts[i]! + scaleFrames) + counts[j]! / (counts[j]! + scaleFrames))) / 2 : clr;
+  return clr * clrSizeWeight(counts[i]!, counts[j]!, scaleFrames);
 }
 
 export function pickMerge(e: MergeEvidence, r: MergeRules): { i: number; j: number } | null {
