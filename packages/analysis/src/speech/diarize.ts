@@ -17,7 +17,7 @@
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
 import type { FrameRegion } from './vad.ts';
 import { agglomerate } from './cluster.ts';
-import { hzToSemitones } from './pitch.ts';
+import { framePitchSemitones, hzToSemitones, pitchGaussian, pitchLogLikelihood, pitchSums } from './pitch.ts';
 import { adaptMeans, alignToUbm, frameLlr } from './gmm-speakers.ts';
 import { accumulate, emptyUbmStats, trainUbm, type Ubm, type UbmStats } from './ubm.ts';
 import { quantile } from './stats.ts';
@@ -161,7 +161,6 @@ export interface Diarization {
 const CEP_DIMS = NUM_CEPS - 1;
 const MAX_CLUSTER_ITEMS = 600;
 const MAX_UBM_FRAMES = 6000;
-const PITCH_SD_FLOOR_ST = 1.5;
 const UBM_ITERATIONS = 6;
 /** A transcript name needs 1 s of voiced speech in its cues to become a speaker model. */
 const GUIDE_MIN_FRAMES = 100;
@@ -187,24 +186,6 @@ function makeWindow(f: FrameFeatures, ubm: Ubm, cep: Float32Array, model: Uint8A
       if (f.pitchHz[i]! > 0) st.push(hzToSemitones(f.pitchHz[i]!));
     }
   return { start, end, stats, speechFrames, pitchSt: quantile(st, 0.5) ?? NaN };
-}
-
-/** Gaussian of a speaker's F0 in semitones (the deviation floored: a few frames are not a voice). */
-function pitchModel(f: FrameFeatures, frames: Int32Array): { mean: number; sd: number } {
-  let s = 0;
-  let q = 0;
-  let voiced = 0;
-  for (let j = 0; j < frames.length; j++) {
-    const i = frames[j]!;
-    if (!(f.pitchHz[i]! > 0)) continue;
-    const st = hzToSemitones(f.pitchHz[i]!);
-    s += st;
-    q += st * st;
-    voiced++;
-  }
-  const n = Math.max(1, voiced);
-  const mean = s / n;
-  return { mean, sd: Math.max(PITCH_SD_FLOOR_ST, Math.sqrt(Math.max(0, q / n - mean * mean))) };
 }
 
 /**
@@ -312,9 +293,9 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   // 2. Resegment with GMM-UBM speaker models; merge the pair of speakers whose models explain
   // each other's frames best (cross-likelihood ratio) while that ratio is above the threshold.
   let groups = initial.filter((fr) => fr.length > 0);
-  const fileStats = pitchModel(f, modelFrames);
+  const pitchSt = framePitchSemitones(f.pitchHz);
+  const filePitch = pitchGaussian(pitchSums(pitchSt, modelFrames));
   let emission: Float32Array | undefined;
-  const filePitchLl = (st: number): number => -0.5 * ((st - fileStats.mean) / fileStats.sd) ** 2 - Math.log(fileStats.sd);
   // The last passes (after merging) let the speaker change more cheaply at pauses inside regions;
   // the pauses are found when those passes start (guided and chunked recordings never get there).
   let pauses: { frames: Uint8Array; penalty: number } | undefined;
@@ -323,20 +304,19 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
     let k2 = groups.length;
     // One buffer for the per-frame scores, reused (stride k2) across passes: for an hour of
     // audio it is the largest array here.
-    emission ??= new Float32Array(f.frames * groups.length);
+    emission ??= new Float32Array(f.frames * k2);
     // Two resegmentation passes from the window clusters, then one after each merge, and
     // lastPasses at the end.
     for (let it = 0; it < (round === 0 && !guided ? 2 : lastPass ? o.lastPasses : 1); it++) {
       const means = groups.map((fr) => adaptMeans(ubm, cep, align, fr));
-      const pitchModels = groups.map((fr) => pitchModel(f, fr));
+      const pitchModels = groups.map((fr) => pitchGaussian(pitchSums(pitchSt, fr)));
       emission.fill(0, 0, f.frames * k2);
       for (let i = 0; i < f.frames; i++) {
         if (!model[i]) continue;
-        const voiced = f.pitchHz[i]! > 0;
-        const st = voiced ? hzToSemitones(f.pitchHz[i]!) : 0;
+        const st = pitchSt[i]!;
+        const fileLl = Number.isNaN(st) ? 0 : pitchLogLikelihood(st, filePitch);
         for (let s2 = 0; s2 < k2; s2++) {
-          const pm = pitchModels[s2]!;
-          const pitchLl = voiced ? -0.5 * ((st - pm.mean) / pm.sd) ** 2 - Math.log(pm.sd) - filePitchLl(st) : 0;
+          const pitchLl = Number.isNaN(st) ? 0 : pitchLogLikelihood(st, pitchModels[s2]!) - fileLl;
           emission[i * k2 + s2] = frameLlr(ubm, means[s2]!, cep, align, i) + o.pitchStreamWeight * pitchLl;
         }
       }
@@ -377,15 +357,15 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
       o.trace({ round, frameSpeaker, counts: Array.from(counts), clr, self });
     }
     const pick = pickMerge(evidence, o);
-    if (!pick) {
-      if (o.pauseSwitchPenalty >= o.switchPenalty) break;
-      pauses = { frames: bridgedPauses(regions, model, Math.round(o.pauseMinSec * 100)), penalty: o.pauseSwitchPenalty };
-      lastPass = true;
+    if (pick) {
+      groups[pick.i] = concatFrames(groups[pick.i]!, groups[pick.j]!);
+      groups.splice(pick.j, 1);
       continue;
     }
-    const [bi, bj] = [pick.i, pick.j];
-    groups[bi] = concatFrames(groups[bi]!, groups[bj]!);
-    groups.splice(bj, 1);
+    // The count is settled.
+    if (o.pauseSwitchPenalty >= o.switchPenalty) break;
+    pauses = { frames: bridgedPauses(regions, model, Math.round(o.pauseMinSec * 100)), penalty: o.pauseSwitchPenalty };
+    lastPass = true;
   }
   return { frameSpeaker, speakers: renumberByFirstSpeech(frameSpeaker, Math.max(1, Math.round(o.firstSpeechMinSec * 100))).size, guided: guided !== null };
 }

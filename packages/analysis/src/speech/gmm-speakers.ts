@@ -60,31 +60,54 @@ export function alignToUbm(ubm: Ubm, x: Float32Array, model: Uint8Array): FrameA
   return { top, post, ubmLl };
 }
 
-/** MAP-adapted means (components * dims) of a speaker from its frames (one list or several, in order). */
-export function adaptMeans(ubm: Ubm, x: Float32Array, a: FrameAlignment, ...lists: ArrayLike<number>[]): Float64Array {
-  const { components: k, dims } = ubm;
-  const N = new Float64Array(k);
-  const F = new Float64Array(k * dims);
-  for (const frames of lists)
-    for (let j = 0; j < frames.length; j++) {
-      const i = frames[j]!;
-      for (let b = 0; b < TOP; b++) {
-        const c = a.top[i * TOP + b]!;
-        if (c < 0) continue;
-        const p = a.post[i * TOP + b]!;
-        N[c] = N[c]! + p;
-        for (let d = 0; d < dims; d++) F[c * dims + d] = F[c * dims + d]! + p * x[i * dims + d]!;
-      }
+/** Zeroth- and first-order statistics of frames against the UBM's top components. */
+export interface SpeakerStats {
+  /** Soft count per component. */
+  N: Float64Array;
+  /** Posterior-weighted sum of the features per component (components * dims). */
+  F: Float64Array;
+}
+
+/** Statistics of a speaker's frames (one list or several, in order). */
+export function speakerStats(ubm: Ubm, x: Float32Array, a: FrameAlignment, ...lists: ArrayLike<number>[]): SpeakerStats {
+  const stats = { N: new Float64Array(ubm.components), F: new Float64Array(ubm.components * ubm.dims) };
+  for (const frames of lists) addFrameStats(ubm, x, a, frames, stats);
+  return stats;
+}
+
+/** Adds (sign 1) or removes (sign -1) the statistics of `frames` to `into`, in place. */
+export function addFrameStats(ubm: Ubm, x: Float32Array, a: FrameAlignment, frames: ArrayLike<number>, into: SpeakerStats, sign = 1): void {
+  const { dims } = ubm;
+  const { N, F } = into;
+  for (let j = 0; j < frames.length; j++) {
+    const i = frames[j]!;
+    for (let b = 0; b < TOP; b++) {
+      const c = a.top[i * TOP + b]!;
+      if (c < 0) continue;
+      const p = sign * a.post[i * TOP + b]!;
+      N[c] = N[c]! + p;
+      for (let d = 0; d < dims; d++) F[c * dims + d] = F[c * dims + d]! + p * x[i * dims + d]!;
     }
-  const out = new Float64Array(k * dims);
+  }
+}
+
+/** MAP-adapted means (components * dims) from a speaker's statistics (into `out` when given). */
+export function meansFromStats(ubm: Ubm, { N, F }: SpeakerStats, out: Float64Array = new Float64Array(ubm.components * ubm.dims)): Float64Array {
+  const { components: k, dims } = ubm;
   for (let c = 0; c < k; c++) {
-    const alpha = N[c]! / (N[c]! + RELEVANCE);
+    const n = Math.max(0, N[c]!);
+    const alpha = n / (n + RELEVANCE);
     for (let d = 0; d < dims; d++) {
-      const ml = N[c]! > 0 ? F[c * dims + d]! / N[c]! : 0;
+      const ml = n > 1e-9 ? F[c * dims + d]! / n : 0;
       out[c * dims + d] = alpha * ml + (1 - alpha) * ubm.means[c * dims + d]!;
     }
   }
   return out;
+}
+
+/** MAP-adapted means (components * dims) of a speaker from its frames (one list or several, in order). */
+export function adaptMeans(ubm: Ubm, x: Float32Array, a: FrameAlignment, ...lists: ArrayLike<number>[]): Float64Array {
+  return meansFromStats(ubm, speakerStats(ubm, x, a, ...lists));
 }
 
 // frameLlr runs for every frame under every speaker model, millions of times per recording: a

@@ -39,24 +39,30 @@ export function pairClr(e: MergeEvidence, i: number, j: number, scaleFrames: num
   return clr * clrSizeWeight(counts[i]!, counts[j]!, scaleFrames);
 }
 
+/** The views of the voice that can refuse a merge: sizes, voiceprints and window embeddings. */
+export type VetoEvidence = Pick<MergeEvidence, 'counts' | 'voiceprint' | 'embeddings'>;
+
+/**
+ * Whether two clusters are kept apart whatever their likelihood ratio says: both sizeable, and
+ * their voiceprints point apart or their window embeddings lie far apart.
+ */
+export function mergeVetoed(e: VetoEvidence, r: MergeRules, i: number, j: number): boolean {
+  if (Math.min(e.counts[i]!, e.counts[j]!) < r.mergeVetoMinSec * 100) return false;
+  if (r.mergeVetoSimilarity > -1 && voiceprintSimilarity(e.voiceprint(i), e.voiceprint(j)) < r.mergeVetoSimilarity) return true;
+  if (!Number.isFinite(r.mergeVetoEmbedding)) return false;
+  const emb = e.embeddings();
+  const distance = emb ? embeddingDistance(emb[i]!, emb[j]!) : null;
+  return distance !== null && distance > r.mergeVetoEmbedding;
+}
+
 export function pickMerge(e: MergeEvidence, r: MergeRules): { i: number; j: number } | null {
   const { k, counts } = e;
   const sizeable = (i: number, j: number): boolean => Math.min(counts[i]!, counts[j]!) >= r.mergeVetoMinSec * 100;
-  // Two sizeable clusters are kept apart, whatever their likelihood ratio says, when their
-  // voiceprints point apart or their window embeddings lie far apart.
-  const vetoed = (i: number, j: number): boolean => {
-    if (!sizeable(i, j)) return false;
-    if (r.mergeVetoSimilarity > -1 && voiceprintSimilarity(e.voiceprint(i), e.voiceprint(j)) < r.mergeVetoSimilarity) return true;
-    if (!Number.isFinite(r.mergeVetoEmbedding)) return false;
-    const emb = e.embeddings();
-    const distance = emb ? embeddingDistance(emb[i]!, emb[j]!) : null;
-    return distance !== null && distance > r.mergeVetoEmbedding;
-  };
   let best = -Infinity;
   let pick: { i: number; j: number } | null = null;
   for (let i = 0; i < k; i++)
     for (let j = i + 1; j < k; j++) {
-      if (vetoed(i, j)) continue;
+      if (mergeVetoed(e, r, i, j)) continue;
       const small = Math.min(counts[i]!, counts[j]!) < e.minSpeakerFrames;
       const score = pairClr(e, i, j, r.clrScaleFrames) + (small ? 1e6 : 0);
       if (score > best) {

@@ -66,3 +66,56 @@ export function yinFromAutocorr(frame: Float32Array, autocorr: Float64Array, sam
 export function hzToSemitones(hz: number): number {
   return 12 * Math.log2(hz / 27.5);
 }
+
+/** A speaker's F0 in semitones as a Gaussian (diarization's pitch stream). */
+export interface PitchGaussian {
+  mean: number;
+  sd: number;
+}
+
+/** The deviation is floored: a few frames, or one held note, are not a voice's whole range. */
+const PITCH_SD_FLOOR_ST = 1.5;
+
+/** Sums of F0 in semitones over voiced frames. */
+export interface PitchSums {
+  sum: number;
+  sumSq: number;
+  voiced: number;
+}
+
+/** Sums over the voiced frames among `frames` (`semitones` is NaN where a frame is unvoiced). */
+export function pitchSums(semitones: Float64Array, frames: ArrayLike<number>): PitchSums {
+  let sum = 0;
+  let sumSq = 0;
+  let voiced = 0;
+  for (let j = 0; j < frames.length; j++) {
+    const st = semitones[frames[j]!]!;
+    if (Number.isNaN(st)) continue;
+    sum += st;
+    sumSq += st * st;
+    voiced++;
+  }
+  return { sum, sumSq, voiced };
+}
+
+export function pitchGaussian({ sum, sumSq, voiced }: PitchSums): PitchGaussian {
+  const n = Math.max(1, voiced);
+  const mean = sum / n;
+  return { mean, sd: Math.max(PITCH_SD_FLOOR_ST, Math.sqrt(Math.max(0, sumSq / n - mean * mean))) };
+}
+
+/** log N(st; mean, sd) up to the constant every speaker shares. */
+export function pitchLogLikelihood(st: number, g: PitchGaussian): number {
+  return -0.5 * ((st - g.mean) / g.sd) ** 2 - Math.log(g.sd);
+}
+
+/**
+ * F0 in semitones per frame, NaN where unvoiced. A plain loop: Float64Array.from with a mapping
+ * function goes through the iterator protocol and lists every value first (megabytes of boxed
+ * numbers for an hour).
+ */
+export function framePitchSemitones(pitchHz: Float32Array | Float64Array): Float64Array {
+  const out = new Float64Array(pitchHz.length);
+  for (let i = 0; i < pitchHz.length; i++) out[i] = pitchHz[i]! > 0 ? hzToSemitones(pitchHz[i]!) : NaN;
+  return out;
+}
