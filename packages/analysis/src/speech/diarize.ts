@@ -11,7 +11,11 @@
 //    unless the two voices' voiceprints or window embeddings say they differ; clusters with too
 //    little voiced speech are always merged into their closest partner, and two whose
 //    voiceprints match closely are merged even when the CLR says no (merge-choice.ts). The
-//    speaker count is where merging stops.
+//    speaker count is where merging stops;
+// 4. with the count settled, pieces of speech move between speakers when their own speaker's
+//    model, re-estimated without them, explains them worse than another's and the channel-robust
+//    views of the voice agree (reassign.ts), and last resegmentation passes with cheaper speaker
+//    changes at pauses and Z-normed scores follow; the two alternate until no piece moves.
 // Recordings longer than `longRecordingSec` are diarized in chunks first (diarize-long.ts).
 // Speakers are numbered in order of first speech.
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
@@ -19,6 +23,7 @@ import type { FrameRegion } from './vad.ts';
 import { agglomerate } from './cluster.ts';
 import { framePitchSemitones, hzToSemitones, pitchGaussian, pitchLogLikelihood, pitchSums } from './pitch.ts';
 import { adaptMeans, alignToUbm, frameLlr } from './gmm-speakers.ts';
+import { reassignPieces, type ReassignContext } from './reassign.ts';
 import { accumulate, emptyUbmStats, trainUbm, type Ubm, type UbmStats } from './ubm.ts';
 import { quantile } from './stats.ts';
 import { CepstralVoiceprint } from './voiceprint.ts';
@@ -27,7 +32,7 @@ import { bridgedPauses, concatFrames, framesByLabel, modellingMask, standardised
 import { speakerEmbeddings, type EmbeddingSum } from './window-embedding.ts';
 import { pairClr, pickMerge, type MergeEvidence } from './merge-choice.ts';
 import { SPEAKER_LDA } from './speaker-lda.model.ts';
-import { compactColumns, renumberByFirstSpeech, viterbiEmissions } from './viterbi.ts';
+import { compactColumns, normaliseByImpostors, renumberByFirstSpeech, viterbiEmissions } from './viterbi.ts';
 
 const VETO_PRINT = new CepstralVoiceprint();
 
@@ -55,6 +60,12 @@ export const DIARIZE_DEFAULTS = {
   pauseSwitchPenalty: 10,
   pauseMinSec: 0.15,
   lastPasses: 2,
+  lastPassZnorm: true,
+  reassignRounds: 10,
+  reassignMargin: 5,
+  reassignEmbeddingMargin: 0.3,
+  reassignMinSec: 0.3,
+  reassignMaxShare: 0.5,
   longRecordingSec: 300,
   longRecordingMaxSec: 7200,
   chunkSec: 180,
@@ -123,6 +134,25 @@ export interface DiarizeOptions {
   pauseMinSec?: number;
   /** How many such last passes (each re-estimates the models from the previous one's labels). */
   lastPasses?: number;
+  /**
+   * Z-norm each speaker's scores in the last passes by their mean and spread over the other
+   * speakers' frames (viterbi.ts normaliseByImpostors): a model adapted on much speech otherwise
+   * outscores one adapted on little on every frame.
+   */
+  lastPassZnorm?: boolean;
+  /**
+   * Rounds of piece reassignment (reassign.ts): one before the last passes and one after each set
+   * of them, until no piece moves; this is a cap (on the dev set it settles within 3-4). 0: off.
+   */
+  reassignRounds?: number;
+  /** Summed log-likelihood by which another speaker must beat a piece's own left-out model. */
+  reassignMargin?: number;
+  /** How much nearer (window-embedding distance) a moving group must be to its new speaker. */
+  reassignEmbeddingMargin?: number;
+  /** A group of pieces moving between two speakers needs this much voiced speech (seconds). */
+  reassignMinSec?: number;
+  /** ...and may take at most this share of its speaker (the count is the merging stage's). */
+  reassignMaxShare?: number;
   /**
    * Recordings longer than this (seconds) are cut into chunks of about chunkSec, each diarized on
    * its own, and the chunk speakers linked across chunks (diarize-long.ts).
@@ -300,6 +330,22 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   // the pauses are found when those passes start (guided and chunked recordings never get there).
   let pauses: { frames: Uint8Array; penalty: number } | undefined;
   let lastPass = false;
+  // Before the last passes, and after each set of them, pieces may move between speakers
+  // (reassign.ts) until none does.
+  let reassignRounds = o.reassignRounds;
+  let reassignContext: ReassignContext | undefined;
+  const reassign = (k: number): boolean => {
+    if (reassignRounds <= 0 || !pauses) return false;
+    reassignRounds--;
+    reassignContext ??= {
+      f, regions, model, ubm, cep, dims, align, pitchSt, filePitch,
+      pitchWeight: o.pitchStreamWeight,
+      pauses: pauses.frames,
+      print: VETO_PRINT,
+      embedding: 2 * dims === SPEAKER_LDA.mean.length ? SPEAKER_LDA : null,
+    };
+    return reassignPieces(reassignContext, frameSpeaker, k, o);
+  };
   for (let round = 0; ; round++) {
     let k2 = groups.length;
     // One buffer for the per-frame scores, reused (stride k2) across passes: for an hour of
@@ -320,16 +366,22 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
           emission[i * k2 + s2] = frameLlr(ubm, means[s2]!, cep, align, i) + o.pitchStreamWeight * pitchLl;
         }
       }
+      if (lastPass && o.lastPassZnorm) normaliseByImpostors(emission, k2, model, frameSpeaker);
       viterbiEmissions(emission, k2, regions, o.switchPenalty, frameSpeaker, pauses);
       const order = renumberByFirstSpeech(frameSpeaker);
       compactColumns(emission, f.frames, k2, order);
       k2 = order.size;
       groups = framesByLabel(frameSpeaker, k2, model);
     }
+    if (lastPass) {
+      if (!reassign(k2)) break;
+      groups = framesByLabel(frameSpeaker, k2, model);
+      continue;
+    }
     // A transcript-guided recording has its speakers from the names, a chunked one from its
     // chunks (merged within each chunk, linked across them): the passes above only refine their
     // boundaries, and no merge follows.
-    if (lastPass || guided || chunks || k2 <= 1) break;
+    if (guided || chunks || k2 <= 1) break;
     // Mean LLR of each cluster's frames under each model.
     const sums = new Float64Array(k2 * k2);
     const counts = new Float64Array(k2);
@@ -366,6 +418,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
     if (o.pauseSwitchPenalty >= o.switchPenalty) break;
     pauses = { frames: bridgedPauses(regions, model, Math.round(o.pauseMinSec * 100)), penalty: o.pauseSwitchPenalty };
     lastPass = true;
+    if (reassign(k2)) groups = framesByLabel(frameSpeaker, k2, model);
   }
   return { frameSpeaker, speakers: renumberByFirstSpeech(frameSpeaker, Math.max(1, Math.round(o.firstSpeechMinSec * 100))).size, guided: guided !== null };
 }

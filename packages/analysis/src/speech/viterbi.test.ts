@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { viterbiEmissions } from './viterbi.ts';
+import { normaliseByImpostors, viterbiEmissions } from './viterbi.ts';
 import { bridgedPauses } from './speaker-frames.ts';
 
 /** Two speakers; frames 0-39 favour speaker 0 by `margin`, frames 40-59 (a short turn) speaker 1. */
@@ -31,4 +31,16 @@ test('bridgedPauses marks runs of unmodelled frames inside a region, not at its 
   model.fill(0, 20, 30); // a pause
   const p = bridgedPauses([{ start: 0, end: 40 }], model, 5);
   assert.deepEqual([...p.keys()].filter((i) => p[i]), [20, 21, 22, 23, 24, 25, 26, 27, 28, 29]);
+});
+
+test('normaliseByImpostors: each speaker\'s scores become z-scores over the other speakers\' frames', () => {
+  // Speaker 0 owns frames 0-1, speaker 1 frames 2-3; frame 4 is not modelled.
+  const e = Float32Array.from([5, 0, 7, 0, 1, 10, 3, 20, 99, 99]);
+  const labels = Int16Array.from([0, 0, 1, 1, -1]);
+  normaliseByImpostors(e, 2, Uint8Array.from([1, 1, 1, 1, 0]), labels);
+  // Speaker 0's impostor frames (2, 3) scored 1 and 3: mean 2, spread 1.
+  assert.deepEqual([e[0], e[2], e[4], e[6]], [3, 5, -1, 1]);
+  // Speaker 1's impostor frames (0, 1) scored 0 and 0: a spread of zero is floored, not divided by.
+  assert.ok(Number.isFinite(e[5]!) && e[5]! > 0);
+  assert.deepEqual([e[8], e[9]], [99, 99], 'unmodelled frames are left alone');
 });

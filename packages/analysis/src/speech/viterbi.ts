@@ -81,3 +81,32 @@ export function compactColumns(emission: Float32Array, frames: number, k: number
     for (const [old, now] of pairs) emission[i * after + now] = row[old]!;
   }
 }
+
+/**
+ * Z-norm of each speaker's frame scores (in place) by their mean and spread over the frames the
+ * current labels give to the other speakers: a model adapted on much speech scores every frame
+ * higher than one adapted on little, and this puts the speakers' scores on one scale before the
+ * Viterbi compares them (score normalisation as in speaker verification's Z-norm).
+ */
+export function normaliseByImpostors(emission: Float32Array, k: number, model: Uint8Array, frameSpeaker: Int16Array): void {
+  const sum = new Float64Array(k);
+  const sumSq = new Float64Array(k);
+  const n = new Float64Array(k);
+  for (let i = 0; i < model.length; i++) {
+    const own = frameSpeaker[i]!;
+    if (!model[i] || own < 0) continue;
+    for (let s = 0; s < k; s++) {
+      if (s === own) continue;
+      const v = emission[i * k + s]!;
+      sum[s] = sum[s]! + v;
+      sumSq[s] = sumSq[s]! + v * v;
+      n[s] = n[s]! + 1;
+    }
+  }
+  const mean = Array.from(sum, (v, s) => v / Math.max(1, n[s]!));
+  const inv = Array.from(sumSq, (v, s) => 1 / Math.sqrt(Math.max(1e-6, v / Math.max(1, n[s]!) - mean[s]! ** 2)));
+  for (let i = 0; i < model.length; i++) {
+    if (!model[i]) continue;
+    for (let s = 0; s < k; s++) emission[i * k + s] = (emission[i * k + s]! - mean[s]!) * inv[s]!;
+  }
+}

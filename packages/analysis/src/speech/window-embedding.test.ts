@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { embeddingDistance, speakerEmbeddings, windowStats, type WindowEmbeddingModel } from './window-embedding.ts';
+import { embeddingDistance, pieceEmbeddings, speakerEmbeddings, windowStats, type WindowEmbeddingModel } from './window-embedding.ts';
 import { SPEAKER_LDA } from './speaker-lda.model.ts';
 
 test('windowStats: mean and standard deviation over the modelled frames only', () => {
@@ -48,4 +48,18 @@ test('speakerEmbeddings: a window counts for the speaker who holds 90 % of it, m
   assert.equal(e[1]!.n, 3);
   assert.equal(e[0]!.sum[0], -3);
   assert.equal(e[1]!.sum[0], 3);
+});
+
+test('pieceEmbeddings: one embedding per run of frames (a gap starts a new one), runs under 10 frames left out', () => {
+  const model: WindowEmbeddingModel = { name: 't', windowFrames: 20, mean: [0, 0], rows: [[1, 0]] };
+  const cep = new Float32Array(200);
+  const mask = new Uint8Array(200).fill(1);
+  for (let i = 0; i < 200; i++) cep[i] = i < 100 ? -2 : 4;
+  const run = (a: number, b: number): number[] => Array.from({ length: b - a }, (_, j) => a + j);
+  // Two runs of 15 frames 50 frames apart (two pieces) and one of 5 frames (too short).
+  const e = pieceEmbeddings(model, cep, 1, mask, [...run(10, 25), ...run(150, 165), ...run(190, 195)]);
+  assert.equal(e.n, 2);
+  assert.equal(e.sum[0], -2 + 4);
+  // Frames closer together than the gap are one piece.
+  assert.equal(pieceEmbeddings(model, cep, 1, mask, [...run(10, 25), ...run(40, 55)]).n, 1);
 });

@@ -74,6 +74,29 @@ export function speakerEmbeddings(emb: WindowEmbeddingModel, cep: Float32Array, 
 }
 
 /**
+ * The embeddings of a set of frames taken piece by piece: each run of frames (ascending, a gap of
+ * at least `gapFrames` starts a new piece) with at least 10 modelled frames is one "window",
+ * however short. Pieces under the model's window length are noisier than its windows, which
+ * embeddingDistance's count-based scale only partly reflects.
+ */
+export function pieceEmbeddings(emb: WindowEmbeddingModel, cep: Float32Array, dims: number, model: Uint8Array, frames: ArrayLike<number>, gapFrames = 30): EmbeddingSum {
+  const out: EmbeddingSum = { sum: new Float64Array(emb.rows.length), n: 0 };
+  let a = 0;
+  while (a < frames.length) {
+    let b = a;
+    while (b + 1 < frames.length && frames[b + 1]! - frames[b]! < gapFrames) b++;
+    const stats = windowStats(cep, dims, model, frames[a]!, frames[b]! + 1);
+    if (stats) {
+      const e = project(emb, stats);
+      for (let d = 0; d < e.length; d++) out.sum[d] = out.sum[d]! + e[d]!;
+      out.n++;
+    }
+    a = b + 1;
+  }
+  return out;
+}
+
+/**
  * How far apart two speakers' mean embeddings are, in units of the spread expected if both were
  * one voice: |ma - mb|^2 / (1/na + 1/nb) / dims. For two halves of one voice's reference windows
  * on the dev set it is 0.3-1.6; for two voices, 2-58 (most above 5). Null with fewer than two
