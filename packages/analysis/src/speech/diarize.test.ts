@@ -110,3 +110,16 @@ test('the same voice in two recordings is more similar than two different voices
   const different = Math.max(cos(pick(one, true), pick(two, false)), cos(pick(one, false), pick(two, true)));
   assert.ok(same > different, `same ${same} vs different ${different}`);
 });
+
+// The service's worker analyses many recordings in one process: nothing an analysis leaves behind
+// (module scratch buffers, caches) may change the next one's result.
+test('the same recording gives the same speakers and segments after another recording in the same process', () => {
+  const first = synthConversation([WOMAN, MAN, { f0: 160, formantScale: 1.1 }], 40, { seed: 5, turnSec: 2 });
+  const other = synthConversation([MAN, WOMAN], 30, { seed: 9, turnSec: 1.5 });
+  const a = analyzeSamples(first.samples, 16000);
+  analyzeSamples(other.samples, 16000);
+  const b = analyzeSamples(first.samples, 16000);
+  assert.ok(a.speakers.length >= 2 && a.segments.length > 5, 'a real diarization to compare');
+  assert.deepEqual(b.segments, a.segments);
+  assert.deepEqual(b.speakers.map((s) => s.voiceprint), a.speakers.map((s) => s.voiceprint));
+});
