@@ -42,12 +42,17 @@ export function pairClr(e: MergeEvidence, i: number, j: number, scaleFrames: num
 /** The views of the voice that can refuse a merge: sizes, voiceprints and window embeddings. */
 export type VetoEvidence = Pick<MergeEvidence, 'counts' | 'voiceprint' | 'embeddings'>;
 
+/** Both clusters have enough voiced speech for their voiceprints and embeddings to be trusted. */
+function sizeable(counts: ArrayLike<number>, r: MergeRules, i: number, j: number): boolean {
+  return Math.min(counts[i]!, counts[j]!) >= r.mergeVetoMinSec * 100;
+}
+
 /**
  * Whether two clusters are kept apart whatever their likelihood ratio says: both sizeable, and
  * their voiceprints point apart or their window embeddings lie far apart.
  */
 export function mergeVetoed(e: VetoEvidence, r: MergeRules, i: number, j: number): boolean {
-  if (Math.min(e.counts[i]!, e.counts[j]!) < r.mergeVetoMinSec * 100) return false;
+  if (!sizeable(e.counts, r, i, j)) return false;
   if (r.mergeVetoSimilarity > -1 && voiceprintSimilarity(e.voiceprint(i), e.voiceprint(j)) < r.mergeVetoSimilarity) return true;
   if (!Number.isFinite(r.mergeVetoEmbedding)) return false;
   const emb = e.embeddings();
@@ -57,7 +62,6 @@ export function mergeVetoed(e: VetoEvidence, r: MergeRules, i: number, j: number
 
 export function pickMerge(e: MergeEvidence, r: MergeRules): { i: number; j: number } | null {
   const { k, counts } = e;
-  const sizeable = (i: number, j: number): boolean => Math.min(counts[i]!, counts[j]!) >= r.mergeVetoMinSec * 100;
   let best = -Infinity;
   let pick: { i: number; j: number } | null = null;
   for (let i = 0; i < k; i++)
@@ -78,7 +82,7 @@ export function pickMerge(e: MergeEvidence, r: MergeRules): { i: number; j: numb
   pick = null;
   for (let i = 0; i < k; i++)
     for (let j = i + 1; j < k; j++) {
-      if (!sizeable(i, j)) continue;
+      if (!sizeable(counts, r, i, j)) continue;
       const similarity = voiceprintSimilarity(e.voiceprint(i), e.voiceprint(j));
       if (similarity >= r.sureMergeSimilarity && similarity > sure) {
         sure = similarity;

@@ -89,7 +89,7 @@ export function reassignmentProposals(c: ReassignContext, frameSpeaker: Int16Arr
   // Scratch for the left-out model of each piece: this runs for every piece of every round of
   // every chunk of a long recording, and fresh arrays per piece grew the heap by tens of MB.
   const rest: SpeakerStats = { N: new Float64Array(c.ubm.components), F: new Float64Array(c.ubm.components * c.dims) };
-  const leftOut: Model = { means: new Float64Array(c.ubm.components * c.dims), pitch: models[0]?.pitch ?? c.filePitch };
+  const leftOut: Model = { means: new Float64Array(c.ubm.components * c.dims), pitch: c.filePitch };
   const out = new Map<number, number[]>();
   const piece: number[] = [];
   const judge = (from: number): void => {
@@ -134,14 +134,17 @@ export function reassignmentProposals(c: ReassignContext, frameSpeaker: Int16Arr
   return out;
 }
 
-/** Step 2 and 3 for one group: whether its frames may move from `from` to `to`. */
-function accepted(c: ReassignContext, frameSpeaker: Int16Array, k: number, from: number, to: number, frames: number[], r: ReassignRules): boolean {
+/**
+ * Step 2 and 3 for one group: whether its frames may move from `from` to `to`. `sizes` holds the
+ * modelled frames of each speaker 0..k-1 under `frameSpeaker`.
+ */
+function accepted(c: ReassignContext, frameSpeaker: Int16Array, sizes: Int32Array, from: number, to: number, frames: number[], r: ReassignRules): boolean {
+  const k = sizes.length;
+  if (frames.length > r.reassignMaxShare * sizes[from]!) return false;
   // The group as a cluster of its own (label k).
   const track = Int16Array.from(frameSpeaker);
   for (const i of frames) track[i] = k;
-  const counts = new Float64Array(k + 1);
-  for (let i = 0; i < track.length; i++) if (c.model[i] && track[i]! >= 0) counts[track[i]!] = counts[track[i]!]! + 1;
-  if (frames.length > r.reassignMaxShare * (counts[from]! + frames.length)) return false;
+  const counts = Float64Array.from({ length: k + 1 }, (_, s) => (s === k ? frames.length : sizes[s]! - (s === from ? frames.length : 0)));
   let embeddings: EmbeddingSum[] | null | undefined;
   const evidence: VetoEvidence = {
     counts,
@@ -160,11 +163,13 @@ function accepted(c: ReassignContext, frameSpeaker: Int16Array, k: number, from:
 /** One round: moves the accepted groups in `frameSpeaker` (speakers 0..k-1); whether any moved. */
 export function reassignPieces(c: ReassignContext, frameSpeaker: Int16Array, k: number, r: ReassignRules): boolean {
   const moves: [number[], number][] = [];
+  const sizes = new Int32Array(k);
+  for (let i = 0; i < frameSpeaker.length; i++) if (c.model[i] && frameSpeaker[i]! >= 0) sizes[frameSpeaker[i]!] = sizes[frameSpeaker[i]!]! + 1;
   for (const [key, frames] of reassignmentProposals(c, frameSpeaker, k, r.reassignMargin)) {
     if (frames.length < r.reassignMinSec * 100) continue;
     const from = Math.floor(key / k);
     const to = key % k;
-    if (accepted(c, frameSpeaker, k, from, to, frames, r)) moves.push([frames, to]);
+    if (accepted(c, frameSpeaker, sizes, from, to, frames, r)) moves.push([frames, to]);
   }
   // Judged against the same labels, then applied together.
   for (const [frames, to] of moves) for (const i of frames) frameSpeaker[i] = to;
