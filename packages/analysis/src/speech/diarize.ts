@@ -46,6 +46,8 @@ export const DIARIZE_DEFAULTS = {
   minSpeakerSec: 8,
   minSpeakerShare: 0.2,
   ubmComponents: 24,
+  /** Where in the frame list the UBM's seeds are taken (0..1); a nuisance the evaluation varies. */
+  ubmSeedPhase: 0.5,
   clusterPitchWeight: 1,
   pitchStreamWeight: 1,
   clrThreshold: -0.6,
@@ -85,6 +87,8 @@ export interface DiarizeOptions {
   /** Upper bound on the clusters handed from window clustering to the merging stage. */
   maxInitialClusters?: number;
   ubmComponents?: number;
+  /** Where the UBM's EM seeds are taken in the frame list (0..1, default 0.5): varied only to measure how much the results depend on it. */
+  ubmSeedPhase?: number;
   /** Weight of the pitch distance (per 6 semitones) in window clustering. */
   clusterPitchWeight?: number;
   /** Weight of the per-speaker F0 likelihood in the resegmentation emissions. */
@@ -312,7 +316,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   // seconds, but less in a short recording.
   const minSpeaker = Math.min(o.minSpeakerSec * 100, o.minSpeakerShare * modelFrames.length);
   const ubmFrames = modelFrames.filter((_, i) => i % Math.max(1, Math.floor(modelFrames.length / MAX_UBM_FRAMES)) === 0);
-  const ubm = trainUbm(cep, dims, ubmFrames, o.ubmComponents, UBM_ITERATIONS);
+  const ubm = trainUbm(cep, dims, ubmFrames, o.ubmComponents, UBM_ITERATIONS, o.ubmSeedPhase);
   const align = alignToUbm(ubm, cep, model);
   // 1. Initial speaker groups: from the transcript's named cues when they describe the speech;
   // else in a long recording the speakers of its chunks, linked across chunks; else from

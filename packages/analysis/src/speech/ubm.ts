@@ -13,8 +13,13 @@ export interface Ubm {
   logConst: Float64Array; // log weight - 0.5 * sum log(2 pi var)
 }
 
-/** Fits a diagonal GMM by EM on the given frames (deterministic: k-means-like seeding by stride). */
-export function trainUbm(x: Float32Array, dims: number, frames: ArrayLike<number>, components: number, iterations = 8): Ubm {
+/**
+ * Fits a diagonal GMM by EM on the given frames (deterministic: component c is seeded with the
+ * frame at (c + seedPhase) / components of the list). EM from so few iterations stays near its
+ * seeds, and the diarization built on it depends on them (docs/analysis-speech.md, "How much the
+ * figures depend on the UBM's seeds"): `seedPhase` lets the evaluation measure that.
+ */
+export function trainUbm(x: Float32Array, dims: number, frames: ArrayLike<number>, components: number, iterations = 8, seedPhase = 0.5): Ubm {
   const n = frames.length;
   const k = Math.max(1, Math.min(components, Math.floor(n / 20)));
   const means = new Float64Array(k * dims);
@@ -22,7 +27,7 @@ export function trainUbm(x: Float32Array, dims: number, frames: ArrayLike<number
   const weights = new Float64Array(k).fill(1 / k);
   // Seed with frames spread over the recording.
   for (let c = 0; c < k; c++) {
-    const f = frames[Math.floor(((c + 0.5) * n) / k)]!;
+    const f = frames[Math.min(n - 1, Math.floor(((c + seedPhase) * n) / k))]!;
     for (let d = 0; d < dims; d++) means[c * dims + d] = x[f * dims + d]!;
   }
   const ubm: Ubm = { components: k, dims, weights, means, invVars: new Float64Array(k * dims), logConst: new Float64Array(k) };
