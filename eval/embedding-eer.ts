@@ -17,6 +17,7 @@ import { detectSpeech, regionsToMask } from '../packages/analysis/src/speech/vad
 import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/speaker-frames.ts';
 import { embeddingDistance, windowStats, type EmbeddingSum, type WindowEmbeddingModel } from '../packages/analysis/src/speech/window-embedding.ts';
 import { project } from '../packages/analysis/src/speech/lda.ts';
+import { cosineSimilarity } from '../packages/analysis/src/speech/stats.ts';
 import { SPEAKER_LDA } from '../packages/analysis/src/speech/speaker-lda.model.ts';
 import { readManifest, readRttm } from './dataset.ts';
 import { equalErrorRate } from './eer.ts';
@@ -33,12 +34,6 @@ const dims = emb.mean.length / 2;
 interface Window {
   speaker: string;
   v: Float64Array;
-}
-
-function unit(v: Float64Array): Float64Array {
-  let q = 0;
-  for (const x of v) q += x * x;
-  return v.map((x) => x / Math.sqrt(q || 1));
 }
 
 const same: number[] = [];
@@ -62,13 +57,8 @@ for (const file of readManifest(values.dataset).files) {
     const stats = pure ? windowStats(cep, dims, model, w, w + win) : null;
     if (stats) windows.push({ speaker: o, v: project(emb, stats) });
   }
-  const units = windows.map((w) => unit(w.v));
   for (let a = 0; a < windows.length; a++)
-    for (let b = a + 1; b < windows.length; b++) {
-      let c = 0;
-      for (let d = 0; d < units[a]!.length; d++) c += units[a]![d]! * units[b]![d]!;
-      (windows[a]!.speaker === windows[b]!.speaker ? same : diff).push(c);
-    }
+    for (let b = a + 1; b < windows.length; b++) (windows[a]!.speaker === windows[b]!.speaker ? same : diff).push(cosineSimilarity(windows[a]!.v, windows[b]!.v));
   const sums = new Map<string, EmbeddingSum>();
   for (const w of windows) {
     const s = sums.get(w.speaker) ?? { sum: new Float64Array(w.v.length), n: 0 };

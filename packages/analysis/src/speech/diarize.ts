@@ -46,7 +46,6 @@ export const DIARIZE_DEFAULTS = {
   minSpeakerSec: 8,
   minSpeakerShare: 0.2,
   ubmComponents: 24,
-  /** Where in the frame list the UBM's seeds are taken (0..1); a nuisance the evaluation varies. */
   ubmSeedPhase: 0.5,
   clusterPitchWeight: 1,
   pitchStreamWeight: 1,
