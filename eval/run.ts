@@ -1,6 +1,8 @@
 // Evaluation of the engine on a folder built like the shared dev set:
 //   npm run eval -- --dataset DIR [--files dev01,dev02] [--tune '{"diarize":{...}}'] [--json OUT]
-//                  [--transcripts [--transcript-jitter SEC] [--transcript-coarse]]
+//                  [--seeds N] [--transcripts [--transcript-jitter SEC] [--transcript-coarse]]
+// --seeds N runs the set at N seeds of the diarization's UBM and prints each one's summary with
+// the mean and range over them (eval/seed-table.ts).
 // --transcripts attaches devNN.json as the transcript (boundaries moved by up to ±SEC; coarse:
 // backchannels dropped and a speaker's consecutive utterances merged into one cue).
 // Prints DER (missed / false alarm / confusion) at collar 0.25 s and 0 with overlap scored, the
@@ -17,6 +19,7 @@ import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
 import { scoreDiarization, type DerResult, type Seg } from './der.ts';
 import { pairwiseIdentity, type Appearance } from './identity.ts';
+import { meanSummary, seedRow, seedTable, type SetSummary } from './seed-table.ts';
 
 interface FileResult {
   file: ManifestFile;
@@ -133,29 +136,26 @@ function talkShareErrors(r: FileResult): number[] {
 
 const pct = (x: number | null): string => (x === null ? '-' : (100 * x).toFixed(1));
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      dataset: { type: 'string' },
-      files: { type: 'string' },
-      tune: { type: 'string' },
-      threshold: { type: 'string' },
-      json: { type: 'string' },
-      quiet: { type: 'boolean' },
-      transcripts: { type: 'boolean' },
-      'transcript-jitter': { type: 'string' },
-      'transcript-coarse': { type: 'boolean' },
-    },
-  });
-  if (!values.dataset) {
-    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--transcripts [--transcript-jitter SEC] [--transcript-coarse]]');
-    process.exit(2);
-  }
-  const dir = values.dataset;
-  const manifest = readManifest(dir);
-  const only = values.files?.split(',');
-  const files = manifest.files.filter((f) => !only || only.includes(f.name));
-  const options: AnalysisOptions = values.tune ? { tuning: JSON.parse(values.tune) as AnalysisOptions['tuning'] } : {};
+interface EvalArgs {
+  dir: string;
+  files: ManifestFile[];
+  options: AnalysisOptions;
+  threshold: number;
+  quiet: boolean;
+  transcripts: boolean;
+  jitter: number;
+  coarse: boolean;
+}
+
+interface SetResult {
+  summary: SetSummary;
+  results: FileResult[];
+  /** The per-file table and the summary table, as printed. */
+  report: string;
+}
+
+/** Analyses every file with the given options and scores the set. */
+async function evaluateSet(a: EvalArgs): Promise<SetResult> {
   const results: FileResult[] = [];
   const rows: string[] = [];
   rows.push('| file | dur s | spk ref/hyp | DER 0.25 % (miss / FA / conf) | DER 0 % | talk-share err pp | selectors | RTF |');
@@ -164,9 +164,9 @@ async function main(): Promise<void> {
   let selTotal = 0;
   const shareErrs: number[] = [];
   const failures: string[] = [];
-  for (const file of files) {
-    const transcript = values.transcripts ? devTranscript(dir, file, Number(values['transcript-jitter'] ?? 0), values['transcript-coarse']) : undefined;
-    const r = await evaluateFile(dir, file, transcript ? { ...options, transcript } : options);
+  for (const file of a.files) {
+    const transcript = a.transcripts ? devTranscript(a.dir, file, a.jitter, a.coarse) : undefined;
+    const r = await evaluateFile(a.dir, file, transcript ? { ...a.options, transcript } : a.options);
     results.push(r);
     const d = r.der25;
     const sc = d.scored;
@@ -178,21 +178,20 @@ async function main(): Promise<void> {
     shareErrs.push(...errs);
     const parts = sc > 0 ? `${pct(d.der)} (${pct(d.missed / sc)} / ${pct(d.falseAlarm / sc)} / ${pct(d.confusion / sc)})` : `FA ${d.falseAlarm.toFixed(1)} s`;
     rows.push(
-      `| ${file.name} | ${file.duration_s.toFixed(1)} | ${file.num_speakers}/${r.analysis.speakers.length} | ${parts} | ${pct(r.der0.der)} | ${errs.length ? (errs.reduce((a, b) => a + b, 0) / errs.length).toFixed(1) : '-'} | ${sel.filter((c) => c.ok).length}/${sel.length} | ${(r.elapsedSec / file.duration_s).toFixed(4)} |`,
+      `| ${file.name} | ${file.duration_s.toFixed(1)} | ${file.num_speakers}/${r.analysis.speakers.length} | ${parts} | ${pct(r.der0.der)} | ${errs.length ? (errs.reduce((x, y) => x + y, 0) / errs.length).toFixed(1) : '-'} | ${sel.filter((c) => c.ok).length}/${sel.length} | ${(r.elapsedSec / file.duration_s).toFixed(4)} |`,
     );
-    if (!values.quiet) console.error(rows[rows.length - 1]);
+    if (!a.quiet) console.error(rows[rows.length - 1]);
   }
-  const sum = (f: (r: FileResult) => number): number => results.reduce((a, r) => a + f(r), 0);
+  const sum = (f: (r: FileResult) => number): number => results.reduce((x, r) => x + f(r), 0);
   const scored25 = sum((r) => r.der25.scored);
   const scored0 = sum((r) => r.der0.scored);
   const der25 = (sum((r) => r.der25.missed + r.der25.falseAlarm + r.der25.confusion) / scored25) || 0;
   const der0 = (sum((r) => r.der0.missed + r.der0.falseAlarm + r.der0.confusion) / scored0) || 0;
   const countOk = results.filter((r) => r.analysis.speakers.length === r.file.num_speakers).length;
-  const threshold = values.threshold ? Number(values.threshold) : SAME_SPEAKER_THRESHOLD;
-  const identity = pairwiseIdentity(linkAcrossFiles(results, threshold));
+  const identity = pairwiseIdentity(linkAcrossFiles(results, a.threshold));
   const audioSec = sum((r) => r.file.duration_s);
   const elapsed = sum((r) => r.elapsedSec);
-  const summary = {
+  const summary: SetSummary = {
     files: results.length,
     der_collar_025: der25,
     missed_025: sum((r) => r.der25.missed) / scored25,
@@ -203,8 +202,8 @@ async function main(): Promise<void> {
     false_alarm_0: sum((r) => r.der0.falseAlarm) / scored0,
     confusion_0: sum((r) => r.der0.confusion) / scored0,
     speaker_count_exact: countOk / results.length,
-    talk_share_error_pp: shareErrs.reduce((a, b) => a + b, 0) / Math.max(1, shareErrs.length),
-    identity_threshold: threshold,
+    talk_share_error_pp: shareErrs.reduce((x, y) => x + y, 0) / Math.max(1, shareErrs.length),
+    identity_threshold: a.threshold,
     identity_precision: identity.precision,
     identity_recall: identity.recall,
     identity_f1: identity.f1,
@@ -212,19 +211,72 @@ async function main(): Promise<void> {
     real_time_factor: elapsed / audioSec,
     speed_x_real_time: audioSec / elapsed,
   };
-  console.log(rows.join('\n'));
-  console.log('');
-  console.log('| metric | value | goal |');
-  console.log('|---|---|---|');
-  console.log(`| DER, collar 0.25 s, overlap scored | ${pct(der25)} % (missed ${pct(summary.missed_025)}, false alarm ${pct(summary.false_alarm_025)}, confusion ${pct(summary.confusion_025)}) | <= 12 % |`);
-  console.log(`| DER, collar 0, overlap scored | ${pct(der0)} % (missed ${pct(summary.missed_0)}, false alarm ${pct(summary.false_alarm_0)}, confusion ${pct(summary.confusion_0)}) | - |`);
-  console.log(`| exact speaker count | ${countOk}/${results.length} (${pct(summary.speaker_count_exact)} %) | >= 85 % |`);
-  console.log(`| talk-share error | ${summary.talk_share_error_pp.toFixed(2)} pp | <= 3 pp |`);
-  console.log(`| identity P / R / F1 (threshold ${threshold}) | ${identity.precision?.toFixed(3) ?? '-'} / ${identity.recall?.toFixed(3) ?? '-'} / ${identity.f1?.toFixed(3) ?? '-'} (tp ${identity.tp}, fp ${identity.fp}, fn ${identity.fn}) | F1 >= 0.85 |`);
-  console.log(`| selectors | ${selOk}/${selTotal} (${pct(summary.selector_accuracy)} %) | 100 % |`);
-  console.log(`| real-time factor | ${summary.real_time_factor.toFixed(4)} (${summary.speed_x_real_time.toFixed(0)}x real time, ${audioSec.toFixed(0)} s of audio) | - |`);
-  if (failures.length) console.log(`\nselector misses:\n${failures.map((f) => `  ${f}`).join('\n')}`);
-  if (values.json) writeFileSync(values.json, JSON.stringify({ summary, files: results.map((r) => ({ name: r.file.name, der25: r.der25.der, der0: r.der0.der, ref: r.file.num_speakers, hyp: r.analysis.speakers.length })) }, null, 2));
+  const lines = [...rows, '', '| metric | value | goal |', '|---|---|---|'];
+  lines.push(`| DER, collar 0.25 s, overlap scored | ${pct(der25)} % (missed ${pct(summary.missed_025)}, false alarm ${pct(summary.false_alarm_025)}, confusion ${pct(summary.confusion_025)}) | <= 12 % |`);
+  lines.push(`| DER, collar 0, overlap scored | ${pct(der0)} % (missed ${pct(summary.missed_0)}, false alarm ${pct(summary.false_alarm_0)}, confusion ${pct(summary.confusion_0)}) | - |`);
+  lines.push(`| exact speaker count | ${countOk}/${results.length} (${pct(summary.speaker_count_exact)} %) | >= 85 % |`);
+  lines.push(`| talk-share error | ${summary.talk_share_error_pp.toFixed(2)} pp | <= 3 pp |`);
+  lines.push(`| identity P / R / F1 (threshold ${a.threshold}) | ${identity.precision?.toFixed(3) ?? '-'} / ${identity.recall?.toFixed(3) ?? '-'} / ${identity.f1?.toFixed(3) ?? '-'} (tp ${identity.tp}, fp ${identity.fp}, fn ${identity.fn}) | F1 >= 0.85 |`);
+  lines.push(`| selectors | ${selOk}/${selTotal} (${pct(summary.selector_accuracy)} %) | 100 % |`);
+  lines.push(`| real-time factor | ${summary.real_time_factor.toFixed(4)} (${summary.speed_x_real_time.toFixed(0)}x real time, ${audioSec.toFixed(0)} s of audio) | - |`);
+  if (failures.length) lines.push(`\nselector misses:\n${failures.map((f) => `  ${f}`).join('\n')}`);
+  return { summary, results, report: lines.join('\n') };
+}
+
+const fileJson = (results: FileResult[]): unknown[] => results.map((r) => ({ name: r.file.name, der25: r.der25.der, der0: r.der0.der, ref: r.file.num_speakers, hyp: r.analysis.speakers.length }));
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      dataset: { type: 'string' },
+      files: { type: 'string' },
+      tune: { type: 'string' },
+      threshold: { type: 'string' },
+      json: { type: 'string' },
+      quiet: { type: 'boolean' },
+      seeds: { type: 'string' },
+      transcripts: { type: 'boolean' },
+      'transcript-jitter': { type: 'string' },
+      'transcript-coarse': { type: 'boolean' },
+    },
+  });
+  const seeds = Number(values.seeds ?? 1);
+  if (!values.dataset || !Number.isInteger(seeds) || seeds < 1) {
+    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--seeds N] [--transcripts [--transcript-jitter SEC] [--transcript-coarse]]');
+    process.exit(2);
+  }
+  const dir = values.dataset;
+  const only = values.files?.split(',');
+  const tuning = values.tune ? (JSON.parse(values.tune) as NonNullable<AnalysisOptions['tuning']>) : undefined;
+  const args: EvalArgs = {
+    dir,
+    files: readManifest(dir).files.filter((f) => !only || only.includes(f.name)),
+    options: tuning ? { tuning } : {},
+    threshold: values.threshold ? Number(values.threshold) : SAME_SPEAKER_THRESHOLD,
+    quiet: values.quiet ?? false,
+    transcripts: values.transcripts ?? false,
+    jitter: Number(values['transcript-jitter'] ?? 0),
+    coarse: values['transcript-coarse'] ?? false,
+  };
+  if (seeds === 1) {
+    const set = await evaluateSet(args);
+    console.log(set.report);
+    if (values.json) writeFileSync(values.json, JSON.stringify({ summary: set.summary, files: fileJson(set.results) }, null, 2));
+    return;
+  }
+  // The diarization's UBM is seeded at evenly spread frames, and where is arbitrary
+  // (docs/analysis-speech.md, "How much the figures depend on the UBM's seeds"): the set is run at
+  // N seed phases (s + 1) / (N + 1), so that an odd N includes the default 0.5, and scored by
+  // the mean and range over them.
+  const runs: { phase: number; set: SetResult }[] = [];
+  for (let s = 0; s < seeds; s++) {
+    const phase = Number(((s + 1) / (seeds + 1)).toFixed(4));
+    const set = await evaluateSet({ ...args, quiet: true, options: { ...args.options, tuning: { ...tuning, diarize: { ...tuning?.diarize, ubmSeedPhase: phase } } } });
+    runs.push({ phase, set });
+    if (!values.quiet) console.error(`seed phase ${phase}: ${seedRow(set.summary).join(' | ')}`);
+  }
+  console.log(seedTable(runs.map((r) => ({ phase: r.phase, summary: r.set.summary }))));
+  if (values.json) writeFileSync(values.json, JSON.stringify({ seeds: runs.map((r) => ({ phase: r.phase, summary: r.set.summary, files: fileJson(r.set.results) })), mean: meanSummary(runs.map((r) => r.set.summary)) }, null, 2));
 }
 
 if (import.meta.main) await main();
