@@ -4,7 +4,9 @@
 // setting, and with --halves the same figures for files 1-6 and 7-12 separately (to check that a
 // setting chosen on one half holds on the other).
 //   node eval/sweep.ts --dataset DIR --grid '{"clrThreshold":[-1,-0.5],"minSpeakerSec":[5,8]}'
-//     [--halves] [--verbose] [--files a,b] [--trace [--compact]]
+//     [--halves] [--verbose] [--files a,b] [--trace [--compact]] [--seeds N]
+// --seeds N scores each setting at N seedings of the diarization's UBM and prints the mean and
+// range of the figures over them (docs/analysis-speech.md: a setting is judged by those).
 // --trace prints every merge decision (clusters with their reference make-up and the CLR matrix;
 // with --compact only the best pair: raw and size-weighted CLR, sizes, same or different voice).
 import { parseArgs } from 'node:util';
@@ -12,7 +14,7 @@ import { join } from 'node:path';
 import { decodeAudio } from '../packages/analysis/src/audio/decode.ts';
 import { FrameAnalyzer, type FrameFeatures } from '../packages/analysis/src/speech/features.ts';
 import { detectSpeech, regionsToMask, type FrameRegion } from '../packages/analysis/src/speech/vad.ts';
-import { diarize, type DiarizeOptions, type MergeTrace } from '../packages/analysis/src/speech/diarize.ts';
+import { diarize, type Diarization, type DiarizeOptions, type MergeTrace } from '../packages/analysis/src/speech/diarize.ts';
 import { frameTrackToSegments } from '../packages/analysis/src/speech/turns.ts';
 import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
 import { scoreDiarization, type Seg } from './der.ts';
@@ -77,9 +79,24 @@ function describeTrace(p: Prepared, e: MergeTrace): string {
   return compactTrace ? summary : `  round ${e.round}, k=${k}\n${lines.join('\n')}\n${summary}`;
 }
 
-export function scoreOne(p: Prepared, opts: DiarizeOptions, acc: SweepScore, log?: string[]): void {
+/** Diarizes one file and adds its figures to every accumulator given (the whole set and its half). */
+export function scoreOne(p: Prepared, opts: DiarizeOptions, accs: SweepScore[], log?: string[]): void {
   const d = diarize(p.f, p.regions, p.mask, opts);
-  const hyp = frameTrackToSegments(d.frameSpeaker).map((s) => ({ speaker: String(s.speaker), start: s.start, end: s.end }));
+  for (const acc of accs) addScore(p, d, acc);
+  log?.push(`${p.file.name} ${p.file.num_speakers}/${d.speakers} DER ${derPct(p, d)}`);
+}
+
+function hypSegments(d: Diarization): Seg[] {
+  return frameTrackToSegments(d.frameSpeaker).map((s) => ({ speaker: String(s.speaker), start: s.start, end: s.end }));
+}
+
+function derPct(p: Prepared, d: Diarization): string {
+  const der = scoreDiarization(p.ref, hypSegments(d), 0.25);
+  return der.scored ? ((100 * (der.missed + der.falseAlarm + der.confusion)) / der.scored).toFixed(1) : '-';
+}
+
+function addScore(p: Prepared, d: Diarization, acc: SweepScore): void {
+  const hyp = hypSegments(d);
   const der = scoreDiarization(p.ref, hyp, 0.25);
   acc.files++;
   acc.derNum += der.missed + der.falseAlarm + der.confusion;
@@ -103,7 +120,6 @@ export function scoreOne(p: Prepared, opts: DiarizeOptions, acc: SweepScore, log
     acc.orderN++;
     if (der.mapping.get(String(idx)) === r) acc.orderOk++;
   });
-  log?.push(`${p.file.name} ${p.file.num_speakers}/${d.speakers} DER ${der.scored ? ((100 * (der.missed + der.falseAlarm + der.confusion)) / der.scored).toFixed(1) : '-'}`);
 }
 
 export const emptyScore = (): SweepScore => ({ derNum: 0, derDen: 0, countOk: 0, shareErrSum: 0, shareErrN: 0, orderOk: 0, orderN: 0, files: 0 });
@@ -118,15 +134,41 @@ function expand(grid: Record<string, unknown[]>): DiarizeOptions[] {
   return out as DiarizeOptions[];
 }
 
+/** Mean and range over seed phases of one setting's figures (files-weighted as formatScore). */
+function formatSeeds(scores: SweepScore[]): string {
+  const der = scores.map((a) => (100 * a.derNum) / a.derDen);
+  const count = scores.map((a) => a.countOk);
+  const share = scores.map((a) => a.shareErrSum / Math.max(1, a.shareErrN));
+  const order = scores.map((a) => a.orderOk);
+  const mean = (x: number[]): number => x.reduce((a, b) => a + b, 0) / x.length;
+  const span = (x: number[], d: number): string => `${Math.min(...x).toFixed(d)}-${Math.max(...x).toFixed(d)}`;
+  return `over ${scores.length} seeds: DER ${mean(der).toFixed(2)} (${span(der, 1)}) count ${mean(count).toFixed(2)}/${scores[0]!.files} (${span(count, 0)}) share ${mean(share).toFixed(2)} (${span(share, 1)}) order ${mean(order).toFixed(1)}/${scores[0]!.orderN}`;
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { dataset: { type: 'string' }, grid: { type: 'string' }, trace: { type: 'boolean' }, files: { type: 'string' }, halves: { type: 'boolean' }, verbose: { type: 'boolean' }, compact: { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { dataset: { type: 'string' }, grid: { type: 'string' }, trace: { type: 'boolean' }, files: { type: 'string' }, halves: { type: 'boolean' }, verbose: { type: 'boolean' }, compact: { type: 'boolean' }, seeds: { type: 'string' } } });
   compactTrace = values.compact ?? false;
   if (!values.dataset) throw new Error('usage: node eval/sweep.ts --dataset DIR [--grid JSON] [--trace] [--halves]');
   const manifest = readManifest(values.dataset);
   const only = values.files?.split(',');
   const prepared: Prepared[] = [];
   for (const file of manifest.files) if (!only || only.includes(file.name)) prepared.push(await prepare(values.dataset, file));
-  for (const opts of expand(values.grid ? (JSON.parse(values.grid) as Record<string, unknown[]>) : {})) {
+  const grid = expand(values.grid ? (JSON.parse(values.grid) as Record<string, unknown[]>) : {});
+  const seeds = Number(values.seeds ?? 0);
+  if (seeds > 0) {
+    // Each setting at the UBM seed phases (s + 1) / (seeds + 1), as eval/run.ts --seeds does.
+    for (const opts of grid) {
+      const scores = Array.from({ length: seeds }, (_, s) => {
+        const acc = emptyScore();
+        const phase = (s + 1) / (seeds + 1);
+        for (const p of prepared) scoreOne(p, { ...opts, ubmSeedPhase: phase }, [acc]);
+        return acc;
+      });
+      console.log(`${JSON.stringify(opts)}: ${formatSeeds(scores)}`);
+    }
+    return;
+  }
+  for (const opts of grid) {
     const all = emptyScore();
     const halves = [emptyScore(), emptyScore()];
     const log: string[] = [];
@@ -134,9 +176,7 @@ async function main(): Promise<void> {
       const traces: string[] = [];
       const o: DiarizeOptions = values.trace ? { ...opts, trace: (e) => traces.push(describeTrace(p, e)) } : opts;
       const before = log.length;
-      scoreOne(p, o, all, log);
-      const h = halves[i < prepared.length / 2 ? 0 : 1]!;
-      scoreOne(p, opts, h);
+      scoreOne(p, o, [all, halves[i < prepared.length / 2 ? 0 : 1]!], log);
       if (values.trace) console.log(`${log[before]}\n${traces.join('\n')}`);
     });
     const half = values.halves ? `  | A ${formatScore(halves[0]!)} | B ${formatScore(halves[1]!)}` : '';
