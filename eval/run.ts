@@ -267,7 +267,8 @@ async function main(): Promise<void> {
   // The diarization's UBM is seeded at evenly spread frames, and where is arbitrary
   // (docs/analysis-speech.md, "How much the figures depend on the UBM's seeds"): the set is run at
   // N seed phases (s + 1) / (N + 1), so that an odd N includes the default 0.5, and scored by
-  // the mean and range over them.
+  // the mean and range over them. With the default two seed candidates (diarize.ts) phases p and
+  // p + 0.5 stand for the same pair of seedings, so rows above 0.5 repeat those below.
   const runs: { phase: number; set: SetResult }[] = [];
   for (let s = 0; s < seeds; s++) {
     const phase = Number(((s + 1) / (seeds + 1)).toFixed(4));

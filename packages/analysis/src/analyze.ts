@@ -35,7 +35,7 @@ export interface AnalyzeMediaInput extends AnalysisOptions {
 }
 
 const VAD_NAME = 'energy-hysteresis-v1 (speech-band level, adaptive threshold, voicing and tone checks)';
-const DIARIZATION_NAME = 'GMM-UBM supervector window clustering, GMM-UBM Viterbi resegmentation, cross-likelihood-ratio merging weighted by cluster size with voiceprint and window-embedding (LDA) vetoes and voiceprint sure merges, then until nothing moves: leave-one-out reassignment of pieces between speakers checked by the vetoes and window embeddings, and two last passes with Z-normed scores and cheaper speaker changes at pauses';
+const DIARIZATION_NAME = 'GMM-UBM supervector window clustering, GMM-UBM Viterbi resegmentation, cross-likelihood-ratio merging weighted by cluster size with voiceprint and window-embedding (LDA) vetoes and voiceprint sure merges, then until nothing moves: leave-one-out reassignment of pieces between speakers checked by the vetoes and window embeddings, and two last passes with Z-normed scores and cheaper speaker changes at pauses; run from two UBM seedings, keeping the one whose speakers best fit the window embedding';
 const GUIDED_DIARIZATION_NAME = 'transcript-guided: one GMM-UBM speaker model per transcript name, trained on its cues, and a Viterbi resegmentation of all speech';
 
 function throwIfAborted(signal?: AbortSignal): void {

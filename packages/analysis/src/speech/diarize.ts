@@ -16,6 +16,9 @@
 //    model, re-estimated without them, explains them worse than another's and the channel-robust
 //    views of the voice agree (reassign.ts), and last resegmentation passes with cheaper speaker
 //    changes at pauses and Z-normed scores follow; the two alternate until no piece moves.
+// The UBM's seeding decides too much of the outcome (docs/analysis-speech.md), so steps 1-4 run
+// from seedCandidates seedings and the run whose speakers best fit the window embedding, which
+// owes nothing to the UBM, is kept (partition-fit.ts).
 // Recordings longer than `longRecordingSec` are diarized in chunks first (diarize-long.ts).
 // Speakers are numbered in order of first speech.
 import { NUM_CEPS, type FrameFeatures } from './features.ts';
@@ -32,6 +35,7 @@ import { bridgedPauses, concatFrames, framesByLabel, modellingMask, standardised
 import { speakerEmbeddings, type EmbeddingSum } from './window-embedding.ts';
 import { pairClr, pickMerge, type MergeEvidence } from './merge-choice.ts';
 import { SPEAKER_LDA } from './speaker-lda.model.ts';
+import { bestFitting, embedWindows } from './partition-fit.ts';
 import { compactColumns, normaliseByImpostors, renumberByFirstSpeech, viterbiEmissions } from './viterbi.ts';
 
 const VETO_PRINT = new CepstralVoiceprint();
@@ -47,6 +51,7 @@ export const DIARIZE_DEFAULTS = {
   minSpeakerShare: 0.2,
   ubmComponents: 24,
   ubmSeedPhase: 0.5,
+  seedCandidates: 2,
   clusterPitchWeight: 1,
   pitchStreamWeight: 1,
   clrThreshold: -0.6,
@@ -88,6 +93,12 @@ export interface DiarizeOptions {
   ubmComponents?: number;
   /** Where the UBM's EM seeds are taken in the frame list (0..1, default 0.5): varied only to measure how much the results depend on it. */
   ubmSeedPhase?: number;
+  /**
+   * The single-stage diarization (a short recording, or one chunk of a long one) is run from this
+   * many UBM seedings, ubmSeedPhase + m / seedCandidates, and the run whose speakers best fit the
+   * window embedding is kept (partition-fit.ts); 1: one run.
+   */
+  seedCandidates?: number;
   /** Weight of the pitch distance (per 6 semitones) in window clustering. */
   clusterPitchWeight?: number;
   /** Weight of the per-speaker F0 likelihood in the resegmentation emissions. */
@@ -293,6 +304,19 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
 
 /** `chunked`: whether a long recording may be cut into chunks (never again inside a chunk). */
 function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions, guide: Int16Array | null, chunked: boolean): Diarization {
+  const o = { ...DIARIZE_DEFAULTS, ...options };
+  const long = !guide && chunked && f.frames > o.longRecordingSec * 100 && f.frames <= o.longRecordingMaxSec * 100;
+  if (guide || long || o.seedCandidates <= 1 || regions.length === 0 || !o.voicedOnly) return diarizeSeeded(f, regions, mask, options, guide, chunked);
+  // Several UBM seedings, and the run whose speakers the (UBM-free) window embedding fits best.
+  const model = modellingMask(f, mask, true);
+  const dims = CEP_DIMS + 1;
+  if (2 * dims !== SPEAKER_LDA.mean.length) return diarizeSeeded(f, regions, mask, options, null, chunked);
+  const windows = embedWindows(SPEAKER_LDA, standardisedCepstra(f, model, true), dims, model, regions);
+  const phases = Array.from({ length: o.seedCandidates }, (_, m) => (o.ubmSeedPhase + m / o.seedCandidates) % 1);
+  return bestFitting(phases, (phase) => diarizeSeeded(f, regions, mask, { ...options, ubmSeedPhase: phase }, null, chunked), windows, model);
+}
+
+function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions, guide: Int16Array | null, chunked: boolean): Diarization {
   const o = { ...DIARIZE_DEFAULTS, ...options };
   const frameSpeaker = new Int16Array(f.frames).fill(-1);
   if (regions.length === 0) return { frameSpeaker, speakers: 0, guided: false };
