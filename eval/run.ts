@@ -19,7 +19,8 @@ import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
 import { scoreDiarization, type DerResult, type Seg } from './der.ts';
 import { pairwiseIdentity, type Appearance } from './identity.ts';
-import { meanSummary, seedRow, seedTable, type SetSummary } from './seed-table.ts';
+import { meanSummary, seedPhases, seedRow, seedTable, type SetSummary } from './seed-table.ts';
+import { DIARIZE_DEFAULTS } from '../packages/analysis/src/speech/diarize-options.ts';
 
 interface FileResult {
   file: ManifestFile;
@@ -266,12 +267,11 @@ async function main(): Promise<void> {
   }
   // The diarization's UBM is seeded at evenly spread frames, and where is arbitrary
   // (docs/analysis-speech.md, "How much the figures depend on the UBM's seeds"): the set is run at
-  // N seed phases (s + 1) / (N + 1), so that an odd N includes the default 0.5, and scored by
-  // the mean and range over them. With the default two seed candidates (diarize.ts) phases p and
-  // p + 0.5 stand for the same pair of seedings, so rows above 0.5 repeat those below.
+  // N seed phases (seedPhases: distinct draws also when each run chooses among several seedings)
+  // and scored by the mean and range over them.
+  const candidates = tuning?.diarize?.seedCandidates ?? DIARIZE_DEFAULTS.seedCandidates;
   const runs: { phase: number; set: SetResult }[] = [];
-  for (let s = 0; s < seeds; s++) {
-    const phase = Number(((s + 1) / (seeds + 1)).toFixed(4));
+  for (const phase of seedPhases(seeds, candidates)) {
     const set = await evaluateSet({ ...args, quiet: true, options: { ...args.options, tuning: { ...tuning, diarize: { ...tuning?.diarize, ubmSeedPhase: phase } } } });
     runs.push({ phase, set });
     if (!values.quiet) console.error(`seed phase ${phase}: ${seedRow(set.summary).join(' | ')}`);

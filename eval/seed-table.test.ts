@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { meanSummary, seedTable, type SetSummary } from './seed-table.ts';
+import { meanSummary, seedPhases, seedTable, type SetSummary } from './seed-table.ts';
 
 const summary = (der: number, count: number, f1: number | null): SetSummary => ({
   files: 12,
@@ -40,4 +40,9 @@ test('the table has a row per seed, the mean and the range', () => {
   assert.match(table[2]!, /^\| 0\.25 \| 2\.0 \| 4\.0 \| 100 \| 2\.00 \| 0\.900 \| 100\.0 \| 200 \|$/);
   assert.match(table[4]!, /^\| \*\*mean\*\* \| \*\*4\.0\*\* /);
   assert.match(table[5]!, /^\| range \| 2\.0–6\.0 \| 4\.0–12\.0 \| 50–100 \| 2\.00–6\.00 \| 0\.800–0\.900 \|/);
+});
+
+test('seed phases are distinct draws: within (0, 1) for one seeding per run, within (0, 1/2) for two', () => {
+  assert.deepEqual(seedPhases(3, 1), [0.25, 0.5, 0.75]);
+  assert.deepEqual(seedPhases(3, 2), [0.125, 0.25, 0.375]);
 });

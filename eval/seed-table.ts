@@ -23,6 +23,15 @@ export interface SetSummary {
   speed_x_real_time: number;
 }
 
+/**
+ * N seed phases spread over (0, 1 / candidates): with `candidates` seedings per run (diarize.ts
+ * seedCandidates) a phase p stands for p, p + 1/candidates, …, so only that span holds distinct
+ * draws. With one candidate and an odd N they include the default 0.5.
+ */
+export function seedPhases(n: number, candidates: number): number[] {
+  return Array.from({ length: n }, (_, s) => Number(((s + 1) / (n + 1) / Math.max(1, candidates)).toFixed(4)));
+}
+
 const HEADER = ['seed phase', 'DER 0.25 %', 'DER 0 %', 'exact count %', 'talk share pp', 'identity F1', 'selectors %', 'x real time'];
 
 const fmt = (x: number | null, digits = 1, scale = 100): string => (x === null ? '-' : (x * scale).toFixed(digits));

@@ -17,6 +17,8 @@ import { detectSpeech, regionsToMask, type FrameRegion } from '../packages/analy
 import { diarize, type Diarization, type DiarizeOptions, type MergeTrace } from '../packages/analysis/src/speech/diarize.ts';
 import { frameTrackToSegments } from '../packages/analysis/src/speech/turns.ts';
 import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
+import { seedPhases } from './seed-table.ts';
+import { DIARIZE_DEFAULTS } from '../packages/analysis/src/speech/diarize-options.ts';
 import { scoreDiarization, type Seg } from './der.ts';
 
 let compactTrace = false;
@@ -156,11 +158,10 @@ async function main(): Promise<void> {
   const grid = expand(values.grid ? (JSON.parse(values.grid) as Record<string, unknown[]>) : {});
   const seeds = Number(values.seeds ?? 0);
   if (seeds > 0) {
-    // Each setting at the UBM seed phases (s + 1) / (seeds + 1), as eval/run.ts --seeds does.
+    // Each setting at the same UBM seed phases as eval/run.ts --seeds.
     for (const opts of grid) {
-      const scores = Array.from({ length: seeds }, (_, s) => {
+      const scores = seedPhases(seeds, opts.seedCandidates ?? DIARIZE_DEFAULTS.seedCandidates).map((phase) => {
         const acc = emptyScore();
-        const phase = (s + 1) / (seeds + 1);
         for (const p of prepared) scoreOne(p, { ...opts, ubmSeedPhase: phase }, [acc]);
         return acc;
       });
