@@ -224,7 +224,11 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
   return { summary, results, report: lines.join('\n') };
 }
 
-const fileJson = (results: FileResult[]): unknown[] => results.map((r) => ({ name: r.file.name, der25: r.der25.der, der0: r.der0.der, ref: r.file.num_speakers, hyp: r.analysis.speakers.length }));
+const fileJson = (results: FileResult[]): unknown[] =>
+  results.map((r) => {
+    const errs = talkShareErrors(r);
+    return { name: r.file.name, der25: r.der25.der, der0: r.der0.der, ref: r.file.num_speakers, hyp: r.analysis.speakers.length, talk_share_error_pp: errs.length ? errs.reduce((a, b) => a + b, 0) / errs.length : null };
+  });
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
