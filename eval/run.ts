@@ -124,6 +124,11 @@ export function linkAcrossFiles(results: FileResult[], threshold: number): Appea
   return appearances;
 }
 
+/** A file's talk-share error: the mean over its speakers (null without any). */
+function meanShareError(errs: number[]): number | null {
+  return errs.length ? errs.reduce((a, b) => a + b, 0) / errs.length : null;
+}
+
 function talkShareErrors(r: FileResult): number[] {
   const errs: number[] = [];
   const hypShare = new Map<number, number>(r.analysis.speakers.map((s) => [s.index, s.metrics.talkShare]));
@@ -179,7 +184,7 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
     shareErrs.push(...errs);
     const parts = sc > 0 ? `${pct(d.der)} (${pct(d.missed / sc)} / ${pct(d.falseAlarm / sc)} / ${pct(d.confusion / sc)})` : `FA ${d.falseAlarm.toFixed(1)} s`;
     rows.push(
-      `| ${file.name} | ${file.duration_s.toFixed(1)} | ${file.num_speakers}/${r.analysis.speakers.length} | ${parts} | ${pct(r.der0.der)} | ${errs.length ? (errs.reduce((x, y) => x + y, 0) / errs.length).toFixed(1) : '-'} | ${sel.filter((c) => c.ok).length}/${sel.length} | ${(r.elapsedSec / file.duration_s).toFixed(4)} |`,
+      `| ${file.name} | ${file.duration_s.toFixed(1)} | ${file.num_speakers}/${r.analysis.speakers.length} | ${parts} | ${pct(r.der0.der)} | ${meanShareError(errs)?.toFixed(1) ?? '-'} | ${sel.filter((c) => c.ok).length}/${sel.length} | ${(r.elapsedSec / file.duration_s).toFixed(4)} |`,
     );
     if (!a.quiet) console.error(rows[rows.length - 1]);
   }
@@ -225,10 +230,7 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
 }
 
 const fileJson = (results: FileResult[]): unknown[] =>
-  results.map((r) => {
-    const errs = talkShareErrors(r);
-    return { name: r.file.name, der25: r.der25.der, der0: r.der0.der, ref: r.file.num_speakers, hyp: r.analysis.speakers.length, talk_share_error_pp: errs.length ? errs.reduce((a, b) => a + b, 0) / errs.length : null };
-  });
+  results.map((r) => ({ name: r.file.name, der25: r.der25.der, der0: r.der0.der, ref: r.file.num_speakers, hyp: r.analysis.speakers.length, talk_share_error_pp: meanShareError(talkShareErrors(r)) }));
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -157,15 +157,18 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   const long = !guide && chunked && f.frames > o.longRecordingSec * 100 && f.frames <= o.longRecordingMaxSec * 100;
   if (guide || long || o.seedCandidates <= 1 || regions.length === 0 || !o.voicedOnly) return diarizeSeeded(f, regions, mask, options, guide, chunked);
   // Several UBM seedings, and the run whose speakers the (UBM-free) window embedding fits best.
+  // The speaker frames and features do not depend on the seeding: built once for every run.
   const model = modellingMask(f, mask, true);
   const dims = CEP_DIMS + 1;
   if (2 * dims !== SPEAKER_LDA.mean.length) return diarizeSeeded(f, regions, mask, options, null, chunked);
-  const windows = embedWindows(SPEAKER_LDA, standardisedCepstra(f, model, true), dims, model, regions);
+  const speech = { model, cep: standardisedCepstra(f, model, true) };
+  const windows = embedWindows(SPEAKER_LDA, speech.cep, dims, model, regions);
   const phases = Array.from({ length: o.seedCandidates }, (_, m) => (o.ubmSeedPhase + m / o.seedCandidates) % 1);
-  return bestFitting(phases, (phase) => diarizeSeeded(f, regions, mask, { ...options, ubmSeedPhase: phase }, null, chunked), windows, model);
+  return bestFitting(phases, (phase) => diarizeSeeded(f, regions, mask, { ...options, ubmSeedPhase: phase }, null, chunked, speech), windows, model);
 }
 
-function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions, guide: Int16Array | null, chunked: boolean): Diarization {
+/** One run from the UBM seeding of `options`; `speech`: the speaker frames and their features, when already built. */
+function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions, guide: Int16Array | null, chunked: boolean, speech?: { model: Uint8Array; cep: Float32Array }): Diarization {
   const o = { ...DIARIZE_DEFAULTS, ...options };
   const frameSpeaker = new Int16Array(f.frames).fill(-1);
   if (regions.length === 0) return { frameSpeaker, speakers: 0, guided: false };
@@ -173,8 +176,8 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
   const long = !guide && chunked && f.frames > o.longRecordingSec * 100 && f.frames <= o.longRecordingMaxSec * 100;
   const chunks = long ? chunkSpeakers(f, regions, mask, o.chunkSec, (sf, sr, sm) => diarizeRange(sf, sr, sm, { ...options, trace: undefined }, null, false)) : null;
   // Speaker models use the frames that carry voice: voiced, and within 30 dB of the loud frames.
-  const model = modellingMask(f, mask, o.voicedOnly);
-  const cep = standardisedCepstra(f, model, o.voicedOnly);
+  const model = speech?.model ?? modellingMask(f, mask, o.voicedOnly);
+  const cep = speech?.cep ?? standardisedCepstra(f, model, o.voicedOnly);
   const dims = CEP_DIMS + (o.voicedOnly ? 1 : 0);
   let modelled = 0;
   for (let i = 0; i < f.frames; i++) modelled += model[i]!;
