@@ -1,0 +1,145 @@
+// Simulated recordings for training the engine's learned parts on the corpus that
+// training/speaker-data.sh builds (real recorded voices, none of them in the dev set). A session
+// is what the engine sees in a recording: two to four speakers' clips joined into one signal,
+// each speaker through its own random channel (band limits, an EQ bump, level, sometimes noise),
+// analysed exactly as analyze.ts does (VAD, modelling frames, cepstra standardised over the
+// session).
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeAudioToArray } from '../packages/analysis/src/audio/decode.ts';
+import { analyzeFrames, type FrameFeatures } from '../packages/analysis/src/speech/features.ts';
+import { detectSpeech, regionsToMask } from '../packages/analysis/src/speech/vad.ts';
+import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/speaker-frames.ts';
+
+const SR = 16000;
+
+export interface Speaker {
+  id: string;
+  files: string[];
+}
+
+/** The corpus's speakers (`speakers.json`), less the excluded ids. */
+export function loadSpeakers(dir: string, exclude: ReadonlySet<string> = new Set()): Speaker[] {
+  return (JSON.parse(readFileSync(join(dir, 'speakers.json'), 'utf8')) as { id: string }[])
+    .filter((s) => !exclude.has(s.id))
+    .map((s) => ({ id: s.id, files: readdirSync(join(dir, s.id)).filter((n) => n.endsWith('.wav')).sort().map((n) => join(dir, s.id, n)) }))
+    .filter((s) => s.files.length > 0);
+}
+
+/** A second-order filter (RBJ cookbook low-pass, high-pass or peaking EQ), applied in place. */
+function biquad(x: Float32Array, kind: 'lp' | 'hp' | 'peak', f0: number, q: number, gainDb = 0): void {
+  const w = (2 * Math.PI * f0) / SR;
+  const cw = Math.cos(w);
+  const alpha = Math.sin(w) / (2 * q);
+  const amp = 10 ** (gainDb / 40);
+  const [b0, b1, b2, a0, a1, a2] =
+    kind === 'lp'
+      ? [(1 - cw) / 2, 1 - cw, (1 - cw) / 2, 1 + alpha, -2 * cw, 1 - alpha]
+      : kind === 'hp'
+        ? [(1 + cw) / 2, -(1 + cw), (1 + cw) / 2, 1 + alpha, -2 * cw, 1 - alpha]
+        : [1 + alpha * amp, -2 * cw, 1 - alpha * amp, 1 + alpha / amp, -2 * cw, 1 - alpha / amp];
+  let x1 = 0;
+  let x2 = 0;
+  let y1 = 0;
+  let y2 = 0;
+  for (let i = 0; i < x.length; i++) {
+    const y = (b0 * x[i]! + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2) / a0;
+    x2 = x1;
+    x1 = x[i]!;
+    y2 = y1;
+    y1 = y;
+    x[i] = y;
+  }
+}
+
+/** One analysed session: its frames, which frames the engine models, their features, and who spoke each frame (-1: nobody). */
+export interface Session {
+  features: FrameFeatures;
+  model: Uint8Array;
+  cep: Float32Array;
+  owner: Int16Array;
+}
+
+/** Draws sessions from the corpus with a seeded random source (the same seed gives the same sessions). */
+export class SessionSimulator {
+  private readonly clips = new Map<string, Float32Array>();
+  private readonly speakers: Speaker[];
+  private readonly rand: () => number;
+  private readonly augment: boolean;
+  constructor(speakers: Speaker[], rand: () => number, augment = true) {
+    this.speakers = speakers;
+    this.rand = rand;
+    this.augment = augment;
+  }
+
+  /** A random channel for one voice in one session: band limits, an EQ bump, a level change. */
+  private channel(x: Float32Array): void {
+    const rand = this.rand;
+    if (!this.augment) return;
+    if (rand() < 0.5) biquad(x, 'hp', 80 + rand() * 320, 0.707);
+    if (rand() < 0.5) {
+      // Two poles more: a steeper band edge, as a telephone or radio channel has.
+      biquad(x, 'lp', 3000 + rand() * 4000, 0.707);
+      biquad(x, 'lp', 3000 + rand() * 4000, 0.707);
+    }
+    if (rand() < 0.7) biquad(x, 'peak', 300 * 2 ** (rand() * 4), 1, (rand() * 2 - 1) * 8);
+    const gain = 10 ** (((rand() * 2 - 1) * 8) / 20);
+    for (let i = 0; i < x.length; i++) x[i] = x[i]! * gain;
+  }
+
+  /** A clip at 16 kHz mono, decoded once (sessions draw the same clips again and again). */
+  private async clip(path: string): Promise<Float32Array> {
+    let c = this.clips.get(path);
+    if (!c) {
+      c = await decodeAudioToArray(path);
+      this.clips.set(path, c);
+    }
+    return c;
+  }
+
+  async next(): Promise<Session> {
+    const { rand, speakers } = this;
+    const k = 2 + Math.floor(rand() * 3);
+    const chosen = new Set<number>();
+    while (chosen.size < Math.min(k, speakers.length)) chosen.add(Math.floor(rand() * speakers.length));
+    const blocks: { spk: number; x: Float32Array }[] = [];
+    for (const si of chosen) {
+      const sp = speakers[si]!;
+      const target = (10 + rand() * 30) * SR;
+      const parts: Float32Array[] = [];
+      let n = 0;
+      let guard = 0;
+      while (n < target && guard++ < 400) {
+        const c = await this.clip(sp.files[Math.floor(rand() * sp.files.length)]!);
+        parts.push(c, new Float32Array(Math.round(SR * (0.05 + rand() * 0.3))));
+        n += c.length;
+      }
+      const x = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
+      let at = 0;
+      for (const p of parts) {
+        x.set(p, at);
+        at += p.length;
+      }
+      this.channel(x);
+      blocks.push({ spk: si, x });
+    }
+    const total = blocks.reduce((a, b) => a + b.x.length, 0) + SR * blocks.length;
+    const sig = new Float32Array(total);
+    const owner = new Int16Array(Math.ceil(total / 160) + 1).fill(-1);
+    let at = 0;
+    for (const b of blocks) {
+      sig.set(b.x, at);
+      owner.fill(b.spk, Math.floor(at / 160), Math.floor((at + b.x.length) / 160));
+      at += b.x.length + SR;
+    }
+    // Sometimes a noise floor under the whole session (-50 to -35 dBFS).
+    if (this.augment && rand() < 0.3) {
+      const amp = 10 ** ((-50 + rand() * 15) / 20);
+      for (let i = 0; i < sig.length; i++) sig[i] = sig[i]! + amp * (rand() * 2 - 1);
+    }
+    const features = analyzeFrames(sig);
+    const mask = regionsToMask(detectSpeech(features), features.frames);
+    const model = modellingMask(features, mask, true);
+    return { features, model, cep: standardisedCepstra(features, model, true), owner };
+  }
+}
