@@ -19,7 +19,10 @@ export class SqliteDb {
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
     this.db = new DatabaseSync(file);
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+    // busy_timeout first: switching a fresh file to WAL takes a lock, and a second process opening
+    // the same DATA_DIR at that moment (an admin command while the service starts) must wait for
+    // it rather than fail with "database is locked".
+    this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
     this.migrate();
     // A process-local monotonic sequence for list ordering (newest first) that stays strictly
     // increasing even when several rows share a millisecond; seeded from the clock so that a
@@ -29,12 +32,13 @@ export class SqliteDb {
 
   private migrate(): void {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-    const done = new Set(
-      (this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
-    );
+    const applied = (): Set<number> => new Set((this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+    const done = applied();
     for (const m of MIGRATIONS) {
       if (done.has(m.version)) continue;
       this.transaction(() => {
+        // Checked again under the write lock: another process may have applied it meanwhile.
+        if (applied().has(m.version)) return;
         this.db.exec(m.sql);
         this.run('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)', m.version, new Date().toISOString());
       });
