@@ -4,7 +4,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { composeService } from '../src/compose.ts';
@@ -116,5 +116,17 @@ describe('admin commands', () => {
     assert.equal(badConfig.code, 78);
     assert.match(badConfig.stderr, /LOG_LEVEL/);
     assert.match(badConfig.stderr, /PORT/);
+  });
+
+  it('answers an unknown command without opening the store', async () => {
+    const fresh = tempDir('rapport-cli-unknown-');
+    try {
+      const r = await admin(['frobnicate'], { DATA_DIR: fresh });
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /Admin commands/);
+      assert.deepEqual(readdirSync(fresh), []);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
   });
 });

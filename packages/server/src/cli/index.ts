@@ -24,6 +24,9 @@ export const ADMIN_USAGE = `Admin commands (work on the configured store: DATA_D
   rapport secret rotate --workspace ID            new signing secret (the old one signs for 24 h more)
   rapport credits grant --workspace ID AMOUNT`;
 
+/** The admin commands (besides serve), as `command sub`: anything else is a usage error, answered before the store is opened. */
+const ADMIN_COMMANDS = new Set(['workspace create', 'key create', 'key revoke', 'secret rotate', 'credits grant']);
+
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
@@ -48,6 +51,7 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
       await serveFromEnv();
       return -1; // keeps running; the caller must not exit
     }
+    if (!ADMIN_COMMANDS.has(`${command} ${sub}`)) throw new UsageError(ADMIN_USAGE);
     const config = loadConfig();
     const stores = openStores(config);
     const service = new WorkspaceService(stores.workspaces, config.initialCredits);
