@@ -12,7 +12,7 @@
 import { project } from './lda.ts';
 import type { FrameRegion } from './vad.ts';
 import { windowSpans } from './speaker-frames.ts';
-import { windowStats, type WindowEmbeddingModel } from './window-embedding.ts';
+import { pureWindowSpeaker, windowStats, type WindowEmbeddingModel } from './window-embedding.ts';
 
 /** The embedded windows of a recording (computed once, scored against each candidate). */
 export interface EmbeddedWindows {
@@ -40,21 +40,9 @@ export function embedWindows(emb: WindowEmbeddingModel, cep: Float32Array, dims:
 export function partitionFit(w: EmbeddedWindows, model: Uint8Array, frameSpeaker: Int16Array, k: number, purity = 0.8): number | null {
   const { dims: D, vectors } = w;
   const windows = w.start.length;
-  const label = new Int32Array(windows).fill(-1);
+  const label = new Int32Array(windows);
   const counts = new Int32Array(Math.max(1, k));
-  for (let x = 0; x < windows; x++) {
-    counts.fill(0);
-    let n = 0;
-    for (let i = w.start[x]!; i < w.end[x]!; i++) {
-      const s = frameSpeaker[i]!;
-      if (s < 0 || !model[i]) continue;
-      counts[s] = counts[s]! + 1;
-      n++;
-    }
-    let best = 0;
-    for (let s = 1; s < k; s++) if (counts[s]! > counts[best]!) best = s;
-    if (n >= 10 && counts[best]! >= purity * n) label[x] = best;
-  }
+  for (let x = 0; x < windows; x++) label[x] = pureWindowSpeaker(frameSpeaker, model, w.start[x]!, w.end[x]!, k, purity, counts);
   const sums = new Float64Array(Math.max(1, k) * D);
   const sizes = new Int32Array(Math.max(1, k));
   for (let x = 0; x < windows; x++) {

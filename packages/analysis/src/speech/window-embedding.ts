@@ -45,6 +45,24 @@ export interface EmbeddingSum {
 }
 
 /**
+ * The speaker 0..k-1 holding at least `purity` of the modelled frames of [start, end), or -1 (also
+ * under 10 labelled frames). `counts`: scratch of length >= k.
+ */
+export function pureWindowSpeaker(frameSpeaker: Int16Array, model: Uint8Array, start: number, end: number, k: number, purity: number, counts: Int32Array): number {
+  counts.fill(0);
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const s = frameSpeaker[i]!;
+    if (!model[i] || s < 0) continue;
+    counts[s] = counts[s]! + 1;
+    n++;
+  }
+  let c = 0;
+  for (let x = 1; x < k; x++) if (counts[x]! > counts[c]!) c = x;
+  return n >= 10 && counts[c]! >= purity * n ? c : -1;
+}
+
+/**
  * Per speaker 0..k-1 of `frameSpeaker`: the embeddings of the windows (over the speech regions,
  * half-overlapping) in which that speaker holds at least `purity` of the modelled frames.
  */
@@ -52,17 +70,8 @@ export function speakerEmbeddings(emb: WindowEmbeddingModel, cep: Float32Array, 
   const out = Array.from({ length: k }, () => ({ sum: new Float64Array(emb.rows.length), n: 0 }));
   const counts = new Int32Array(k);
   for (const w of windowSpans(regions, emb.windowFrames, emb.windowFrames >> 1)) {
-    counts.fill(0);
-    let n = 0;
-    for (let i = w.start; i < w.end; i++) {
-      const s = frameSpeaker[i]!;
-      if (!model[i] || s < 0) continue;
-      counts[s] = counts[s]! + 1;
-      n++;
-    }
-    let c = 0;
-    for (let x = 1; x < k; x++) if (counts[x]! > counts[c]!) c = x;
-    if (n < 10 || counts[c]! < purity * n) continue;
+    const c = pureWindowSpeaker(frameSpeaker, model, w.start, w.end, k, purity, counts);
+    if (c < 0) continue;
     const stats = windowStats(cep, dims, model, w.start, w.end);
     if (!stats) continue;
     const e = project(emb, stats);
