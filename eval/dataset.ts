@@ -14,6 +14,8 @@ export interface ManifestFile {
   name: string;
   wav: string;
   rttm: string;
+  /** Utterance-level truth (the transcript JSON shape with `kind`: turn or backchannel). */
+  utterances: string;
   duration_s: number;
   num_speakers: number;
   speakers: string[];

@@ -21,6 +21,7 @@ import { scoreDiarization, type DerResult, type Seg } from './der.ts';
 import { pairwiseIdentity, type Appearance } from './identity.ts';
 import { meanSummary, seedPhases, seedRow, seedTable, type SetSummary } from './seed-table.ts';
 import { DIARIZE_DEFAULTS } from '../packages/analysis/src/speech/diarize-options.ts';
+import { formatEvents, referenceTurnTaking, scoreTurnTaking, sumTurnTaking, type RefUtterance, type TurnTakingScore } from './turn-taking.ts';
 
 interface FileResult {
   file: ManifestFile;
@@ -30,6 +31,7 @@ interface FileResult {
   der0: DerResult;
   /** hyp speaker index -> reference id */
   toRef: Map<number, string>;
+  turnTaking: TurnTakingScore;
 }
 
 function hypSegments(a: MediaAnalysis): Seg[] {
@@ -42,7 +44,7 @@ function hypSegments(a: MediaAnalysis): Seg[] {
  * more exact than a human-made transcript.
  */
 export function devTranscript(dir: string, file: ManifestFile, jitterSec: number, coarse = false): Transcript {
-  const data = JSON.parse(readFileSync(join(dir, `${file.name}.json`), 'utf8')) as { segments: { speaker: string; start: number; end: number; text?: string; kind?: string }[] };
+  const data = JSON.parse(readFileSync(join(dir, file.utterances), 'utf8')) as { segments: { speaker: string; start: number; end: number; text?: string; kind?: string }[] };
   let segments = data.segments;
   if (coarse) {
     // As captions usually are: no backchannels, and one cue per run of a speaker's utterances.
@@ -73,7 +75,9 @@ export async function evaluateFile(dir: string, file: ManifestFile, options: Ana
   const der0 = scoreDiarization(ref, hyp, 0);
   const toRef = new Map<number, string>();
   for (const [h, r] of der25.mapping) toRef.set(Number(h), r);
-  return { file, analysis, elapsedSec, der25, der0, toRef };
+  const utterances = (JSON.parse(readFileSync(join(dir, file.utterances), 'utf8')) as { segments: RefUtterance[] }).segments;
+  const turnTaking = scoreTurnTaking(analysis, referenceTurnTaking(utterances, ref), toRef);
+  return { file, analysis, elapsedSec, der25, der0, toRef, turnTaking };
 }
 
 function selectorCases(r: FileResult): { ok: boolean; what: string }[] {
@@ -226,11 +230,28 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
   lines.push(`| selectors | ${selOk}/${selTotal} (${pct(summary.selector_accuracy)} %) | 100 % |`);
   lines.push(`| real-time factor | ${summary.real_time_factor.toFixed(4)} (${summary.speed_x_real_time.toFixed(0)}x real time, ${audioSec.toFixed(0)} s of audio) | - |`);
   if (failures.length) lines.push(`\nselector misses:\n${failures.map((f) => `  ${f}`).join('\n')}`);
+  lines.push('', turnTakingTable(results));
   return { summary, results, report: lines.join('\n') };
 }
 
+/** Turn-taking per file and over the set (eval/turn-taking.ts): counts, and events matched in time. */
+function turnTakingTable(results: FileResult[]): string {
+  const sec = (x: number | null): string => (x === null ? 'not measured' : x.toFixed(1));
+  const row = (name: string, t: TurnTakingScore): string =>
+    `| ${name} | ${t.turns.ref} / ${t.turns.hyp} | ${t.interruptions.ref} / ${t.interruptions.hyp} / ${t.interruptions.matched} | ${t.backchannels.ref} / ${t.backchannels.hyp} / ${t.backchannels.matched} | ${t.overlapSec.ref.toFixed(1)} / ${sec(t.overlapSec.hyp)} |`;
+  const all = sumTurnTaking(results.map((r) => r.turnTaking));
+  return [
+    '| turn-taking | turns ref / hyp | interruptions ref / hyp / matched | backchannels ref / hyp / matched | overlap s ref / hyp |',
+    '|---|---|---|---|---|',
+    ...results.map((r) => row(r.file.name, r.turnTaking)),
+    row('**set**', all),
+    '',
+    `interruptions: ${formatEvents(all.interruptions)}; backchannels: ${formatEvents(all.backchannels)}`,
+  ].join('\n');
+}
+
 const fileJson = (results: FileResult[]): unknown[] =>
-  results.map((r) => ({ name: r.file.name, der25: r.der25.der, der0: r.der0.der, ref: r.file.num_speakers, hyp: r.analysis.speakers.length, talk_share_error_pp: meanShareError(talkShareErrors(r)) }));
+  results.map((r) => ({ name: r.file.name, der25: r.der25.der, der0: r.der0.der, ref: r.file.num_speakers, hyp: r.analysis.speakers.length, talk_share_error_pp: meanShareError(talkShareErrors(r)), turn_taking: r.turnTaking }));
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
