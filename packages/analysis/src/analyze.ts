@@ -6,7 +6,8 @@ import { decodeAudio } from './audio/decode.ts';
 import { readWavFormat, looksLikeWav } from './audio/wav.ts';
 import { resample } from './audio/resample.ts';
 import { FrameAnalyzer, SAMPLE_RATE, type FrameFeatures } from './speech/features.ts';
-import { detectSpeech, regionsToMask, type VadOptions } from './speech/vad.ts';
+import { detectSpeech, regionsToMask, speechThresholds, type VadOptions } from './speech/vad.ts';
+import { restoreTurnGaps, type TurnGapOptions } from './speech/turn-gaps.ts';
 import { diarize, type DiarizeOptions } from './speech/diarize.ts';
 import { syllableNuclei } from './speech/syllables.ts';
 import { acousticStats, buildTurns, frameTrackToSegments } from './speech/turns.ts';
@@ -25,7 +26,7 @@ export interface AnalysisOptions {
   /** Throw EngineError('no_speech_detected') instead of returning zero speakers. */
   requireSpeech?: boolean;
   /** Overrides for evaluation and calibration; the defaults are the calibrated values. */
-  tuning?: { vad?: VadOptions; diarize?: DiarizeOptions; transcriptGuide?: boolean };
+  tuning?: { vad?: VadOptions; diarize?: DiarizeOptions; transcriptGuide?: boolean; turnGaps?: TurnGapOptions | false };
   voiceprint?: VoiceprintExtractor;
 }
 
@@ -99,7 +100,10 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   progress('identifying_speakers', 0);
   const transcript = options.transcript ?? null;
   const guide = transcript && options.tuning?.transcriptGuide !== false ? transcriptGuide(transcript, mask) : null;
-  const { frameSpeaker, speakers, guided } = diarize(f, regions, mask, options.tuning?.diarize, guide?.track);
+  const diarization = diarize(f, regions, mask, options.tuning?.diarize, guide?.track);
+  const { speakers, guided } = diarization;
+  const turnGaps = options.tuning?.turnGaps;
+  const frameSpeaker = turnGaps === false ? diarization.frameSpeaker : restoreTurnGaps(diarization.frameSpeaker, f, speechThresholds(f, options.tuning?.vad).stay, turnGaps, guided ? guide?.overlaps : []);
   throwIfAborted(options.signal);
   progress('identifying_speakers', 1);
 
@@ -111,7 +115,7 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   const nuclei = syllableNuclei(f, mask);
   const turns = buildTurns(segments, f, frameSpeaker, nuclei);
   const acoustic = acousticStats(speakers, f, frameSpeaker, nuclei);
-  const metrics = computeSpeakerMetrics({ durationSec, segments, turns, acoustic, transcript, labels });
+  const metrics = computeSpeakerMetrics({ durationSec, segments, turns, acoustic, transcript, labels, overlapMeasured: guided });
   const extractor = options.voiceprint ?? new CepstralVoiceprint();
   const speakerList: SpeakerAnalysis[] = Array.from({ length: speakers }, (_, s) => {
     const own = segments.filter((g) => g.speaker === s);

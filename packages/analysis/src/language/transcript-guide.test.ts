@@ -62,10 +62,10 @@ test('an overlap adds a segment for the speaker the single-speaker track left ou
     { speaker: 0, start: 0, end: 2 },
     { speaker: 1, start: 2, end: 3 },
   ];
+  // The overlap piece joins Ben's own segment: his turn starts where his voice starts.
   assert.deepEqual(withGuideOverlaps(segments, g, ['Ana', 'Ben'], frameSpeaker), [
     { speaker: 0, start: 0, end: 2 },
-    { speaker: 1, start: 1.5, end: 2 },
-    { speaker: 1, start: 2, end: 3 },
+    { speaker: 1, start: 1.5, end: 3 },
   ]);
   // Names that label no speaker add nothing.
   assert.deepEqual(withGuideOverlaps(segments, g, ['Ana', null], frameSpeaker), segments);

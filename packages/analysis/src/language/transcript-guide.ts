@@ -5,6 +5,7 @@
 // transcript only labels the speakers that clustering found (align.ts).
 import type { SpeechSegment, Transcript } from '../types.ts';
 import { nameKey } from './align.ts';
+import { TOUCH_SEC } from '../speech/turns.ts';
 
 /** Share of the detected speech that named cues must cover for the transcript to guide diarization. */
 export const GUIDE_MIN_COVERAGE = 0.5;
@@ -116,7 +117,23 @@ export function withGuideOverlaps(segments: SpeechSegment[], guide: TranscriptGu
       }
     }
   }
-  return extra.length === 0 ? segments : [...segments, ...extra].sort((x, y) => x.start - y.start || x.speaker - y.speaker);
+  return extra.length === 0 ? segments : unionPerSpeaker([...segments, ...extra]);
+}
+
+/**
+ * One segment per stretch of a speaker's speech: an overlap piece joins the speaker's own segment
+ * that it touches, so that an interruption starts where the interrupter's voice starts and is not
+ * taken for a short utterance inside the other's speech.
+ */
+function unionPerSpeaker(segments: SpeechSegment[]): SpeechSegment[] {
+  const sorted = [...segments].sort((x, y) => x.speaker - y.speaker || x.start - y.start);
+  const out: SpeechSegment[] = [];
+  for (const seg of sorted) {
+    const last = out[out.length - 1];
+    if (last && last.speaker === seg.speaker && seg.start <= last.end + TOUCH_SEC) last.end = Math.max(last.end, seg.end);
+    else out.push({ ...seg });
+  }
+  return out.sort((x, y) => x.start - y.start || x.speaker - y.speaker);
 }
 
 function round3(x: number): number {

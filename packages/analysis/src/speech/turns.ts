@@ -34,38 +34,45 @@ interface Span {
   start: number;
   end: number;
   backchannel: boolean;
+  interrupts: boolean;
 }
 
-/** Groups segments into turns; marks backchannels (short, with the other speaker resuming). */
-export function groupTurns(segments: SpeechSegment[]): Span[] {
-  const sorted = [...segments].sort((a, b) => a.start - b.start);
-  // First pass: a short segment between two segments of one other speaker, close on both
-  // sides, is that speaker's listener's backchannel.
-  const isBackchannel = sorted.map((seg, k) => {
-    const prev = sorted[k - 1];
-    const next = sorted[k + 1];
-    return (
+/** Frame rounding: segments that touch may differ by this much in their boundaries. */
+export const TOUCH_SEC = 0.02;
+
+/**
+ * Groups segments into turns, with the definitions of the dev set's manifest
+ * (docs/analysis.md): a **backchannel** is a short (<= 1 s) segment that another speaker's
+ * speech runs through, covering or touching both its start and its end; it is not a turn and
+ * does not break the other's. A **turn** is a run of one speaker's other segments in start
+ * order, until another speaker's turn starts (or a pause longer than TURN_MERGE_GAP_SEC). A turn
+ * **interrupts** when another speaker's non-backchannel segment is still running at its start.
+ * Overlapped speech is what makes both visible; a track with one speaker per frame shows it only
+ * where the speakers touch without a pause.
+ */
+export function groupTurns(segments: readonly SpeechSegment[]): Span[] {
+  const sorted = [...segments].sort((a, b) => a.start - b.start || a.end - b.end);
+  const speaks = (who: number, at: number): boolean =>
+    sorted.some((o) => o.speaker === who && o.start <= at + TOUCH_SEC && o.end >= at - TOUCH_SEC);
+  const isBackchannel = sorted.map(
+    (seg) =>
       seg.end - seg.start <= BACKCHANNEL_MAX_SEC &&
-      prev !== undefined &&
-      next !== undefined &&
-      prev.speaker === next.speaker &&
-      prev.speaker !== seg.speaker &&
-      seg.start - prev.end < 0.5 &&
-      next.start - seg.end < 0.5
-    );
-  });
+      sorted.some((o) => o.speaker !== seg.speaker && o.end - o.start > seg.end - seg.start && speaks(o.speaker, seg.start) && speaks(o.speaker, seg.end)),
+  );
+  const floor = sorted.filter((_, k) => !isBackchannel[k]);
   const spans: Span[] = [];
   let current: Span | null = null;
   sorted.forEach((seg, k) => {
     if (isBackchannel[k]) {
-      spans.push({ speaker: seg.speaker, start: seg.start, end: seg.end, backchannel: true });
+      spans.push({ speaker: seg.speaker, start: seg.start, end: seg.end, backchannel: true, interrupts: false });
       return;
     }
     if (current && current.speaker === seg.speaker && seg.start - current.end <= TURN_MERGE_GAP_SEC) {
       current.end = Math.max(current.end, seg.end);
       return;
     }
-    current = { speaker: seg.speaker, start: seg.start, end: seg.end, backchannel: false };
+    const interrupts = floor.some((o) => o.speaker !== seg.speaker && o.start < seg.start && o.end > seg.start + TOUCH_SEC);
+    current = { speaker: seg.speaker, start: seg.start, end: seg.end, backchannel: false, interrupts };
     spans.push(current);
   });
   return spans.sort((a, b) => a.start - b.start);
@@ -95,7 +102,7 @@ export function buildTurns(segments: SpeechSegment[], f: FrameFeatures, frameSpe
   const spans = groupTurns(segments);
   const isNucleus = new Uint8Array(f.frames);
   for (const p of nuclei) isNucleus[p] = 1;
-  return spans.map((span, k): Turn => {
+  return spans.map((span): Turn => {
     const a = Math.round(span.start / FRAME_SEC);
     const b = Math.round(span.end / FRAME_SEC);
     let speechFrames = 0;
@@ -107,8 +114,6 @@ export function buildTurns(segments: SpeechSegment[], f: FrameFeatures, frameSpe
       }
     const speechSec = speechFrames * FRAME_SEC;
     const second = Math.round(1 / FRAME_SEC);
-    // Another speaker's non-backchannel span still running when this one starts.
-    const interrupts = !span.backchannel && spans.slice(0, k).some((o) => !o.backchannel && o.speaker !== span.speaker && o.end > span.start + 0.05);
     return {
       speaker: span.speaker,
       start: span.start,
@@ -120,7 +125,7 @@ export function buildTurns(segments: SpeechSegment[], f: FrameFeatures, frameSpe
       finalPitchSt: medianPitchSt(f, frameSpeaker, span.speaker, b - second, b),
       initialLoudnessDb: meanLoudness(f, frameSpeaker, span.speaker, a, a + second),
       finalLoudnessDb: meanLoudness(f, frameSpeaker, span.speaker, b - second, b),
-      interrupts,
+      interrupts: span.interrupts,
       backchannel: span.backchannel,
     };
   });

@@ -24,19 +24,28 @@ export interface VadOptions {
 
 const ABSOLUTE_FLOOR_DB = -68;
 
-export function detectSpeech(f: FrameFeatures, options: VadOptions = {}): FrameRegion[] {
+/**
+ * The speech-band levels that enter and keep speech (hysteresis), from the recording's loud
+ * frames and noise floor. A frame below `stay` is silence, also inside a bridged region.
+ */
+export function speechThresholds(f: FrameFeatures, options: VadOptions = {}): { enter: number; stay: number; steadyNoise: boolean } {
   const belowLoud = options.belowLoudDb ?? 30;
   const aboveFloor = options.aboveFloorDb ?? 9;
+  const floor = quantile(f.bandDb, 0.03) ?? ABSOLUTE_FLOOR_DB;
+  const loud = quantile(f.bandDb, 0.95) ?? ABSOLUTE_FLOOR_DB;
+  const enter = Math.max(loud - belowLoud, floor + aboveFloor, ABSOLUTE_FLOOR_DB);
+  const stay = Math.max(enter - 4, floor + aboveFloor - 3, ABSOLUTE_FLOOR_DB);
+  // If even the loud frames do not clear the floor, there is nothing but steady noise.
+  return { enter, stay, steadyNoise: loud < floor + aboveFloor };
+}
+
+export function detectSpeech(f: FrameFeatures, options: VadOptions = {}): FrameRegion[] {
   const bridge = Math.round((options.bridgeGapSec ?? 0.3) * 100);
   const minLen = Math.round((options.minSpeechSec ?? 0.12) * 100);
   const n = f.frames;
   if (n === 0) return [];
-  const floor = quantile(f.bandDb, 0.03)!;
-  const loud = quantile(f.bandDb, 0.95)!;
-  const enter = Math.max(loud - belowLoud, floor + aboveFloor, ABSOLUTE_FLOOR_DB);
-  const stay = Math.max(enter - 4, floor + aboveFloor - 3, ABSOLUTE_FLOOR_DB);
-  // If even the loud frames do not clear the floor, there is nothing but steady noise.
-  if (loud < floor + aboveFloor) return [];
+  const { enter, stay, steadyNoise } = speechThresholds(f, options);
+  if (steadyNoise) return [];
 
   const regions: FrameRegion[] = [];
   let i = 0;
