@@ -238,7 +238,7 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
 function turnTakingTable(results: FileResult[]): string {
   const sec = (x: number | null): string => (x === null ? 'not measured' : x.toFixed(1));
   const row = (name: string, t: TurnTakingScore): string =>
-    `| ${name} | ${t.turns.ref} / ${t.turns.hyp} | ${t.interruptions.ref} / ${t.interruptions.hyp} / ${t.interruptions.matched} | ${t.backchannels.ref} / ${t.backchannels.hyp} / ${t.backchannels.matched} | ${t.overlapSec.ref.toFixed(1)} / ${sec(t.overlapSec.hyp)} |`;
+    `| ${name} | ${t.turns.ref} / ${t.turns.hyp} | ${t.interruptions.ref} / ${t.interruptions.hyp ?? '-'} / ${t.interruptions.matched ?? '-'} | ${t.backchannels.ref} / ${t.backchannels.hyp ?? '-'} / ${t.backchannels.matched ?? '-'} | ${t.overlapSec.ref.toFixed(1)} / ${sec(t.overlapSec.hyp)} |`;
   const all = sumTurnTaking(results.map((r) => r.turnTaking));
   return [
     '| turn-taking | turns ref / hyp | interruptions ref / hyp / matched | backchannels ref / hyp / matched | overlap s ref / hyp |',

@@ -27,7 +27,7 @@ function turn(speaker: number, start: number, end: number, flags: Partial<Turn> 
 test('events match only with the mapped speaker and in time', () => {
   const analysis = {
     turns: [turn(0, 0, 8), turn(1, 7.9, 10, { interrupts: true }), turn(0, 10.4, 12, { interrupts: true })],
-    speakers: [{ metrics: { overlapSec: 0.1 } }, { metrics: { overlapSec: 0.1 } }],
+    speakers: [{ metrics: { overlapSec: 0.1, interruptionsMade: 1 } }, { metrics: { overlapSec: 0.1, interruptionsMade: 0 } }],
   } as unknown as MediaAnalysis;
   const s = scoreTurnTaking(analysis, referenceTurnTaking(utterances), new Map([[0, 'A'], [1, 'B']]));
   assert.deepEqual(s.interruptions, { ref: 1, hyp: 2, matched: 1 });
@@ -36,4 +36,11 @@ test('events match only with the mapped speaker and in time', () => {
   assert.ok(Math.abs(s.overlapSec.hyp! - 0.1) < 1e-9);
   const swapped = scoreTurnTaking(analysis, referenceTurnTaking(utterances), new Map([[0, 'B'], [1, 'A']]));
   assert.equal(swapped.interruptions.matched, 0);
+});
+
+test('an analysis that does not measure overlap scores its events as not measured', () => {
+  const analysis = { turns: [turn(0, 0, 8)], speakers: [{ metrics: { overlapSec: null, interruptionsMade: null } }] } as unknown as MediaAnalysis;
+  const s = scoreTurnTaking(analysis, referenceTurnTaking(utterances), new Map([[0, 'A']]));
+  assert.deepEqual(s.interruptions, { ref: 1, hyp: null, matched: null });
+  assert.equal(s.overlapSec.hyp, null);
 });

@@ -58,9 +58,10 @@ function overlappedSec(u: readonly RefUtterance[]): number {
 
 export interface EventScore {
   ref: number;
-  hyp: number;
+  /** Null when the analysis does not measure them (audio alone: no overlapped speech). */
+  hyp: number | null;
   /** Hypothesis events that match a reference event (same mapped speaker, in time). */
-  matched: number;
+  matched: number | null;
 }
 
 export interface TurnTakingScore {
@@ -83,10 +84,12 @@ export function scoreTurnTaking(analysis: MediaAnalysis, truth: TurnTakingTruth,
   const interruptions = hypOf((t) => t.interrupts);
   const backchannels = hypOf((t) => t.backchannel);
   const overlaps = analysis.speakers.map((s) => s.metrics.overlapSec);
+  const measured = analysis.speakers.every((s) => s.metrics.interruptionsMade !== null);
+  const notMeasured = (ref: number): EventScore => ({ ref, hyp: null, matched: null });
   return {
     turns: { ref: truth.turns, hyp: analysis.turns.filter((t) => !t.backchannel).length },
-    interruptions: matchEvents(interruptions, truth.interruptions, (h, r) => Math.abs(h.start - r.start) <= START_TOLERANCE_SEC),
-    backchannels: matchEvents(backchannels, truth.backchannels, (h, r) => h.start < r.end && r.start < h.end),
+    interruptions: measured ? matchEvents(interruptions, truth.interruptions, (h, r) => Math.abs(h.start - r.start) <= START_TOLERANCE_SEC) : notMeasured(truth.interruptions.length),
+    backchannels: measured ? matchEvents(backchannels, truth.backchannels, (h, r) => h.start < r.end && r.start < h.end) : notMeasured(truth.backchannels.length),
     // Each overlapped second is counted once per speaker in it; two speakers is the usual case.
     overlapSec: { ref: truth.overlapSec, hyp: overlaps.some((x) => x === null) ? null : overlaps.reduce<number>((a, b) => a + (b ?? 0), 0) / 2 },
   };
@@ -107,10 +110,11 @@ function matchEvents(hyp: readonly Event[], ref: readonly Event[], near: (h: Eve
 
 /** Sums per-file scores for the set's table. */
 export function sumTurnTaking(scores: readonly TurnTakingScore[]): TurnTakingScore {
+  const total = (values: (number | null)[]): number | null => (values.some((v) => v === null) ? null : values.reduce<number>((a, v) => a + (v ?? 0), 0));
   const ev = (k: 'interruptions' | 'backchannels'): EventScore => ({
     ref: scores.reduce((a, s) => a + s[k].ref, 0),
-    hyp: scores.reduce((a, s) => a + s[k].hyp, 0),
-    matched: scores.reduce((a, s) => a + s[k].matched, 0),
+    hyp: total(scores.map((s) => s[k].hyp)),
+    matched: total(scores.map((s) => s[k].matched)),
   });
   return {
     turns: { ref: scores.reduce((a, s) => a + s.turns.ref, 0), hyp: scores.reduce((a, s) => a + s.turns.hyp, 0) },
@@ -125,6 +129,7 @@ export function sumTurnTaking(scores: readonly TurnTakingScore[]): TurnTakingSco
 
 /** `matched/hyp found, matched/ref recalled` as precision and recall text. */
 export function formatEvents(e: EventScore): string {
+  if (e.hyp === null || e.matched === null) return `not measured (${e.ref} true)`;
   const p = e.hyp ? (e.matched / e.hyp).toFixed(2) : '-';
   const r = e.ref ? (e.matched / e.ref).toFixed(2) : '-';
   return `${e.hyp} found / ${e.ref} true, ${e.matched} matched (P ${p}, R ${r})`;

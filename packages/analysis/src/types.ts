@@ -91,10 +91,14 @@ export interface SpeakerMetrics {
   loudnessMeanDb: number | null;
   loudnessVariabilityDb: number | null;
   medianGapBeforeTurnSec: number | null;
-  interruptionsMade: number;
-  interruptionsReceived: number;
-  backchannels: number;
-  overlapSec: number;
+  /**
+   * Turn-taking that only overlapped speech shows: null when the media's speaker track cannot
+   * carry overlap (audio without a guiding transcript has one speaker per frame), not zero.
+   */
+  interruptionsMade: number | null;
+  interruptionsReceived: number | null;
+  backchannels: number | null;
+  overlapSec: number | null;
   /** Present only when a transcript is attached; otherwise null and documents say so. */
   language: LanguageMetrics | null;
 }

@@ -12,7 +12,7 @@ test('pair interaction counts only the exchanges between the two', () => {
       turn(1, 18.3, 25), turn(0, 25.2, 30),
     ],
   });
-  const p = computePairInteraction([{ id: 'm', durationSec: 40, segments: m.segments, turns: m.turns, a: 0, b: 1 }]);
+  const p = computePairInteraction([{ id: 'm', durationSec: 40, segments: m.segments, turns: m.turns, overlapMeasured: true, a: 0, b: 1 }]);
   assert.equal(p.responsesA, 2);
   assert.ok(Math.abs((p.medianGapA ?? 0) - (-1 + 0.2) / 2) < 1e-9);
   assert.equal(p.responsesB, 1);

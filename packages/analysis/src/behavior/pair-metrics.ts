@@ -10,6 +10,8 @@ export interface PairConversation {
   durationSec: number;
   segments: readonly SpeechSegment[];
   turns: readonly Turn[];
+  /** Whether the track shows overlapped speech (see overlapMeasured); interruptions need it. */
+  overlapMeasured: boolean;
   /** Speaker indices of the target (a) and the member (b) in this conversation. */
   a: number;
   b: number;
@@ -27,9 +29,12 @@ export interface PairInteraction {
   medianGapA: number | null;
   responsesB: number;
   medianGapB: number | null;
-  /** Interruptions made by a of b, and by b of a. */
-  interruptionsA: number;
-  interruptionsB: number;
+  /** Interruptions made by a of b, and by b of a, in the conversations that show overlap; null when none does. */
+  interruptionsA: number | null;
+  interruptionsB: number | null;
+  /** Speech seconds of each in those conversations (the interruption rate's base). */
+  overlapSpeechA: number;
+  overlapSpeechB: number;
 }
 
 export function computePairInteraction(conversations: readonly PairConversation[]): PairInteraction {
@@ -41,15 +46,24 @@ export function computePairInteraction(conversations: readonly PairConversation[
   let turnsB = 0;
   let interruptionsA = 0;
   let interruptionsB = 0;
+  let overlapSpeechA = 0;
+  let overlapSpeechB = 0;
+  let measured = false;
   for (const c of conversations) {
-    speechA += totalLength(unionIntervals(c.segments.filter((s) => s.speaker === c.a)));
-    speechB += totalLength(unionIntervals(c.segments.filter((s) => s.speaker === c.b)));
+    const a = totalLength(unionIntervals(c.segments.filter((s) => s.speaker === c.a)));
+    const b = totalLength(unionIntervals(c.segments.filter((s) => s.speaker === c.b)));
+    speechA += a;
+    speechB += b;
     turnsA += c.turns.filter((t) => t.speaker === c.a && !t.backchannel).length;
     turnsB += c.turns.filter((t) => t.speaker === c.b && !t.backchannel).length;
     for (const x of floorTransfers(c.turns)) {
       if (x.from === c.b && x.to === c.a) gapsA.push(x.gapSec);
       if (x.from === c.a && x.to === c.b) gapsB.push(x.gapSec);
     }
+    if (!c.overlapMeasured) continue;
+    measured = true;
+    overlapSpeechA += a;
+    overlapSpeechB += b;
     for (const x of interruptions(c.turns)) {
       if (x.by === c.a && x.of === c.b) interruptionsA += 1;
       if (x.by === c.b && x.of === c.a) interruptionsB += 1;
@@ -65,7 +79,9 @@ export function computePairInteraction(conversations: readonly PairConversation[
     medianGapA: median(gapsA),
     responsesB: gapsB.length,
     medianGapB: median(gapsB),
-    interruptionsA,
-    interruptionsB,
+    interruptionsA: measured ? interruptionsA : null,
+    interruptionsB: measured ? interruptionsB : null,
+    overlapSpeechA,
+    overlapSpeechB,
   };
 }

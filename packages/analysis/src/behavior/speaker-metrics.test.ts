@@ -112,3 +112,15 @@ test('aggregateMetrics sums counts and weights the rest by speech time', () => {
   const noLang = aggregateMetrics([{ metrics: { ...a, language: null } }]);
   assert.equal(noLang.language, null);
 });
+
+test('without a track that shows overlap, interruptions, backchannels and overlap are not measured (null), not zero', () => {
+  const [ann, ben] = computeSpeakerMetrics({ ...input, overlapMeasured: false });
+  assert.ok(ann && ben);
+  for (const m of [ann, ben]) assert.deepEqual([m.interruptionsMade, m.interruptionsReceived, m.backchannels, m.overlapSec], [null, null, null, null]);
+  close(ann.speechSec, 13);
+  // Over an entity's media, the media that measured it are summed; none measured stays null.
+  const [measured] = computeSpeakerMetrics(input);
+  assert.ok(measured);
+  assert.equal(aggregateMetrics([{ metrics: ann }, { metrics: measured }]).interruptionsReceived, measured.interruptionsReceived);
+  assert.equal(aggregateMetrics([{ metrics: ann }, { metrics: ann }]).overlapSec, null);
+});

@@ -2,7 +2,7 @@
 // Definitions follow the dev set's (talk share over the sum of speakers' speech, turns without
 // backchannels, an interruption is a turn started inside another's turn); docs/analysis.md
 // gives every formula and unit.
-import type { AcousticStats, LanguageMetrics, SpeakerMetrics, SpeechSegment, Transcript, TranscriptCue, Turn } from '../types.ts';
+import type { AcousticStats, LanguageMetrics, MediaAnalysis, SpeakerMetrics, SpeechSegment, Transcript, TranscriptCue, Turn } from '../types.ts';
 import { nameKey, overlapSeconds } from '../language/align.ts';
 import { computeLanguageMetrics } from '../language/text-metrics.ts';
 import { intersectionLength, median, totalLength, unionIntervals } from './stats.ts';
@@ -18,6 +18,12 @@ export interface SpeakerMetricsInput {
   acoustic: AcousticStats[];
   transcript: Transcript | null;
   labels: (string | null)[];
+  /**
+   * Whether the segments can show overlapped speech (a guiding transcript's overlapping cues).
+   * Without it interruptions, backchannels and overlap are not measured (null): a track with
+   * one speaker per frame would report zero of each (docs/analysis.md).
+   */
+  overlapMeasured?: boolean;
 }
 
 export interface FloorTransfer {
@@ -98,6 +104,15 @@ export function cuesBySpeaker(
   return out;
 }
 
+/**
+ * Whether an analysis's track can show overlapped speech: only transcript-guided diarization
+ * adds the overlapping cues' second speaker. Read from the method so that analyses cached
+ * before the metrics said null are judged the same way.
+ */
+export function overlapMeasured(analysis: Pick<MediaAnalysis, 'method'>): boolean {
+  return analysis.method.diarization.startsWith('transcript-guided');
+}
+
 export function computeSpeakerMetrics(input: SpeakerMetricsInput): SpeakerMetrics[] {
   const n = speakerCountOf(input);
   const unions = Array.from({ length: n }, (_, i) => unionIntervals(input.segments.filter((s) => s.speaker === i)));
@@ -106,6 +121,7 @@ export function computeSpeakerMetrics(input: SpeakerMetricsInput): SpeakerMetric
   const transfers = floorTransfers(input.turns);
   const interrupts = interruptions(input.turns);
   const cues = input.transcript ? cuesBySpeaker(input.transcript, input.labels, unions) : null;
+  const overlap = input.overlapMeasured ?? true;
 
   return Array.from({ length: n }, (_, i): SpeakerMetrics => {
     const own = unions[i] ?? [];
@@ -136,10 +152,10 @@ export function computeSpeakerMetrics(input: SpeakerMetricsInput): SpeakerMetric
       loudnessMeanDb: acoustic?.loudnessMeanDb ?? null,
       loudnessVariabilityDb: acoustic?.loudnessVariabilityDb ?? null,
       medianGapBeforeTurnSec: median(transfers.filter((t) => t.to === i).map((t) => t.gapSec)),
-      interruptionsMade: interrupts.filter((x) => x.by === i).length,
-      interruptionsReceived: interrupts.filter((x) => x.of === i).length,
-      backchannels: turnsAll.filter((t) => t.backchannel).length,
-      overlapSec: intersectionLength(own, others),
+      interruptionsMade: overlap ? interrupts.filter((x) => x.by === i).length : null,
+      interruptionsReceived: overlap ? interrupts.filter((x) => x.of === i).length : null,
+      backchannels: overlap ? turnsAll.filter((t) => t.backchannel).length : null,
+      overlapSec: overlap ? intersectionLength(own, others) : null,
       language: cues ? computeLanguageMetrics(speakerCues) : null,
     };
   });
@@ -177,7 +193,11 @@ const WEIGHTED: NumericKey[] = [
 export function aggregateMetrics(items: { metrics: SpeakerMetrics }[]): SpeakerMetrics {
   const ms = items.map((i) => i.metrics);
   const out = {} as Record<NumericKey, number | null>;
-  for (const key of SUMMED) out[key] = ms.reduce((s, m) => s + ((m[key] as number | null) ?? 0), 0);
+  for (const key of SUMMED) {
+    // Summed over the media where measured; null when none measured it.
+    const values = ms.map((m) => m[key]).filter((v): v is number => v !== null);
+    out[key] = values.length > 0 ? values.reduce((s, v) => s + v, 0) : null;
+  }
   for (const key of WEIGHTED) {
     let sum = 0;
     let weight = 0;

@@ -28,8 +28,12 @@ export function turnsCard(m: MemberEvidence): CardBlock {
 
 export function turnTakingCard(m: MemberEvidence): CardBlock {
   const x = m.metrics;
+  const gap = `Median gap before taking the floor ${measured(x.medianGapBeforeTurnSec, 2, 's')}`;
+  // Without a transcript the track has one speaker per frame: overlap is not measured, not zero.
+  if (x.interruptionsMade === null || x.interruptionsReceived === null || x.backchannels === null || x.overlapSec === null)
+    return card('turnTaking', 'Turn-taking', `${gap}; interruptions, backchannels and overlapped speech not measured (they need a transcript with overlapping cues).`);
   return card('turnTaking', 'Turn-taking',
-    `Median gap before taking the floor ${measured(x.medianGapBeforeTurnSec, 2, 's')}; ${count(x.interruptionsMade, 'interruption')} made and ${x.interruptionsReceived} received; ${count(x.backchannels, 'backchannel')}; ${fixed(x.overlapSec, 1)} s of overlapped speech.`);
+    `${gap}; ${count(x.interruptionsMade, 'interruption')} made and ${x.interruptionsReceived} received; ${count(x.backchannels, 'backchannel')}; ${fixed(x.overlapSec, 1)} s of overlapped speech.`);
 }
 
 export function paceCard(m: MemberEvidence): CardBlock {

@@ -5,6 +5,7 @@ import type { LanguageMetrics, MediaAnalysis } from '../types.ts';
 import type { PairConversation } from '../behavior/pair-metrics.ts';
 import { PERMUTATIONS } from '../behavior/entrainment.ts';
 import { SCORING, scorePair } from '../matching/scoring.ts';
+import { overlapMeasured } from '../behavior/speaker-metrics.ts';
 import type { DimensionEvidence, MatchingEvidence, MemberEvidence, MemberInput, PairEvidence } from './types.ts';
 
 /** Reference values and thresholds that documents quote (growth advice, method). */
@@ -38,7 +39,7 @@ export function memberEvidence(m: MemberInput, media: Record<string, MediaAnalys
     mediaCount: mediaIds.size,
     transcribedMediaCount: transcribed.size,
     speechMin: m.metrics.speechSec / 60,
-    interruptionsPerMin: m.metrics.speechSec >= 1 ? m.metrics.interruptionsMade / (m.metrics.speechSec / 60) : null,
+    interruptionsPerMin: m.metrics.speechSec >= 1 && m.metrics.interruptionsMade !== null ? m.metrics.interruptionsMade / (m.metrics.speechSec / 60) : null,
     profileConfidence: Math.min(1, m.metrics.speechSec / SCORING.fullConfidenceSpeechSec),
   };
 }
@@ -54,7 +55,7 @@ function sharedConversations(target: MemberInput, member: MemberInput, media: Re
     const analysis = media[a.mediaId];
     if (!b || !analysis || seen.has(a.mediaId)) continue;
     seen.add(a.mediaId);
-    conversations.push({ id: a.mediaId, durationSec: analysis.durationSec, segments: analysis.segments, turns: analysis.turns, a: a.speakerIndex, b: b.speakerIndex });
+    conversations.push({ id: a.mediaId, durationSec: analysis.durationSec, segments: analysis.segments, turns: analysis.turns, overlapMeasured: overlapMeasured(analysis), a: a.speakerIndex, b: b.speakerIndex });
     languageTarget.push(analysis.speakers[a.speakerIndex]?.metrics.language ?? null);
     languageMember.push(analysis.speakers[b.speakerIndex]?.metrics.language ?? null);
   }

@@ -6,7 +6,7 @@ import type { PairConversation } from '../behavior/pair-metrics.ts';
 import type { MediaAnalysis } from '../types.ts';
 
 function conv(media: MediaAnalysis, id: string, a = 0, b = 1): PairConversation {
-  return { id, durationSec: media.durationSec, segments: media.segments, turns: media.turns, a, b };
+  return { id, durationSec: media.durationSec, segments: media.segments, turns: media.turns, overlapMeasured: true, a, b };
 }
 
 test('met pair: each component 0–100 with inputs and confidence; overall is the confidence-weighted mean', () => {
@@ -85,4 +85,19 @@ test('complementarity: two heavy interrupters clash', () => {
   assert.equal(c(clash)?.inputs.interruptionCompatibility, 0);
   assert.equal(c(calm)?.inputs.interruptionCompatibility, 1);
   assert.ok((c(calm)?.score ?? 0) > (c(clash)?.score ?? 100));
+});
+
+test('interruption balance is not measured in media whose track cannot show overlap (audio without a transcript)', () => {
+  const media = makeMedia(conversation(4, 40, true));
+  const [m0, m1] = media.speakers;
+  assert.ok(m0 && m1);
+  const audioOnly = { ...conv(media, 'med_a'), overlapMeasured: false };
+  const r = scorePair({ target: { ...m0.metrics, interruptionsMade: null }, member: { ...m1.metrics, interruptionsMade: null }, conversations: [audioOnly] });
+  const interruptions = r.components.find((c) => c.key === 'interruptions');
+  assert.equal(interruptions?.score, null);
+  assert.equal(interruptions?.confidence, 0);
+  assert.equal(interruptions?.inputs.interruptionsByTarget, null);
+  const measured = scorePair({ target: m0.metrics, member: m1.metrics, conversations: [conv(media, 'med_a')] });
+  assert.notEqual(measured.components.find((c) => c.key === 'interruptions')?.score, null);
+  assert.ok((r.overall.confidence ?? 0) < (measured.overall.confidence ?? 0), 'the missing component lowers the overall confidence');
 });

@@ -92,9 +92,12 @@ function metComponents(input: ScorePairInput): ComponentScore[] {
   const responses = (gA === null ? 0 : p.responsesA) + (gB === null ? 0 : p.responsesB);
   const responsiveness = responses > 0 ? ((gA ?? 0) * (gA === null ? 0 : p.responsesA) + (gB ?? 0) * (gB === null ? 0 : p.responsesB)) / responses : null;
 
-  const total = p.interruptionsA + p.interruptionsB;
-  const perMin = joint > 0 ? total / (joint / 60) : null;
-  const balance = total > 0 ? 1 - Math.abs(p.interruptionsA - p.interruptionsB) / total : 1;
+  // Counted only in the shared media whose track shows overlap (null when none does).
+  const iA = p.interruptionsA ?? 0;
+  const iB = p.interruptionsB ?? 0;
+  const overlapJoint = p.overlapSpeechA + p.overlapSpeechB;
+  const perMin = p.interruptionsA !== null && overlapJoint > 0 ? (iA + iB) / (overlapJoint / 60) : null;
+  const balance = iA + iB > 0 ? 1 - Math.abs(iA - iB) / (iA + iB) : 1;
   const interruptionScore = perMin === null ? null : 100 * (1 - Math.min(1, perMin / SCORING.interruptionsPerMinCeiling)) * (0.5 + 0.5 * balance);
 
   const shareA = joint > 0 ? p.speechA / joint : null;
@@ -119,11 +122,11 @@ function metComponents(input: ScorePairInput): ComponentScore[] {
       responsesMember: p.responsesB,
       medianGapMemberSec: p.medianGapB,
     }),
-    component('interruptions', 'Interruption balance', w.interruptions, interruptionScore, speechConfidence, {
+    component('interruptions', 'Interruption balance', w.interruptions, interruptionScore, overlapJoint / SCORING.fullConfidenceSpeechSec, {
       interruptionsByTarget: p.interruptionsA,
       interruptionsByMember: p.interruptionsB,
       interruptionsPerMin: perMin,
-      jointSpeechMin: joint / 60,
+      jointSpeechMin: overlapJoint / 60,
     }),
     component('floorBalance', 'Floor balance', w.floorBalance, floorScore, speechConfidence, {
       speechTargetSec: p.speechA,
@@ -170,7 +173,7 @@ function unmetComponents(a: SpeakerMetrics, b: SpeakerMetrics): ComponentScore[]
   if (fitBA !== null) fits.push(fitBA);
   const patience = mean(fits);
   // Interruption compatibility: two frequent interrupters clash; one is fine.
-  const ratePerMin = (m: SpeakerMetrics): number | null => (m.speechSec >= 1 ? m.interruptionsMade / (m.speechSec / 60) : null);
+  const ratePerMin = (m: SpeakerMetrics): number | null => (m.speechSec >= 1 && m.interruptionsMade !== null ? m.interruptionsMade / (m.speechSec / 60) : null);
   const irA = ratePerMin(a);
   const irB = ratePerMin(b);
   const compat = irA === null || irB === null ? null : 1 - Math.min(1, Math.sqrt(irA * irB) / 1);
