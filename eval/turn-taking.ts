@@ -91,7 +91,7 @@ export function scoreTurnTaking(analysis: MediaAnalysis, truth: TurnTakingTruth,
     interruptions: measured ? matchEvents(interruptions, truth.interruptions, (h, r) => Math.abs(h.start - r.start) <= START_TOLERANCE_SEC) : notMeasured(truth.interruptions.length),
     backchannels: measured ? matchEvents(backchannels, truth.backchannels, (h, r) => h.start < r.end && r.start < h.end) : notMeasured(truth.backchannels.length),
     // Each overlapped second is counted once per speaker in it; two speakers is the usual case.
-    overlapSec: { ref: truth.overlapSec, hyp: overlaps.some((x) => x === null) ? null : overlaps.reduce<number>((a, b) => a + (b ?? 0), 0) / 2 },
+    overlapSec: { ref: truth.overlapSec, hyp: halved(total(overlaps)) },
   };
 }
 
@@ -110,7 +110,6 @@ function matchEvents(hyp: readonly Event[], ref: readonly Event[], near: (h: Eve
 
 /** Sums per-file scores for the set's table. */
 export function sumTurnTaking(scores: readonly TurnTakingScore[]): TurnTakingScore {
-  const total = (values: (number | null)[]): number | null => (values.some((v) => v === null) ? null : values.reduce<number>((a, v) => a + (v ?? 0), 0));
   const ev = (k: 'interruptions' | 'backchannels'): EventScore => ({
     ref: scores.reduce((a, s) => a + s[k].ref, 0),
     hyp: total(scores.map((s) => s[k].hyp)),
@@ -122,9 +121,16 @@ export function sumTurnTaking(scores: readonly TurnTakingScore[]): TurnTakingSco
     backchannels: ev('backchannels'),
     overlapSec: {
       ref: scores.reduce((a, s) => a + s.overlapSec.ref, 0),
-      hyp: scores.some((s) => s.overlapSec.hyp === null) ? null : scores.reduce((a, s) => a + (s.overlapSec.hyp ?? 0), 0),
+      hyp: total(scores.map((s) => s.overlapSec.hyp)),
     },
   };
+}
+
+const halved = (x: number | null): number | null => (x === null ? null : x / 2);
+
+/** The sum, or null when any part was not measured. */
+function total(values: readonly (number | null)[]): number | null {
+  return values.some((v) => v === null) ? null : values.reduce<number>((a, v) => a + (v ?? 0), 0);
 }
 
 /** `matched/hyp found, matched/ref recalled` as precision and recall text. */

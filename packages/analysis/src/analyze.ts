@@ -93,7 +93,8 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   const progress = options.onProgress ?? ((): void => undefined);
   progress('detecting_speech', 1);
   throwIfAborted(options.signal);
-  const regions = detectSpeech(f, options.tuning?.vad);
+  const thresholds = speechThresholds(f, options.tuning?.vad);
+  const regions = detectSpeech(f, options.tuning?.vad, thresholds);
   const mask = regionsToMask(regions, f.frames);
   if (regions.length === 0 && options.requireSpeech) throw new EngineError('no_speech_detected', 'no speech was detected in the media');
 
@@ -103,7 +104,7 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   const diarization = diarize(f, regions, mask, options.tuning?.diarize, guide?.track);
   const { speakers, guided } = diarization;
   const turnGaps = options.tuning?.turnGaps;
-  const frameSpeaker = turnGaps === false ? diarization.frameSpeaker : restoreTurnGaps(diarization.frameSpeaker, f, speechThresholds(f, options.tuning?.vad).stay, turnGaps, guided ? guide?.overlaps : []);
+  const frameSpeaker = turnGaps === false ? diarization.frameSpeaker : restoreTurnGaps(diarization.frameSpeaker, f, thresholds.stay, turnGaps, guided ? guide?.overlaps : []);
   throwIfAborted(options.signal);
   progress('identifying_speakers', 1);
 

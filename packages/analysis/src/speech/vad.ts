@@ -39,12 +39,13 @@ export function speechThresholds(f: FrameFeatures, options: VadOptions = {}): { 
   return { enter, stay, steadyNoise: loud < floor + aboveFloor };
 }
 
-export function detectSpeech(f: FrameFeatures, options: VadOptions = {}): FrameRegion[] {
+/** `thresholds`: the recording's, when the caller has them already (two quantiles of every frame). */
+export function detectSpeech(f: FrameFeatures, options: VadOptions = {}, thresholds = speechThresholds(f, options)): FrameRegion[] {
   const bridge = Math.round((options.bridgeGapSec ?? 0.3) * 100);
   const minLen = Math.round((options.minSpeechSec ?? 0.12) * 100);
   const n = f.frames;
   if (n === 0) return [];
-  const { enter, stay, steadyNoise } = speechThresholds(f, options);
+  const { enter, stay, steadyNoise } = thresholds;
   if (steadyNoise) return [];
 
   const regions: FrameRegion[] = [];
