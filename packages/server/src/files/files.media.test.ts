@@ -77,6 +77,17 @@ describe('media resources', () => {
     assert.equal((await get(`/v1/files/${newId('med')}`)).statusCode, 404);
   });
 
+  it('an analysis cached by an earlier engine reads back upgraded: audio-only turn-taking zeros become null', async () => {
+    const media = await upload(wavFile(2), 'old.wav');
+    const zeros = { interruptionsMade: 0, interruptionsReceived: 0, backchannels: 0, overlapSec: 0, turns: 3 };
+    const old = fakeAnalysis(2);
+    const cached = { ...old, speakers: old.speakers.map((s) => ({ ...s, metrics: { ...zeros } })) } as unknown as MediaAnalysis;
+    await t.services.stores.media.completeAnalysis(media.id, cached, []);
+    const read = await t.services.stores.media.load(media.id);
+    for (const s of read?.analysis?.speakers ?? []) assert.deepEqual(s.metrics, { interruptionsMade: null, interruptionsReceived: null, backchannels: null, overlapSec: null, turns: 3 });
+    assert.equal(read?.analysis?.speakers.length, 2);
+  });
+
   it('diarization: 409 CONFLICT while pending, the segments once ready, cue segments for a transcript', async () => {
     const pending = await upload(wavFile(1), 'p.wav');
     const early = await get(`/v1/files/${pending.id}/diarization`);

@@ -6,7 +6,7 @@ import { nowIso } from '../ids.ts';
 import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
 import { chargeCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import type { MediaAnalysis, Transcript } from '@rapport/analysis';
+import { upgradeCachedAnalysis, type MediaAnalysis, type Transcript } from '@rapport/analysis';
 
 export type MediaKind = 'audio' | 'video' | 'transcript';
 export type AnalysisStatus = 'pending' | 'running' | 'ready' | 'failed';
@@ -74,7 +74,9 @@ function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
     transcript: r.transcript_json ? (JSON.parse(r.transcript_json) as Transcript) : null,
     analysisStatus: r.analysis_status,
     analysisError: r.analysis_error ? (JSON.parse(r.analysis_error) as { code: string; message: string }) : null,
-    analysis: withAnalysis && r.analysis_json ? (JSON.parse(r.analysis_json) as MediaAnalysis) : null,
+    // Read through the engine's upgrade, so that an analysis cached by an earlier engine
+    // version never reports what the current one knows it did not measure.
+    analysis: withAnalysis && r.analysis_json ? upgradeCachedAnalysis(JSON.parse(r.analysis_json) as MediaAnalysis) : null,
     createdAt: r.created_at,
   };
 }
