@@ -1,10 +1,11 @@
 // Evaluation of the engine on a folder built like the shared dev set:
 //   npm run eval -- --dataset DIR [--files dev01,dev02] [--tune '{"diarize":{...}}'] [--json OUT]
-//                  [--seeds N] [--transcripts [--transcript-jitter SEC] [--transcript-coarse]]
+//                  [--seeds N] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]
 // --seeds N runs the set at N seeds of the diarization's UBM and prints each one's summary with
 // the mean and range over them (eval/seed-table.ts).
 // --transcripts attaches devNN.json as the transcript (boundaries moved by up to ±SEC; coarse:
-// backchannels dropped and a speaker's consecutive utterances merged into one cue).
+// backchannels dropped and a speaker's consecutive utterances merged into one cue; shift: every
+// time moved by SEC, as a subtitle file offset from its media).
 // Prints DER (missed / false alarm / confusion) at collar 0.25 s and 0 with overlap scored, the
 // exact speaker-count rate, talk-share error, cross-recording identity P/R/F1 (speakers linked
 // file after file with linkSpeakers), selector accuracy and the real-time factor.
@@ -41,9 +42,9 @@ function hypSegments(a: MediaAnalysis): Seg[] {
 /**
  * The file's utterance-level ground truth (devNN.json, the service's transcript JSON shape) as an
  * attached transcript, each cue boundary moved by up to ±jitterSec (seeded) so that it is no
- * more exact than a human-made transcript.
+ * more exact than a human-made transcript, and then all by shiftSec.
  */
-export function devTranscript(dir: string, file: ManifestFile, jitterSec: number, coarse = false): Transcript {
+export function devTranscript(dir: string, file: ManifestFile, jitterSec: number, coarse = false, shiftSec = 0): Transcript {
   const data = JSON.parse(readFileSync(join(dir, file.utterances), 'utf8')) as { segments: { speaker: string; start: number; end: number; text?: string; kind?: string }[] };
   let segments = data.segments;
   if (coarse) {
@@ -57,7 +58,7 @@ export function devTranscript(dir: string, file: ManifestFile, jitterSec: number
     }
   }
   const rand = seededRandom(0x9e3779b9 ^ file.name.length);
-  const move = (x: number): number => Math.max(0, x + (rand() * 2 - 1) * jitterSec);
+  const move = (x: number): number => Math.max(0, x + shiftSec + (rand() * 2 - 1) * jitterSec);
   const cues = segments.map((s) => {
     const start = move(s.start);
     return { speaker: s.speaker, start, end: Math.max(start + 0.05, move(s.end)), text: s.text ?? '' };
@@ -155,6 +156,7 @@ interface EvalArgs {
   transcripts: boolean;
   jitter: number;
   coarse: boolean;
+  shift: number;
 }
 
 interface SetResult {
@@ -175,7 +177,7 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
   const shareErrs: number[] = [];
   const failures: string[] = [];
   for (const file of a.files) {
-    const transcript = a.transcripts ? devTranscript(a.dir, file, a.jitter, a.coarse) : undefined;
+    const transcript = a.transcripts ? devTranscript(a.dir, file, a.jitter, a.coarse, a.shift) : undefined;
     const r = await evaluateFile(a.dir, file, transcript ? { ...a.options, transcript } : a.options);
     results.push(r);
     const d = r.der25;
@@ -266,11 +268,12 @@ async function main(): Promise<void> {
       transcripts: { type: 'boolean' },
       'transcript-jitter': { type: 'string' },
       'transcript-coarse': { type: 'boolean' },
+      'transcript-shift': { type: 'string' },
     },
   });
   const seeds = Number(values.seeds ?? 1);
   if (!values.dataset || !Number.isInteger(seeds) || seeds < 1) {
-    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--seeds N] [--transcripts [--transcript-jitter SEC] [--transcript-coarse]]');
+    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--seeds N] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
     process.exit(2);
   }
   const dir = values.dataset;
@@ -285,6 +288,7 @@ async function main(): Promise<void> {
     transcripts: values.transcripts ?? false,
     jitter: Number(values['transcript-jitter'] ?? 0),
     coarse: values['transcript-coarse'] ?? false,
+    shift: Number(values['transcript-shift'] ?? 0),
   };
   if (seeds === 1) {
     const set = await evaluateSet(args);
