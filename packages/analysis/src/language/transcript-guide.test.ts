@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { transcriptGuide, withGuideOverlaps, GUIDE_MIN_COVERAGE } from './transcript-guide.ts';
+import { cueLedTrack, transcriptGuide, withGuideOverlaps, CUE_PAUSE_MAX_SEC, GUIDE_MIN_COVERAGE, MIN_OVERLAP_SEC } from './transcript-guide.ts';
 import type { Transcript } from '../types.ts';
 
 const speech = (frames: number, from = 0, to = frames): Uint8Array => {
@@ -46,7 +46,8 @@ test('coverage counts speech frames only: cues over silence do not make up for m
   assert.equal(g.coverage, 0.75);
 });
 
-test('cues of two names overlapping over speech for 0.3 s or more are an overlap; shorter ones are loose cue times', () => {
+test('cues of two names overlapping over speech for MIN_OVERLAP_SEC or more are an overlap; shorter ones are loose cue times', () => {
+  assert.ok(MIN_OVERLAP_SEC > 0.1 && MIN_OVERLAP_SEC <= 0.5);
   const g = transcriptGuide(transcript([['Ana', 0, 2], ['Ben', 1.5, 3], ['Ana', 3.8, 5], ['Ben', 4.9, 6]]), speech(600));
   assert.ok(g);
   assert.deepEqual(g.overlaps, [{ start: 150, end: 200, names: [0, 1] }]);
@@ -69,4 +70,45 @@ test('an overlap adds a segment for the speaker the single-speaker track left ou
   ]);
   // Names that label no speaker add nothing.
   assert.deepEqual(withGuideOverlaps(segments, g, ['Ana', null], frameSpeaker), segments);
+});
+
+test('cue-led track: a quick exchange the resegmentation ran together gets the cues\' boundaries and pauses', () => {
+  // Ana 0-1.5 s, Ben 1.7-2.3 s, Ana 2.5-4 s; voice activity bridged the 0.2 s pauses into one
+  // region, and the resegmentation gave all of it to Ana (a change costs more than Ben's 0.6 s).
+  const g = transcriptGuide(transcript([['Ana', 0, 1.5], ['Ben', 1.7, 2.3], ['Ana', 2.5, 4]]), speech(400));
+  assert.ok(g);
+  const led = cueLedTrack(new Int16Array(400), g, ['Ana', 'Ben'], speech(400));
+  assert.ok(led);
+  const at = (t: number): number => led.frameSpeaker[Math.round(t * 100)]!;
+  assert.deepEqual([at(1), at(1.6), at(2), at(2.4), at(3)], [0, -1, 1, -1, 0]);
+  assert.deepEqual(led.labels, ['Ana', 'Ben']);
+});
+
+test('cue-led track: speech no cue covers keeps its speaker unless it is a short pause between cues', () => {
+  // Ana 0-1 s, then 1 s of speech no cue covers (longer than CUE_PAUSE_MAX_SEC), Ben 2-3 s.
+  assert.ok(CUE_PAUSE_MAX_SEC < 1);
+  const g = transcriptGuide(transcript([['Ana', 0, 1], ['Ben', 2, 3]]), speech(300));
+  assert.ok(g);
+  const viterbi = new Int16Array(300);
+  viterbi.fill(1, 150);
+  const led = cueLedTrack(viterbi, g, ['Ana', 'Ben'], speech(300));
+  assert.ok(led);
+  assert.equal(led.frameSpeaker[120], 0);
+  assert.equal(led.frameSpeaker[180], 1);
+  assert.equal(led.frameSpeaker[250], 1);
+});
+
+test('cue-led track: speakers are numbered by first speech again, labels following; a speaker left without speech keeps the old track', () => {
+  // The resegmentation put Ben first (speaker 0), but Ana's cue starts the recording.
+  const g = transcriptGuide(transcript([['Ana', 0, 1], ['Ben', 1, 3]]), speech(300));
+  assert.ok(g);
+  const led = cueLedTrack(new Int16Array(300), g, ['Ben', 'Ana'], speech(300));
+  assert.ok(led);
+  assert.equal(led.frameSpeaker[50], 0);
+  assert.equal(led.frameSpeaker[200], 1);
+  assert.deepEqual(led.labels, ['Ana', 'Ben']);
+  // A third speaker no cue names loses all its frames to the named ones.
+  const three = new Int16Array(300);
+  three.fill(2, 100, 150);
+  assert.equal(cueLedTrack(three, g, ['Ana', 'Ben', null], speech(300)), null);
 });

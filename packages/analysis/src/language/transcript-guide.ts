@@ -6,6 +6,11 @@
 import type { SpeechSegment, Transcript } from '../types.ts';
 import { nameKey } from './align.ts';
 import { TOUCH_SEC } from '../speech/turns.ts';
+import { renumberByFirstSpeech } from '../speech/viterbi.ts';
+import { DIARIZE_DEFAULTS } from '../speech/diarize-options.ts';
+
+/** Speakers are numbered by their first run of speech this long, as diarization numbers them. */
+const FIRST_SPEECH_MIN_FRAMES = Math.round(DIARIZE_DEFAULTS.firstSpeechMinSec * 100);
 
 /** Share of the detected speech that named cues must cover for the transcript to guide diarization. */
 export const GUIDE_MIN_COVERAGE = 0.5;
@@ -17,12 +22,23 @@ export interface GuideOverlap {
   names: [number, number];
 }
 
-/** Overlapping cues shorter than this say more about loose cue times than about overlapped speech. */
-export const MIN_OVERLAP_SEC = 0.3;
+/**
+ * Overlapping cues shorter than this say more about loose cue times than about overlapped speech.
+ * The shortest overlap at an interruption in the dev set is 0.2 s. With cue edges moved by up to
+ * ±0.15 s, 0.1 s finds 49 interruptions of which 44 true, 0.2 s 39 (38), 0.3 s 31 (30); by up to
+ * ±0.3 s, 58 (30), 38 (24) and 32 (22) (docs/analysis-speech.md).
+ */
+export const MIN_OVERLAP_SEC = 0.2;
+/** Cue agreement with the speech (cue-timing.ts) from which cue boundaries become speech boundaries. */
+export const CUE_LED_MIN_AGREEMENT = 0.7;
+/** Speech between two cues that no cue covers, up to this long, is the pause between them. */
+export const CUE_PAUSE_MAX_SEC = 0.5;
 
 export interface TranscriptGuide {
   /** Per frame (10 ms): index into `names` of the one named cue covering it, -1 for none or several. */
   track: Int16Array;
+  /** Per frame: 1 where some named cue covers it. */
+  covered: Uint8Array;
   /** Speech covered by the cues of exactly two names for at least MIN_OVERLAP_SEC. */
   overlaps: GuideOverlap[];
   /** Display names, first spelling seen, in order of first cue. */
@@ -64,6 +80,7 @@ export function transcriptGuide(transcript: Transcript, speech: Uint8Array): Tra
   if (names.length === 0) return null;
   // Two names over one frame (overlap, or cues that disagree): the frame guides no one.
   const track = new Int16Array(frames);
+  const covered = new Uint8Array(frames);
   const overlaps: GuideOverlap[] = [];
   const minOverlap = Math.round(MIN_OVERLAP_SEC * 100);
   let speechFrames = 0;
@@ -75,6 +92,7 @@ export function transcriptGuide(transcript: Transcript, speech: Uint8Array): Tra
   };
   for (let i = 0; i < frames; i++) {
     track[i] = second[i] === -1 ? first[i]! : -1;
+    covered[i] = first[i]! >= 0 ? 1 : 0;
     const two = speech[i] === 1 && first[i]! >= 0 && second[i]! >= 0;
     if (runStart >= 0 && (!two || first[i] !== first[runStart] || second[i] !== second[runStart])) closeRun(i);
     if (two && runStart < 0) runStart = i;
@@ -84,7 +102,7 @@ export function transcriptGuide(transcript: Transcript, speech: Uint8Array): Tra
   }
   closeRun(frames);
   const coverage = speechFrames > 0 ? coveredSpeech / speechFrames : 0;
-  return coverage >= GUIDE_MIN_COVERAGE ? { track, overlaps, names, coverage } : null;
+  return coverage >= GUIDE_MIN_COVERAGE ? { track, covered, overlaps, names, coverage } : null;
 }
 
 /**
@@ -93,15 +111,12 @@ export function transcriptGuide(transcript: Transcript, speech: Uint8Array): Tra
  * name of speaker s). Sorted by start.
  */
 export function withGuideOverlaps(segments: SpeechSegment[], guide: TranscriptGuide, labels: (string | null)[], frameSpeaker: Int16Array): SpeechSegment[] {
-  const speakerOf = new Map<string, number>();
-  labels.forEach((label, s) => {
-    if (label !== null) speakerOf.set(nameKey(label), s);
-  });
+  const speakerOf = speakersOfNames(guide, labels);
   const extra: SpeechSegment[] = [];
   for (const o of guide.overlaps) {
-    const a = speakerOf.get(nameKey(guide.names[o.names[0]]!));
-    const b = speakerOf.get(nameKey(guide.names[o.names[1]]!));
-    if (a === undefined || b === undefined) continue;
+    const a = speakerOf[o.names[0]]!;
+    const b = speakerOf[o.names[1]]!;
+    if (a < 0 || b < 0) continue;
     let runStart = -1;
     let runSpeaker = -1;
     for (let i = o.start; i <= o.end; i++) {
@@ -118,6 +133,55 @@ export function withGuideOverlaps(segments: SpeechSegment[], guide: TranscriptGu
     }
   }
   return extra.length === 0 ? segments : unionPerSpeaker([...segments, ...extra]);
+}
+
+/** The speaker each guide name labels (`labels[s]` = the transcript name of speaker s), -1 for none. */
+function speakersOfNames(guide: TranscriptGuide, labels: (string | null)[]): Int16Array {
+  const byKey = new Map<string, number>();
+  labels.forEach((label, s) => {
+    if (label !== null) byKey.set(nameKey(label), s);
+  });
+  return Int16Array.from(guide.names, (name) => byKey.get(nameKey(name)) ?? -1);
+}
+
+/**
+ * The speaker track with the cues' own boundaries, for a transcript whose cues fit the speech
+ * (agreement at least CUE_LED_MIN_AGREEMENT). The resegmentation that trained on the cues puts a
+ * change of speaker only where it pays more than a fixed penalty, so it runs a quick exchange of
+ * short utterances together and moves changes into overlaps; the cues, when they fit, say where
+ * each utterance starts and ends. So every speech frame that exactly one name's cue covers goes
+ * to that name's speaker, and speech that no cue covers, between two cues and up to
+ * CUE_PAUSE_MAX_SEC long, is the pause between them (voice activity bridges such pauses). Frames
+ * several names cover (overlaps, withGuideOverlaps) or none keep the resegmentation's speaker.
+ * Returns a new track and the labels, speakers renumbered by first speech again, and the
+ * resegmentation's own track under the new numbers (`voiceTrack`, for voiceprints); null when a
+ * speaker would be left with no speech (the resegmentation's track is then kept).
+ */
+export function cueLedTrack(frameSpeaker: Int16Array, guide: TranscriptGuide, labels: (string | null)[], speech: Uint8Array): { frameSpeaker: Int16Array; labels: (string | null)[]; voiceTrack: Int16Array } | null {
+  const speakerOf = speakersOfNames(guide, labels);
+  const out = Int16Array.from(frameSpeaker);
+  for (let i = 0; i < out.length; i++) {
+    const name = guide.track[i]!;
+    if (speech[i] && name >= 0 && speakerOf[name]! >= 0) out[i] = speakerOf[name]!;
+  }
+  const maxPause = Math.round(CUE_PAUSE_MAX_SEC * 100);
+  let i = 0;
+  while (i < out.length) {
+    if (guide.covered[i] || !speech[i]) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < out.length && !guide.covered[j] && speech[j]) j++;
+    if (i > 0 && guide.covered[i - 1] && j < out.length && guide.covered[j] && j - i <= maxPause) out.fill(-1, i, j);
+    i = j;
+  }
+  const order = renumberByFirstSpeech(out, FIRST_SPEECH_MIN_FRAMES);
+  if (order.size !== labels.length) return null;
+  const renumbered: (string | null)[] = labels.map(() => null);
+  order.forEach((to, from) => (renumbered[to] = labels[from] ?? null));
+  const voiceTrack = frameSpeaker.map((s) => (s >= 0 ? (order.get(s) ?? -1) : s));
+  return { frameSpeaker: out, labels: renumbered, voiceTrack };
 }
 
 /**

@@ -68,6 +68,18 @@ test('a named transcript with boundaries 0.3 s off still gives each voice its tu
   assert.ok(accuracy(a, remapped) > 0.95, `accuracy ${accuracy(a, remapped)}`);
 });
 
+test('a transcript 1.5 s late as a whole is moved onto the speech, and its cues then give the boundaries', () => {
+  const { samples, turns } = synthConversation([WOMAN, MAN], 40, { seed: 2, turnSec: 3 });
+  const names = ['Ana', 'Ben'];
+  const cues = turns.map((t) => ({ speaker: names[t.speaker]!, start: t.start + 1.5, end: t.end + 1.5, text: '' }));
+  const a = analyzeSamples(samples, 16000, { transcript: { format: 'json', cues } });
+  assert.match(a.method.diarization, /^transcript-guided.*cues' own boundaries.*moved by -1\.50 s/);
+  assert.equal(a.transcript?.cues[0]?.start, turns[0]!.start);
+  const byName = new Map(a.speakers.map((s) => [s.label, s.index]));
+  const remapped = turns.map((t) => ({ ...t, speaker: byName.get(names[t.speaker]!)! }));
+  assert.ok(accuracy(a, remapped) > 0.97, `accuracy ${accuracy(a, remapped)}`);
+});
+
 test('a transcript covering too little of the speech only labels: clustering decides', () => {
   const { samples, turns } = synthConversation([WOMAN, MAN], 40, { seed: 3, turnSec: 3 });
   const first = turns[0]!;

@@ -31,3 +31,17 @@ test('a short interruption that outlasts the other speaker is a turn', () => {
   const spans = groupTurns([seg(0, 0, 4), seg(1, 3.6, 4.5), seg(0, 5, 7)]);
   assert.deepEqual(spans.map((s) => [s.speaker, s.backchannel, s.interrupts]), [[0, false, false], [1, false, true], [0, false, false]]);
 });
+
+test('a short utterance is a backchannel only when the other speaker talks through it without a pause', () => {
+  // Ben speaks 0.9 s, starting in Ana's first utterance and ending in her next one; she paused
+  // 0.1 s while he spoke, so he had the floor alone for a moment: a turn that interrupts.
+  const spans = groupTurns([seg(0, 0, 1.6), seg(1, 1.2, 2.1), seg(0, 1.7, 3)]);
+  assert.deepEqual(spans.map((s) => [s.speaker, s.start, s.backchannel, s.interrupts]), [
+    [0, 0, false, false],
+    [1, 1.2, false, true],
+    [0, 1.7, false, true],
+  ]);
+  // Her speech touching end to start (one voice cut in two by frame rounding) still runs through.
+  const touching = groupTurns([seg(0, 0, 1.6), seg(1, 1.2, 2.1), seg(0, 1.61, 3)]);
+  assert.equal(touching.find((s) => s.speaker === 1)?.backchannel, true);
+});

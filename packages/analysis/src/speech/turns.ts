@@ -52,12 +52,10 @@ export const TOUCH_SEC = 0.02;
  */
 export function groupTurns(segments: readonly SpeechSegment[]): Span[] {
   const sorted = [...segments].sort((a, b) => a.start - b.start || a.end - b.end);
-  const speaks = (who: number, at: number): boolean =>
-    sorted.some((o) => o.speaker === who && o.start <= at + TOUCH_SEC && o.end >= at - TOUCH_SEC);
   const isBackchannel = sorted.map(
     (seg) =>
       seg.end - seg.start <= BACKCHANNEL_MAX_SEC &&
-      sorted.some((o) => o.speaker !== seg.speaker && o.end - o.start > seg.end - seg.start && speaks(o.speaker, seg.start) && speaks(o.speaker, seg.end)),
+      sorted.some((o) => o.speaker !== seg.speaker && o.end - o.start > seg.end - seg.start && speaksThrough(sorted, o.speaker, seg.start, seg.end)),
   );
   const floor = sorted.filter((_, k) => !isBackchannel[k]);
   const spans: Span[] = [];
@@ -76,6 +74,21 @@ export function groupTurns(segments: readonly SpeechSegment[]): Span[] {
     spans.push(current);
   });
   return spans.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Whether `who` speaks from `from` to `to` without a pause: their segments (sorted by start)
+ * cover the whole span, each touching or overlapping the next.
+ */
+function speaksThrough(sorted: readonly SpeechSegment[], who: number, from: number, to: number): boolean {
+  let reached = from - TOUCH_SEC;
+  for (const o of sorted) {
+    if (o.speaker !== who || o.end < reached) continue;
+    if (o.start > reached + TOUCH_SEC) break;
+    reached = o.end;
+    if (reached >= to - TOUCH_SEC) return true;
+  }
+  return false;
 }
 
 function medianPitchSt(f: FrameFeatures, frameSpeaker: Int16Array, speaker: number, from: number, to: number): number | null {

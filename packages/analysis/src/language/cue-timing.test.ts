@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cueTiming, shiftTranscript, MAX_OFFSET_SEC } from './cue-timing.ts';
+import type { Transcript } from '../types.ts';
+
+// Speech in three utterances: 1-3 s, 4-5.5 s, 7-9 s (10 s, 10 ms frames).
+const UTTERANCES: [number, number][] = [[1, 3], [4, 5.5], [7, 9]];
+const speech = new Uint8Array(1000);
+for (const [a, b] of UTTERANCES) speech.fill(1, a * 100, b * 100);
+const cues = (offset: number): Transcript => ({
+  format: 'json',
+  cues: UTTERANCES.map(([a, b], k) => ({ speaker: k % 2 ? 'Ben' : 'Ana', start: a + offset, end: b + offset, text: 'x' })),
+});
+
+test('cues that fit the speech: no offset, agreement 1', () => {
+  assert.deepEqual(cueTiming(cues(0), speech), { offsetSec: 0, agreement: 1 });
+});
+
+test('a transcript late or early as a whole is moved back onto the speech', () => {
+  for (const late of [0.5, -0.73, 0.95]) {
+    const t = cueTiming(cues(late), speech);
+    assert.equal(t.offsetSec, -late, `offset for cues ${late} s late`);
+    assert.equal(t.agreement, 1);
+  }
+  // Beyond the search range nothing is found that fits better than a partial overlap.
+  assert.ok(MAX_OFFSET_SEC < 5);
+  assert.notEqual(cueTiming(cues(5), speech).offsetSec, -5);
+});
+
+test('loose cue edges give lower agreement and no offset when none helps', () => {
+  const loose: Transcript = { format: 'json', cues: [{ speaker: 'Ana', start: 0.7, end: 3.2, text: 'x' }, { speaker: 'Ben', start: 4.2, end: 5.3, text: 'x' }, { speaker: 'Ana', start: 6.8, end: 9.3, text: 'x' }] };
+  const t = cueTiming(loose, speech);
+  assert.equal(t.offsetSec, 0);
+  assert.ok(t.agreement > 0.75 && t.agreement < 0.8, String(t.agreement)); // 510 of 650 frames
+  assert.equal(cueTiming({ format: 'json', cues: [] }, speech).agreement, 0);
+});
+
+test('shiftTranscript moves every cue and stops at 0', () => {
+  const moved = shiftTranscript(cues(0), -1.5);
+  assert.deepEqual(moved.cues.map((c) => [c.start, c.end]), [[0, 1.5], [2.5, 4], [5.5, 7.5]]);
+  const same = cues(0);
+  assert.equal(shiftTranscript(same, 0), same);
+});
