@@ -17,7 +17,7 @@ test('cues that fit the speech: no offset, agreement 1', () => {
 });
 
 test('a transcript late or early as a whole is moved back onto the speech', () => {
-  for (const late of [0.5, -0.73, 0.95]) {
+  for (const late of [0.5, -0.73, 0.95, 1.5]) {
     const t = cueTiming(cues(late), speech);
     assert.equal(t.offsetSec, -late, `offset for cues ${late} s late`);
     assert.equal(t.agreement, 1);
@@ -33,6 +33,16 @@ test('loose cue edges give lower agreement and no offset when none helps', () =>
   assert.equal(t.offsetSec, 0);
   assert.ok(t.agreement > 0.75 && t.agreement < 0.8, String(t.agreement)); // 510 of 650 frames
   assert.equal(cueTiming({ format: 'json', cues: [] }, speech).agreement, 0);
+});
+
+test('a cue longer than the speech is not moved out of the recording to fit it better', () => {
+  // One cue over the whole 10 s, speech from 0.5 to 9.5 s: moving the cue 0.5 s earlier would
+  // take its first half second out of the recording, but that time is still cue without speech.
+  const block = new Uint8Array(1000).fill(1, 50, 950);
+  const whole: Transcript = { format: 'json', cues: [{ speaker: 'Ana', start: 0, end: 10, text: 'x' }] };
+  assert.deepEqual(cueTiming(whole, block), { offsetSec: 0, agreement: 0.9 });
+  // A cue past the end of the media counts too: cues 2 s late are found 2 s late.
+  assert.equal(cueTiming(cues(2), speech).offsetSec, -2);
 });
 
 test('shiftTranscript moves every cue and stops at 0', () => {

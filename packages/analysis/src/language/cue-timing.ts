@@ -21,26 +21,27 @@ export interface CueTiming {
   agreement: number;
 }
 
-/** Frames (10 ms) that some cue covers, over `frames` frames. */
-function coverage(transcript: Transcript, frames: number): Uint8Array {
-  const out = new Uint8Array(frames);
+/**
+ * Frames (10 ms) that some cue covers, from `pad` frames before the recording to `pad` after it
+ * (index i + pad is frame i): a cue moved past either end still counts as cue time with no
+ * speech, so moving long cues out of the recording never looks like a better fit.
+ */
+function coverage(transcript: Transcript, frames: number, pad: number): { covered: Uint8Array; total: number } {
+  const covered = new Uint8Array(frames + 2 * pad);
   for (const cue of transcript.cues) {
     if (!(cue.end > cue.start)) continue;
-    out.fill(1, Math.max(0, Math.round(cue.start * 100)), Math.min(frames, Math.round(cue.end * 100)));
+    covered.fill(1, Math.max(0, Math.round(cue.start * 100) + pad), Math.min(covered.length, Math.round(cue.end * 100) + pad));
   }
-  return out;
+  let total = 0;
+  for (let i = 0; i < covered.length; i++) total += covered[i]!;
+  return { covered, total };
 }
 
-/** Jaccard index of `covered` moved by `lag` frames and `speech`. */
-function jaccard(covered: Uint8Array, speech: Uint8Array, lag: number): number {
+/** Jaccard index of the cue frames moved by `lag` frames (|lag| <= pad) and the speech frames. */
+function jaccard(cues: { covered: Uint8Array; total: number }, speech: Uint8Array, speechFrames: number, pad: number, lag: number): number {
   let both = 0;
-  let either = 0;
-  for (let i = 0; i < speech.length; i++) {
-    const j = i - lag;
-    const c = j >= 0 && j < covered.length ? covered[j]! : 0;
-    both += c & speech[i]!;
-    either += c | speech[i]!;
-  }
+  for (let i = 0; i < speech.length; i++) both += speech[i]! & cues.covered[i - lag + pad]!;
+  const either = cues.total + speechFrames - both;
   return either > 0 ? both / either : 0;
 }
 
@@ -50,17 +51,21 @@ function jaccard(covered: Uint8Array, speech: Uint8Array, lag: number): number {
  * about 80 passes over a byte per frame.
  */
 export function cueTiming(transcript: Transcript, speech: Uint8Array): CueTiming {
-  const covered = coverage(transcript, speech.length);
-  const atZero = jaccard(covered, speech, 0);
   const max = Math.round(MAX_OFFSET_SEC * 100);
+  const pad = max + 10;
+  const cues = coverage(transcript, speech.length, pad);
+  let speechFrames = 0;
+  for (let i = 0; i < speech.length; i++) speechFrames += speech[i]!;
+  const fit = (lag: number): number => jaccard(cues, speech, speechFrames, pad, lag);
+  const atZero = fit(0);
   let bestLag = 0;
   let best = atZero;
   for (let lag = -max; lag <= max; lag += 10) {
-    const j = jaccard(covered, speech, lag);
+    const j = fit(lag);
     if (j > best) [best, bestLag] = [j, lag];
   }
-  for (let lag = bestLag - 9; lag <= bestLag + 9; lag++) {
-    const j = jaccard(covered, speech, lag);
+  for (let lag = Math.max(-max, bestLag - 9); lag <= Math.min(max, bestLag + 9); lag++) {
+    const j = fit(lag);
     if (j > best) [best, bestLag] = [j, lag];
   }
   if (best - atZero < MIN_OFFSET_GAIN) return { offsetSec: 0, agreement: atZero };
