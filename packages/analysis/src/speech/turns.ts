@@ -43,8 +43,9 @@ export const TOUCH_SEC = 0.02;
 /**
  * Groups segments into turns, with the definitions of the dev set's manifest
  * (docs/analysis.md): a **backchannel** is a short (<= 1 s) segment that another speaker's
- * speech runs through, covering or touching both its start and its end; it is not a turn and
- * does not break the other's. A **turn** is a run of one speaker's other segments in start
+ * speech runs through without a pause (their segments cover it end to end, touching allowed:
+ * a reply that starts in one of the other's utterances and ends in the next had the floor alone
+ * in between); it is not a turn and does not break the other's. A **turn** is a run of one speaker's other segments in start
  * order, until another speaker's turn starts (or a pause longer than TURN_MERGE_GAP_SEC). A turn
  * **interrupts** when another speaker's non-backchannel segment is still running at its start.
  * Overlapped speech is what makes both visible; a track with one speaker per frame shows it only
