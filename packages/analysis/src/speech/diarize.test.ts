@@ -80,6 +80,20 @@ test('a transcript 1.5 s late as a whole is moved onto the speech, and its cues 
   assert.ok(accuracy(a, remapped) > 0.97, `accuracy ${accuracy(a, remapped)}`);
 });
 
+test('a long cue under the wrong name is corrected by the voices; the cues still give the boundaries', () => {
+  const { samples, turns } = synthConversation([WOMAN, MAN], 40, { seed: 3, turnSec: 3 });
+  const names = ['Ana', 'Ben'];
+  const wrong = turns.findIndex((t, k) => k > 2 && t.speaker === 0 && t.end - t.start > 2);
+  assert.ok(wrong > 0);
+  const cues = turns.map((t, k) => ({ speaker: k === wrong ? 'Ben' : names[t.speaker]!, start: t.start, end: t.end, text: '' }));
+  const a = analyzeSamples(samples, 16000, { transcript: { format: 'json', cues } });
+  assert.match(a.method.diarization, /cues' own boundaries/);
+  const byName = new Map(a.speakers.map((s) => [s.label, s.index]));
+  const remapped = turns.map((t) => ({ ...t, speaker: byName.get(names[t.speaker]!)! }));
+  assert.ok(accuracy(a, [remapped[wrong]!]) > 0.9, `misnamed cue: ${accuracy(a, [remapped[wrong]!])}`);
+  assert.ok(accuracy(a, remapped) > 0.97, `accuracy ${accuracy(a, remapped)}`);
+});
+
 test('a transcript covering too little of the speech only labels: clustering decides', () => {
   const { samples, turns } = synthConversation([WOMAN, MAN], 40, { seed: 3, turnSec: 3 });
   const first = turns[0]!;
