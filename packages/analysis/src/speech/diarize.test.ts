@@ -54,42 +54,47 @@ test('a named transcript guides the speakers: one voice stays one, named, speake
   assert.match(a.method.diarization, /^transcript-guided/);
 });
 
-test('a named transcript with boundaries 0.3 s off still gives each voice its turns', () => {
-  const { samples, turns } = synthConversation([WOMAN, MAN], 40, { seed: 2, turnSec: 3 });
-  const names = ['Ana', 'Ben'];
-  const shift = [0.3, -0.3];
-  const cues = turns.map((t, i) => ({ speaker: names[t.speaker]!, start: Math.max(0, t.start + shift[i % 2]!), end: t.end + shift[(i + 1) % 2]!, text: '' }));
+const NAMES = ['Ana', 'Ben'];
+
+/**
+ * A woman and a man talking (seed), analysed with a transcript whose cues `cueOf` makes from the
+ * true turns; `remapped` are those turns with each voice's speaker as the analysis numbered it
+ * (speaker numbers follow first speech; each voice is the speaker bearing its name).
+ */
+function guidedConversation(seed: number, cueOf: (t: SyntheticTurn, k: number) => { speaker: string; start: number; end: number }) {
+  const { samples, turns } = synthConversation([WOMAN, MAN], 40, { seed, turnSec: 3 });
+  const cues = turns.map((t, k) => ({ ...cueOf(t, k), text: '' }));
   const a = analyzeSamples(samples, 16000, { transcript: { format: 'json', cues } });
+  const byName = new Map(a.speakers.map((s) => [s.label, s.index]));
+  const remapped = turns.map((t) => ({ ...t, speaker: byName.get(NAMES[t.speaker]!)! }));
+  return { a, turns, remapped };
+}
+
+test('a named transcript with boundaries 0.3 s off still gives each voice its turns', () => {
+  const shift = [0.3, -0.3];
+  const { a, remapped } = guidedConversation(2, (t, k) => ({ speaker: NAMES[t.speaker]!, start: Math.max(0, t.start + shift[k % 2]!), end: t.end + shift[(k + 1) % 2]! }));
   assert.equal(a.speakers.length, 2);
   assert.deepEqual(a.speakers.map((s) => s.label).sort(), ['Ana', 'Ben']);
-  // Speaker numbers follow first speech; map each reference voice to the speaker bearing its name.
-  const byName = new Map(a.speakers.map((s) => [s.label, s.index]));
-  const remapped = turns.map((t) => ({ ...t, speaker: byName.get(names[t.speaker]!)! }));
   assert.ok(accuracy(a, remapped) > 0.95, `accuracy ${accuracy(a, remapped)}`);
 });
 
 test('a transcript 1.5 s late as a whole is moved onto the speech, and its cues then give the boundaries', () => {
-  const { samples, turns } = synthConversation([WOMAN, MAN], 40, { seed: 2, turnSec: 3 });
-  const names = ['Ana', 'Ben'];
-  const cues = turns.map((t) => ({ speaker: names[t.speaker]!, start: t.start + 1.5, end: t.end + 1.5, text: '' }));
-  const a = analyzeSamples(samples, 16000, { transcript: { format: 'json', cues } });
+  const { a, turns, remapped } = guidedConversation(2, (t) => ({ speaker: NAMES[t.speaker]!, start: t.start + 1.5, end: t.end + 1.5 }));
   assert.match(a.method.diarization, /^transcript-guided.*cues' own boundaries.*moved by -1\.50 s/);
   assert.equal(a.transcript?.cues[0]?.start, turns[0]!.start);
-  const byName = new Map(a.speakers.map((s) => [s.label, s.index]));
-  const remapped = turns.map((t) => ({ ...t, speaker: byName.get(names[t.speaker]!)! }));
   assert.ok(accuracy(a, remapped) > 0.97, `accuracy ${accuracy(a, remapped)}`);
 });
 
 test('a long cue under the wrong name is corrected by the voices; the cues still give the boundaries', () => {
-  const { samples, turns } = synthConversation([WOMAN, MAN], 40, { seed: 3, turnSec: 3 });
-  const names = ['Ana', 'Ben'];
-  const wrong = turns.findIndex((t, k) => k > 2 && t.speaker === 0 && t.end - t.start > 2);
+  // Seed 3's fourth or later turn of the woman longer than 2 s is written down as the man's.
+  const wrongTurn = (t: SyntheticTurn, k: number): boolean => k > 2 && t.speaker === 0 && t.end - t.start > 2;
+  let wrong = -1;
+  const { a, remapped } = guidedConversation(3, (t, k) => {
+    if (wrong < 0 && wrongTurn(t, k)) wrong = k;
+    return { speaker: k === wrong ? 'Ben' : NAMES[t.speaker]!, start: t.start, end: t.end };
+  });
   assert.ok(wrong > 0);
-  const cues = turns.map((t, k) => ({ speaker: k === wrong ? 'Ben' : names[t.speaker]!, start: t.start, end: t.end, text: '' }));
-  const a = analyzeSamples(samples, 16000, { transcript: { format: 'json', cues } });
   assert.match(a.method.diarization, /cues' own boundaries/);
-  const byName = new Map(a.speakers.map((s) => [s.label, s.index]));
-  const remapped = turns.map((t) => ({ ...t, speaker: byName.get(names[t.speaker]!)! }));
   assert.ok(accuracy(a, [remapped[wrong]!]) > 0.9, `misnamed cue: ${accuracy(a, [remapped[wrong]!])}`);
   assert.ok(accuracy(a, remapped) > 0.97, `accuracy ${accuracy(a, remapped)}`);
 });
