@@ -43,22 +43,23 @@ export const TOUCH_SEC = 0.02;
 /**
  * Groups segments into turns, with the definitions of the dev set's manifest
  * (docs/analysis.md): a **backchannel** is a short (<= 1 s) segment that another speaker's
- * speech runs through without a pause (their segments cover it end to end, touching allowed:
- * a reply that starts in one of the other's utterances and ends in the next had the floor alone
- * in between); it is not a turn and does not break the other's. A **turn** is a run of one speaker's other segments in start
- * order, until another speaker's turn starts (or a pause longer than TURN_MERGE_GAP_SEC). A turn
- * **interrupts** when another speaker's non-backchannel segment is still running at its start.
- * Overlapped speech is what makes both visible; a track with one speaker per frame shows it only
- * where the speakers touch without a pause.
+ * speech runs through without a pause (their segments cover it end to end, touching allowed: a
+ * reply that starts in one of the other's utterances and ends in the next had the floor alone in
+ * between); it is not a turn and does not break the other's. A **turn** is a run of one
+ * speaker's other segments in start order, until another speaker's turn starts (or a pause
+ * longer than TURN_MERGE_GAP_SEC). A turn **interrupts** when another speaker's non-backchannel
+ * segment is still running at its start. Overlapped speech is what makes both visible; a track
+ * with one speaker per frame shows it only where the speakers touch without a pause.
  */
 export function groupTurns(segments: readonly SpeechSegment[]): Span[] {
   const sorted = [...segments].sort((a, b) => a.start - b.start || a.end - b.end);
-  const isBackchannel = sorted.map(
-    (seg) =>
-      seg.end - seg.start <= BACKCHANNEL_MAX_SEC &&
-      sorted.some((o) => o.speaker !== seg.speaker && o.end - o.start > seg.end - seg.start && speaksThrough(sorted, o.speaker, seg.start, seg.end)),
-  );
-  const floor = sorted.filter((_, k) => !isBackchannel[k]);
+  const speakers = sorted.reduce((n, seg) => Math.max(n, seg.speaker + 1), 0);
+  const all = SpeakerReach.bySpeaker(sorted, speakers);
+  const isBackchannel = sorted.map((seg) => {
+    const length = seg.end - seg.start;
+    return length <= BACKCHANNEL_MAX_SEC && all.some((other, w) => w !== seg.speaker && other.longest > length && other.runsThrough(seg.start, seg.end));
+  });
+  const floor = SpeakerReach.bySpeaker(sorted.filter((_, k) => !isBackchannel[k]), speakers);
   const spans: Span[] = [];
   let current: Span | null = null;
   sorted.forEach((seg, k) => {
@@ -70,7 +71,7 @@ export function groupTurns(segments: readonly SpeechSegment[]): Span[] {
       current.end = Math.max(current.end, seg.end);
       return;
     }
-    const interrupts = floor.some((o) => o.speaker !== seg.speaker && o.start < seg.start && o.end > seg.start + TOUCH_SEC);
+    const interrupts = floor.some((other, w) => w !== seg.speaker && other.latestEnd(seg.start, false) > seg.start + TOUCH_SEC);
     current = { speaker: seg.speaker, start: seg.start, end: seg.end, backchannel: false, interrupts };
     spans.push(current);
   });
@@ -78,18 +79,57 @@ export function groupTurns(segments: readonly SpeechSegment[]): Span[] {
 }
 
 /**
- * Whether `who` speaks from `from` to `to` without a pause: their segments (sorted by start)
- * cover the whole span, each touching or overlapping the next.
+ * One speaker's segments in start order with the latest end of each prefix, so that how far
+ * their speech runs from a moment is a binary search: groupTurns asks it for every short
+ * segment, and scanning every segment for each was cubic in the segments of a long recording.
  */
-function speaksThrough(sorted: readonly SpeechSegment[], who: number, from: number, to: number): boolean {
-  let reached = from - TOUCH_SEC;
-  for (const o of sorted) {
-    if (o.speaker !== who || o.end < reached) continue;
-    if (o.start > reached + TOUCH_SEC) break;
-    reached = o.end;
-    if (reached >= to - TOUCH_SEC) return true;
+class SpeakerReach {
+  private readonly starts: Float64Array;
+  /** reach[i]: the latest end among segments 0..i. */
+  private readonly reach: Float64Array;
+  /** The longest segment's length (0 without any). */
+  readonly longest: number;
+
+  private constructor(segments: readonly SpeechSegment[]) {
+    this.starts = Float64Array.from(segments, (s) => s.start);
+    this.reach = new Float64Array(segments.length);
+    let latest = -Infinity;
+    let longest = 0;
+    segments.forEach((s, i) => {
+      latest = Math.max(latest, s.end);
+      this.reach[i] = latest;
+      longest = Math.max(longest, s.end - s.start);
+    });
+    this.longest = longest;
   }
-  return false;
+
+  /** One per speaker 0..speakers-1, from segments sorted by start. */
+  static bySpeaker(sorted: readonly SpeechSegment[], speakers: number): SpeakerReach[] {
+    return Array.from({ length: speakers }, (_, w) => new SpeakerReach(sorted.filter((s) => s.speaker === w)));
+  }
+
+  /** The latest end among segments starting before `t` (at or before, when inclusive); -Infinity for none. */
+  latestEnd(t: number, inclusive: boolean): number {
+    let lo = 0;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (inclusive ? this.starts[mid]! <= t : this.starts[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 ? this.reach[lo - 1]! : -Infinity;
+  }
+
+  /** Whether this speaker talks from `from` to `to` without a pause (segments touching or overlapping end to start). */
+  runsThrough(from: number, to: number): boolean {
+    let reached = from - TOUCH_SEC;
+    for (;;) {
+      const next = this.latestEnd(reached + TOUCH_SEC, true);
+      if (next >= to - TOUCH_SEC) return true;
+      if (next <= reached) return false;
+      reached = next;
+    }
+  }
 }
 
 function medianPitchSt(f: FrameFeatures, frameSpeaker: Int16Array, speaker: number, from: number, to: number): number | null {
