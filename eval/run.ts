@@ -242,6 +242,9 @@ function turnTakingTable(results: FileResult[]): string {
   const row = (name: string, t: TurnTakingScore): string =>
     `| ${name} | ${t.turns.ref} / ${t.turns.hyp} | ${t.interruptions.ref} / ${t.interruptions.hyp ?? '-'} / ${t.interruptions.matched ?? '-'} | ${t.backchannels.ref} / ${t.backchannels.hyp ?? '-'} / ${t.backchannels.matched ?? '-'} | ${t.overlapSec.ref.toFixed(1)} / ${sec(t.overlapSec.hyp)} |`;
   const all = sumTurnTaking(results.map((r) => r.turnTaking));
+  // A transcript too loose to time overlaps leaves its file's events unmeasured (and the set's).
+  const measured = results.filter((r) => r.turnTaking.interruptions.hyp !== null);
+  const some = measured.length > 0 && measured.length < results.length ? sumTurnTaking(measured.map((r) => r.turnTaking)) : null;
   return [
     '| turn-taking | turns ref / hyp | interruptions ref / hyp / matched | backchannels ref / hyp / matched | overlap s ref / hyp |',
     '|---|---|---|---|---|',
@@ -249,6 +252,7 @@ function turnTakingTable(results: FileResult[]): string {
     row('**set**', all),
     '',
     `interruptions: ${formatEvents(all.interruptions)}; backchannels: ${formatEvents(all.backchannels)}`,
+    ...(some ? [`on the ${measured.length} of ${results.length} files where they were measured: interruptions ${formatEvents(some.interruptions)}; backchannels ${formatEvents(some.backchannels)}`] : []),
   ].join('\n');
 }
 
