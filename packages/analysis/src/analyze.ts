@@ -7,7 +7,7 @@ import { readWavFormat, looksLikeWav } from './audio/wav.ts';
 import { resample } from './audio/resample.ts';
 import { FrameAnalyzer, SAMPLE_RATE, type FrameFeatures } from './speech/features.ts';
 import { detectSpeech, regionsToMask, speechThresholds, type VadOptions } from './speech/vad.ts';
-import { restoreTurnGaps, type TurnGapOptions } from './speech/turn-gaps.ts';
+import { restoreTurnGaps, silenceEdges, type TurnGapOptions } from './speech/turn-gaps.ts';
 import { diarize, type DiarizeOptions } from './speech/diarize.ts';
 import { syllableNuclei } from './speech/syllables.ts';
 import { acousticStats, buildTurns, frameTrackToSegments } from './speech/turns.ts';
@@ -15,7 +15,7 @@ import { CepstralVoiceprint, type VoiceprintExtractor } from './speech/voiceprin
 import { computeSpeakerMetrics } from './behavior/speaker-metrics.ts';
 import { alignTranscript } from './language/align.ts';
 import { CUE_LED_MIN_AGREEMENT, cueLedTrack, transcriptGuide, withGuideOverlaps } from './language/transcript-guide.ts';
-import { cueTiming, shiftTranscript } from './language/cue-timing.ts';
+import { CUE_EDGE_MAX_SEC, cueEdgeError, cueTiming, shiftTranscript } from './language/cue-timing.ts';
 import { openSync, readSync, closeSync } from 'node:fs';
 
 export type AnalysisStage = 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior';
@@ -40,10 +40,17 @@ const VAD_NAME = 'energy-hysteresis-v1 (speech-band level, adaptive threshold, v
 const DIARIZATION_NAME = 'GMM-UBM supervector window clustering, GMM-UBM Viterbi resegmentation, cross-likelihood-ratio merging weighted by cluster size with voiceprint and window-embedding (LDA) vetoes and voiceprint sure merges, then until nothing moves: leave-one-out reassignment of pieces between speakers checked by the vetoes and window embeddings, and two last passes with Z-normed scores and cheaper speaker changes at pauses; run from two UBM seedings, keeping the one whose speakers best fit the window embedding';
 const GUIDED_DIARIZATION_NAME = 'transcript-guided: one GMM-UBM speaker model per transcript name, trained on its cues, and a Viterbi resegmentation of all speech';
 
-/** The guided method as it ran: the transcript's offset, and whether the cues' boundaries were kept. */
-function guidedMethod(offsetSec: number, cueLed: boolean): string {
+/**
+ * The guided method as it ran: the transcript's offset, whether the cues' boundaries were kept,
+ * and whether their overlaps were timed closely enough to be counted.
+ */
+function guidedMethod(offsetSec: number, cueLed: boolean, edgeErrorSec: number | null, overlaps: boolean): string {
   const moved = offsetSec !== 0 ? `; the transcript's times moved by ${offsetSec.toFixed(2)} s to fit the speech` : '';
-  return `${GUIDED_DIARIZATION_NAME}${cueLed ? ", then the cues' own boundaries where one name speaks" : ''}${moved}`;
+  const edges = edgeErrorSec === null ? 'could not be checked against the pauses' : `lie ${edgeErrorSec.toFixed(2)} s from where speech starts and stops (75th percentile)`;
+  const overlapped = overlaps
+    ? `; overlapping cues are overlapped speech (cue edges ${edges})`
+    : `; overlapping cues give both speakers their speech, but the cue edges ${edges}: more than ${CUE_EDGE_MAX_SEC} s is too loose to count interruptions, backchannels and overlapped time`;
+  return `${GUIDED_DIARIZATION_NAME}${cueLed ? ", then the cues' own boundaries where one name speaks" : ''}${moved}${overlapped}`;
 }
 
 function throwIfAborted(signal?: AbortSignal): void {
@@ -131,12 +138,18 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   progress('identifying_speakers', 1);
 
   progress('measuring_behavior', 0);
-  // Overlapped speech, where the evidence allows: a guiding transcript's overlapping cues.
+  // Overlapped speech, where the evidence allows: a guiding transcript's overlapping cues. They are
+  // counted (interruptions, backchannels, overlapped time) only when the cue edges sit where speech
+  // starts and stops: loose edges make as many false interruptions as true ones (CUE_EDGE_MAX_SEC).
+  // Loose or not, they still give both speakers their speech (diarization error and talk share
+  // are lower with them than without).
   const segments = guided && guide ? withGuideOverlaps(track, guide, labels, frameSpeaker) : track;
+  const edgeErrorSec = guided && transcript ? cueEdgeError(transcript, silenceEdges(f.bandDb, thresholds.stay)) : null;
+  const overlapsTimed = guided && edgeErrorSec !== null && edgeErrorSec <= CUE_EDGE_MAX_SEC;
   const nuclei = syllableNuclei(f, mask);
   const turns = buildTurns(segments, f, frameSpeaker, nuclei);
   const acoustic = acousticStats(speakers, f, frameSpeaker, nuclei);
-  const metrics = computeSpeakerMetrics({ durationSec, segments, turns, acoustic, transcript, labels, overlapMeasured: guided });
+  const metrics = computeSpeakerMetrics({ durationSec, segments, turns, acoustic, transcript, labels, overlapMeasured: overlapsTimed });
   const extractor = options.voiceprint ?? new CepstralVoiceprint();
   const speakerList: SpeakerAnalysis[] = Array.from({ length: speakers }, (_, s) => {
     const own = segments.filter((g) => g.speaker === s);
@@ -160,9 +173,10 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
     transcript,
     method: {
       vad: VAD_NAME,
-      diarization: guided ? guidedMethod(timing?.offsetSec ?? 0, cueLed !== null) : DIARIZATION_NAME,
+      diarization: guided ? guidedMethod(timing?.offsetSec ?? 0, cueLed !== null, edgeErrorSec, overlapsTimed) : DIARIZATION_NAME,
       voiceprint: extractor.name,
       realTimeFactor: durationSec > 0 ? Math.round((elapsedSec / durationSec) * 1e5) / 1e5 : null,
+      overlapMeasured: overlapsTimed,
     },
   };
 }

@@ -136,7 +136,18 @@ export interface MediaAnalysis {
   turns: Turn[];
   transcript: Transcript | null;
   /** Engine settings and timings that explain the result (for the method section). */
-  method: { vad: string; diarization: string; voiceprint: string; realTimeFactor: number | null };
+  method: {
+    vad: string;
+    diarization: string;
+    voiceprint: string;
+    realTimeFactor: number | null;
+    /**
+     * Whether the track shows overlapped speech: a guiding transcript's overlapping cues, when its
+     * cue edges sit close enough to the speech (language/cue-timing.ts). Absent in analyses cached
+     * before it was recorded: those are judged by the diarization method (overlapMeasured).
+     */
+    overlapMeasured?: boolean;
+  };
 }
 
 /** Job-level failures the engine can report; the server maps them to job error codes. */

@@ -19,9 +19,10 @@ export interface SpeakerMetricsInput {
   transcript: Transcript | null;
   labels: (string | null)[];
   /**
-   * Whether the segments can show overlapped speech (a guiding transcript's overlapping cues).
-   * Without it interruptions, backchannels and overlap are not measured (null): a track with
-   * one speaker per frame would report zero of each (docs/analysis.md).
+   * Whether the segments show overlapped speech that can be counted (a guiding transcript's
+   * overlapping cues, with cue edges tight enough to time it). Without it interruptions,
+   * backchannels and overlap are not measured (null): a track with one speaker per frame would
+   * report zero of each, loose cue edges false interruptions (docs/analysis.md).
    */
   overlapMeasured?: boolean;
 }
@@ -105,12 +106,13 @@ export function cuesBySpeaker(
 }
 
 /**
- * Whether an analysis's track can show overlapped speech: only transcript-guided diarization
- * adds the overlapping cues' second speaker. Read from the method so that analyses cached
- * before the metrics said null are judged the same way.
+ * Whether an analysis's track can show overlapped speech: only a guiding transcript's overlapping
+ * cues add a second speaker, and only when its cue edges are tight (method.overlapMeasured).
+ * Analyses cached before that was recorded are judged from the diarization method, so that those
+ * cached before the metrics said null are judged the same way.
  */
 export function overlapMeasured(analysis: Pick<MediaAnalysis, 'method'>): boolean {
-  return analysis.method.diarization.startsWith('transcript-guided');
+  return analysis.method.overlapMeasured ?? analysis.method.diarization.startsWith('transcript-guided');
 }
 
 export function computeSpeakerMetrics(input: SpeakerMetricsInput): SpeakerMetrics[] {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cueTiming, shiftTranscript, MAX_OFFSET_SEC } from './cue-timing.ts';
+import { cueEdgeError, cueTiming, shiftTranscript, MAX_OFFSET_SEC } from './cue-timing.ts';
 import type { Transcript } from '../types.ts';
 
 // Speech in three utterances: 1-3 s, 4-5.5 s, 7-9 s (10 s, 10 ms frames).
@@ -50,4 +50,23 @@ test('shiftTranscript moves every cue and stops at 0', () => {
   assert.deepEqual(moved.cues.map((c) => [c.start, c.end]), [[0, 1.5], [2.5, 4], [5.5, 7.5]]);
   const same = cues(0);
   assert.equal(shiftTranscript(same, 0), same);
+});
+
+// The same three utterances' edges, in frames, as silenceEdges (speech/turn-gaps.ts) finds them.
+const EDGES = { onsets: UTTERANCES.map(([a]) => a * 100), offsets: UTTERANCES.map(([, b]) => b * 100) };
+
+test('cue edge error: exact cues sit on the edges; loose ones lie as far off as they were moved', () => {
+  assert.equal(cueEdgeError(cues(0), EDGES), 0);
+  assert.equal(cueEdgeError(cues(0.25), EDGES), 0.25);
+  // Ends moved 0.4 s later: half the edges 0.4 s off, and the 75th percentile sees them.
+  const late = { format: 'json' as const, cues: cues(0).cues.map((c) => ({ ...c, end: c.end + 0.4 })) };
+  assert.equal(cueEdgeError(late, EDGES), 0.4);
+  // Only one of six edges off: the 75th percentile ignores it.
+  const one = { format: 'json' as const, cues: cues(0).cues.map((c, k) => (k === 1 ? { ...c, start: c.start - 0.6 } : c)) };
+  assert.equal(cueEdgeError(one, EDGES), 0);
+});
+
+test('cue edge error: null without cues or without edges to measure against', () => {
+  assert.equal(cueEdgeError({ format: 'json', cues: [] }, EDGES), null);
+  assert.equal(cueEdgeError(cues(0), { onsets: [], offsets: [] }), null);
 });

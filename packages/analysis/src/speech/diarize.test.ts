@@ -76,6 +76,10 @@ test('a named transcript with boundaries 0.3 s off still gives each voice its tu
   assert.equal(a.speakers.length, 2);
   assert.deepEqual(a.speakers.map((s) => s.label).sort(), ['Ana', 'Ben']);
   assert.ok(accuracy(a, remapped) > 0.95, `accuracy ${accuracy(a, remapped)}`);
+  // Edges that far off cannot time overlapped speech: its counts are not measured, not zero.
+  assert.match(a.method.diarization, /cue edges lie 0\.\d\d s from where speech starts and stops.*too loose to count interruptions/);
+  assert.equal(a.method.overlapMeasured, false);
+  for (const s of a.speakers) assert.deepEqual([s.metrics.interruptionsMade, s.metrics.backchannels, s.metrics.overlapSec], [null, null, null]);
 });
 
 test('a transcript 1.5 s late as a whole is moved onto the speech, and its cues then give the boundaries', () => {
@@ -83,6 +87,10 @@ test('a transcript 1.5 s late as a whole is moved onto the speech, and its cues 
   assert.match(a.method.diarization, /^transcript-guided.*cues' own boundaries.*moved by -1\.50 s/);
   assert.equal(a.transcript?.cues[0]?.start, turns[0]!.start);
   assert.ok(accuracy(a, remapped) > 0.97, `accuracy ${accuracy(a, remapped)}`);
+  // Once moved, the cue edges are exact: overlapped speech is measured (none in this script).
+  assert.match(a.method.diarization, /overlapping cues are overlapped speech \(cue edges lie 0\.0\d s/);
+  assert.equal(a.method.overlapMeasured, true);
+  for (const s of a.speakers) assert.deepEqual([s.metrics.interruptionsMade, s.metrics.overlapSec], [0, 0]);
 });
 
 test('a long cue under the wrong name is corrected by the voices; the cues still give the boundaries', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { restoreTurnGaps } from './turn-gaps.ts';
+import { restoreTurnGaps, silenceEdges } from './turn-gaps.ts';
 import type { FrameFeatures } from './features.ts';
 
 /** Band levels: -20 dB everywhere except the given silent frame ranges (-80 dB). */
@@ -33,4 +33,11 @@ test('a change with no silence nearby, or too short a one, stays touching', () =
 test('a known overlap keeps its change touching', () => {
   const input = track([[0, 100], [1, 100]]);
   assert.deepEqual(restoreTurnGaps(input, levels(200, [[95, 99]]), -50, {}, [{ start: 100, end: 130 }]), input);
+});
+
+test('silence edges: where speech stops and starts around silences of at least 5 frames', () => {
+  // Silent at the start (0-10), a 3-frame dip (50-53, too short), a pause (100-120), silent at the end.
+  const { bandDb } = levels(200, [[0, 10], [50, 53], [100, 120], [190, 200]]);
+  assert.deepEqual(silenceEdges(bandDb, -50), { onsets: [10, 120], offsets: [100, 190] });
+  assert.deepEqual(silenceEdges(bandDb, -50, 2), { onsets: [10, 53, 120], offsets: [50, 100, 190] });
 });

@@ -74,3 +74,29 @@ function nearestSilence(bandDb: Float32Array, lo: number, hi: number, at: number
   }
   return best;
 }
+
+/**
+ * The frames where speech starts again after a silence of at least `minFrames` frames below
+ * `silenceDb` (onsets), and where such a silence starts (offsets), in increasing order: the
+ * edges against which a transcript's cue times are checked (language/cue-timing.ts).
+ */
+export function silenceEdges(bandDb: Float32Array, silenceDb: number, minFrames = 5): { onsets: number[]; offsets: number[] } {
+  const onsets: number[] = [];
+  const offsets: number[] = [];
+  const n = bandDb.length;
+  let i = 0;
+  while (i < n) {
+    if (bandDb[i]! >= silenceDb) {
+      i++;
+      continue;
+    }
+    let e = i;
+    while (e < n && bandDb[e]! < silenceDb) e++;
+    if (e - i >= minFrames) {
+      if (i > 0) offsets.push(i);
+      if (e < n) onsets.push(e);
+    }
+    i = e;
+  }
+  return { onsets, offsets };
+}
