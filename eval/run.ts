@@ -251,8 +251,9 @@ function turnTakingTable(results: FileResult[]): string {
     ...results.map((r) => row(r.file.name, r.turnTaking)),
     row('**set**', all),
     '',
-    `interruptions: ${formatEvents(all.interruptions)}; backchannels: ${formatEvents(all.backchannels)}`,
-    ...(some ? [`on the ${measured.length} of ${results.length} files where they were measured: interruptions ${formatEvents(some.interruptions)}; backchannels ${formatEvents(some.backchannels)}`] : []),
+    some
+      ? `on the ${measured.length} of ${results.length} files where they were measured: interruptions ${formatEvents(some.interruptions)}; backchannels ${formatEvents(some.backchannels)}`
+      : `interruptions: ${formatEvents(all.interruptions)}; backchannels: ${formatEvents(all.backchannels)}`,
   ].join('\n');
 }
 

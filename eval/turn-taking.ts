@@ -84,7 +84,8 @@ export function scoreTurnTaking(analysis: MediaAnalysis, truth: TurnTakingTruth,
   const interruptions = hypOf((t) => t.interrupts);
   const backchannels = hypOf((t) => t.backchannel);
   const overlaps = analysis.speakers.map((s) => s.metrics.overlapSec);
-  const measured = analysis.speakers.every((s) => s.metrics.interruptionsMade !== null);
+  // A recording with no speaker has nothing measured (not zero events).
+  const measured = analysis.speakers.length > 0 && analysis.speakers.every((s) => s.metrics.interruptionsMade !== null);
   const notMeasured = (ref: number): EventScore => ({ ref, hyp: null, matched: null });
   return {
     turns: { ref: truth.turns, hyp: analysis.turns.filter((t) => !t.backchannel).length },

@@ -15,7 +15,7 @@ import { CepstralVoiceprint, type VoiceprintExtractor } from './speech/voiceprin
 import { computeSpeakerMetrics } from './behavior/speaker-metrics.ts';
 import { alignTranscript } from './language/align.ts';
 import { CUE_LED_MIN_AGREEMENT, cueLedTrack, transcriptGuide, withGuideOverlaps } from './language/transcript-guide.ts';
-import { CUE_EDGE_MAX_SEC, cueEdgeError, cueTiming, shiftTranscript } from './language/cue-timing.ts';
+import { cueEdgeError, cueTiming, overlapCounting, shiftTranscript } from './language/cue-timing.ts';
 import { openSync, readSync, closeSync } from 'node:fs';
 
 export type AnalysisStage = 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior';
@@ -42,15 +42,11 @@ const GUIDED_DIARIZATION_NAME = 'transcript-guided: one GMM-UBM speaker model pe
 
 /**
  * The guided method as it ran: the transcript's offset, whether the cues' boundaries were kept,
- * and whether their overlaps were timed closely enough to be counted.
+ * and whether their overlaps could be counted (overlapCounting's statement).
  */
-function guidedMethod(offsetSec: number, cueLed: boolean, edgeErrorSec: number | null, overlaps: boolean): string {
+function guidedMethod(offsetSec: number, cueLed: boolean, overlaps: string): string {
   const moved = offsetSec !== 0 ? `; the transcript's times moved by ${offsetSec.toFixed(2)} s to fit the speech` : '';
-  const edges = edgeErrorSec === null ? 'could not be checked against the pauses' : `lie ${edgeErrorSec.toFixed(2)} s from where speech starts and stops (75th percentile)`;
-  const overlapped = overlaps
-    ? `; overlapping cues are overlapped speech (cue edges ${edges})`
-    : `; overlapping cues give both speakers their speech, but the cue edges ${edges}: more than ${CUE_EDGE_MAX_SEC} s is too loose to count interruptions, backchannels and overlapped time`;
-  return `${GUIDED_DIARIZATION_NAME}${cueLed ? ", then the cues' own boundaries where one name speaks" : ''}${moved}${overlapped}`;
+  return `${GUIDED_DIARIZATION_NAME}${cueLed ? ", then the cues' own boundaries where one name speaks" : ''}${moved}; ${overlaps}`;
 }
 
 function throwIfAborted(signal?: AbortSignal): void {
@@ -140,12 +136,12 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   progress('measuring_behavior', 0);
   // Overlapped speech, where the evidence allows: a guiding transcript's overlapping cues. They are
   // counted (interruptions, backchannels, overlapped time) only when the cue edges sit where speech
-  // starts and stops: loose edges make as many false interruptions as true ones (CUE_EDGE_MAX_SEC).
-  // Loose or not, they still give both speakers their speech (diarization error and talk share
-  // are lower with them than without).
+  // starts and stops (loose edges make as many false interruptions as true ones) and some cues
+  // overlap at all (overlapCounting). Loose or not, they still give both speakers their speech
+  // (diarization error and talk share are lower with them than without).
   const segments = guided && guide ? withGuideOverlaps(track, guide, labels, frameSpeaker) : track;
-  const edgeErrorSec = guided && transcript ? cueEdgeError(transcript, silenceEdges(f.bandDb, thresholds.stay)) : null;
-  const overlapsTimed = guided && edgeErrorSec !== null && edgeErrorSec <= CUE_EDGE_MAX_SEC;
+  const counting = guided && guide && transcript ? overlapCounting(guide.overlaps.length, cueEdgeError(transcript, silenceEdges(f.bandDb, thresholds.stay))) : null;
+  const overlapsTimed = counting?.counted ?? false;
   const nuclei = syllableNuclei(f, mask);
   const turns = buildTurns(segments, f, frameSpeaker, nuclei);
   const acoustic = acousticStats(speakers, f, frameSpeaker, nuclei);
@@ -173,7 +169,7 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
     transcript,
     method: {
       vad: VAD_NAME,
-      diarization: guided ? guidedMethod(timing?.offsetSec ?? 0, cueLed !== null, edgeErrorSec, overlapsTimed) : DIARIZATION_NAME,
+      diarization: guided && counting ? guidedMethod(timing?.offsetSec ?? 0, cueLed !== null, counting.statement) : DIARIZATION_NAME,
       voiceprint: extractor.name,
       realTimeFactor: durationSec > 0 ? Math.round((elapsedSec / durationSec) * 1e5) / 1e5 : null,
       overlapMeasured: overlapsTimed,

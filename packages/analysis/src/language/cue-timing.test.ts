@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cueEdgeError, cueTiming, shiftTranscript, MAX_OFFSET_SEC } from './cue-timing.ts';
+import { CUE_EDGE_MAX_SEC, cueEdgeError, cueTiming, overlapCounting, shiftTranscript, MAX_OFFSET_SEC } from './cue-timing.ts';
 import type { Transcript } from '../types.ts';
 
 // Speech in three utterances: 1-3 s, 4-5.5 s, 7-9 s (10 s, 10 ms frames).
@@ -69,4 +69,14 @@ test('cue edge error: exact cues sit on the edges; loose ones lie as far off as 
 test('cue edge error: null without cues or without edges to measure against', () => {
   assert.equal(cueEdgeError({ format: 'json', cues: [] }, EDGES), null);
   assert.equal(cueEdgeError(cues(0), { onsets: [], offsets: [] }), null);
+});
+
+test('overlapping cues are counted only when some cues overlap and their edges are tight', () => {
+  assert.equal(overlapCounting(3, 0.02).counted, true);
+  assert.equal(overlapCounting(3, CUE_EDGE_MAX_SEC).counted, true);
+  assert.match(overlapCounting(3, 0.25).statement, /0\.25 s .*too loose/);
+  assert.equal(overlapCounting(3, null).counted, false);
+  // Captions never overlap their cues: their zero would describe the format, not the conversation.
+  assert.match(overlapCounting(0, 0.02).statement, /no two cues overlap/);
+  assert.equal(overlapCounting(0, 0.02).counted, false);
 });

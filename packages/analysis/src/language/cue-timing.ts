@@ -125,3 +125,26 @@ export function cueEdgeError(transcript: Transcript, edges: SpeechEdges): number
   const p75 = sorted[Math.floor(0.75 * (sorted.length - 1))];
   return p75 === undefined || !Number.isFinite(p75) ? null : Math.round(p75) / 100;
 }
+
+/** Whether a guiding transcript's overlapping cues can be counted as overlapped speech, and why. */
+export interface OverlapCounting {
+  counted: boolean;
+  /** For the method statement: what was checked and what it found. */
+  statement: string;
+}
+
+/**
+ * Overlapping cues are counted (interruptions, backchannels, overlapped time) only when the
+ * transcript shows two names speaking at once somewhere (`overlaps`: such stretches of at least
+ * MIN_OVERLAP_SEC; captions and most speaker-labelled transcripts never overlap their cues, and
+ * their zero would be a claim about the format, not the conversation), and when its cue edges
+ * sit on the speech (`edgeErrorSec` at most CUE_EDGE_MAX_SEC).
+ */
+export function overlapCounting(overlaps: number, edgeErrorSec: number | null): OverlapCounting {
+  if (overlaps === 0)
+    return { counted: false, statement: 'no two cues overlap, so the transcript cannot show overlapped speech: interruptions, backchannels and overlapped time are not measured' };
+  const edges = edgeErrorSec === null ? 'could not be checked against the pauses' : `lie ${edgeErrorSec.toFixed(2)} s from where speech starts and stops (75th percentile)`;
+  if (edgeErrorSec === null || edgeErrorSec > CUE_EDGE_MAX_SEC)
+    return { counted: false, statement: `overlapping cues give both speakers their speech, but the cue edges ${edges}, too loose (over ${CUE_EDGE_MAX_SEC} s) to count interruptions, backchannels and overlapped time` };
+  return { counted: true, statement: `overlapping cues are overlapped speech (cue edges ${edges})` };
+}

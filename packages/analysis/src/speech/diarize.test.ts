@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeSamples } from '../analyze.ts';
 import { EngineError, type MediaAnalysis } from '../types.ts';
-import { synthConversation, addNoise, prng, type SyntheticTurn } from './synthetic.ts';
+import { synthConversation, addNoise, prng, renderSpeech, type SyntheticTurn } from './synthetic.ts';
 
 const MAN = { f0: 110, formantScale: 1 };
 const WOMAN = { f0: 220, formantScale: 1.2 };
@@ -76,10 +76,6 @@ test('a named transcript with boundaries 0.3 s off still gives each voice its tu
   assert.equal(a.speakers.length, 2);
   assert.deepEqual(a.speakers.map((s) => s.label).sort(), ['Ana', 'Ben']);
   assert.ok(accuracy(a, remapped) > 0.95, `accuracy ${accuracy(a, remapped)}`);
-  // Edges that far off cannot time overlapped speech: its counts are not measured, not zero.
-  assert.match(a.method.diarization, /cue edges lie 0\.\d\d s from where speech starts and stops.*too loose to count interruptions/);
-  assert.equal(a.method.overlapMeasured, false);
-  for (const s of a.speakers) assert.deepEqual([s.metrics.interruptionsMade, s.metrics.backchannels, s.metrics.overlapSec], [null, null, null]);
 });
 
 test('a transcript 1.5 s late as a whole is moved onto the speech, and its cues then give the boundaries', () => {
@@ -87,10 +83,35 @@ test('a transcript 1.5 s late as a whole is moved onto the speech, and its cues 
   assert.match(a.method.diarization, /^transcript-guided.*cues' own boundaries.*moved by -1\.50 s/);
   assert.equal(a.transcript?.cues[0]?.start, turns[0]!.start);
   assert.ok(accuracy(a, remapped) > 0.97, `accuracy ${accuracy(a, remapped)}`);
-  // Once moved, the cue edges are exact: overlapped speech is measured (none in this script).
+  // No two of its cues overlap: it cannot show overlapped speech, so none is reported (not zero).
+  assert.match(a.method.diarization, /no two cues overlap/);
+  assert.equal(a.method.overlapMeasured, false);
+  for (const s of a.speakers) assert.deepEqual([s.metrics.interruptionsMade, s.metrics.overlapSec], [null, null]);
+});
+
+test('overlapping cues with edges on the speech are counted (the interruption and its overlapped time), loose ones are not', () => {
+  const { samples, turns } = synthConversation([WOMAN, MAN], 40, { seed: 2, turnSec: 3 });
+  // The man's second turn starts 0.8 s before the woman's turn ends: he interrupts her.
+  const k = turns.findIndex((t, i) => i > 2 && t.speaker === 1);
+  const before = turns[k - 1]!;
+  const early = before.end - 0.8;
+  renderSpeech(samples, 16000, MAN, early, turns[k]!.start, prng(9));
+  const cues = turns.map((t, i) => ({ speaker: NAMES[t.speaker]!, start: i === k ? early : t.start, end: t.end, text: '' }));
+  const a = analyzeSamples(samples, 16000, { transcript: { format: 'json', cues } });
+  // The same cues with every edge 0.3 s off (the overlap kept): too loose to count, so not zero either.
+  const loose = cues.map((c, i) => (i === k ? c : { ...c, start: Math.max(0, c.start + (i % 2 ? 0.3 : -0.3)), end: c.end + (i % 2 ? -0.3 : 0.3) }));
+  const b = analyzeSamples(samples, 16000, { transcript: { format: 'json', cues: loose } });
+  assert.match(b.method.diarization, /cue edges lie \d\.\d\d s from where speech starts and stops.*too loose \(over 0\.19 s\)/);
+  assert.equal(b.method.overlapMeasured, false);
+  for (const x of b.speakers) assert.deepEqual([x.metrics.interruptionsMade, x.metrics.backchannels, x.metrics.overlapSec], [null, null, null]);
+
   assert.match(a.method.diarization, /overlapping cues are overlapped speech \(cue edges lie 0\.0\d s/);
   assert.equal(a.method.overlapMeasured, true);
-  for (const s of a.speakers) assert.deepEqual([s.metrics.interruptionsMade, s.metrics.overlapSec], [0, 0]);
+  const byName = new Map(a.speakers.map((s) => [s.label, s.metrics]));
+  assert.equal(byName.get('Ben')?.interruptionsMade, 1);
+  assert.equal(byName.get('Ana')?.interruptionsReceived, 1);
+  const overlap = byName.get('Ben')?.overlapSec ?? 0;
+  assert.ok(Math.abs(overlap - 0.8) < 0.15, `overlap ${overlap} s`);
 });
 
 test('a long cue under the wrong name is corrected by the voices; the cues still give the boundaries', () => {
