@@ -53,10 +53,8 @@ export function restoreTurnGaps(frameSpeaker: Int16Array, f: FrameFeatures, sile
   return out;
 }
 
-/** The run of at least minGap frames below the threshold in [lo, hi) nearest to frame `at`. */
-function nearestSilence(bandDb: Float32Array, lo: number, hi: number, at: number, silenceDb: number, minGap: number): { start: number; end: number } | null {
-  let best: { start: number; end: number } | null = null;
-  let bestDistance = Infinity;
+/** Runs of at least `minFrames` frames below `silenceDb` within [lo, hi), in order. */
+function* silences(bandDb: Float32Array, silenceDb: number, lo: number, hi: number, minFrames: number): Generator<{ start: number; end: number }> {
   let i = lo;
   while (i < hi) {
     if (bandDb[i]! >= silenceDb) {
@@ -65,12 +63,18 @@ function nearestSilence(bandDb: Float32Array, lo: number, hi: number, at: number
     }
     let e = i;
     while (e < hi && bandDb[e]! < silenceDb) e++;
-    const distance = at < i ? i - at : at > e ? at - e : 0;
-    if (e - i >= minGap && distance < bestDistance) {
-      best = { start: i, end: e };
-      bestDistance = distance;
-    }
+    if (e - i >= minFrames) yield { start: i, end: e };
     i = e;
+  }
+}
+
+/** The run of at least minGap frames below the threshold in [lo, hi) nearest to frame `at`. */
+function nearestSilence(bandDb: Float32Array, lo: number, hi: number, at: number, silenceDb: number, minGap: number): { start: number; end: number } | null {
+  let best: { start: number; end: number } | null = null;
+  let bestDistance = Infinity;
+  for (const run of silences(bandDb, silenceDb, lo, hi, minGap)) {
+    const distance = at < run.start ? run.start - at : at > run.end ? at - run.end : 0;
+    if (distance < bestDistance) [best, bestDistance] = [run, distance];
   }
   return best;
 }
@@ -83,20 +87,9 @@ function nearestSilence(bandDb: Float32Array, lo: number, hi: number, at: number
 export function silenceEdges(bandDb: Float32Array, silenceDb: number, minFrames = 5): { onsets: number[]; offsets: number[] } {
   const onsets: number[] = [];
   const offsets: number[] = [];
-  const n = bandDb.length;
-  let i = 0;
-  while (i < n) {
-    if (bandDb[i]! >= silenceDb) {
-      i++;
-      continue;
-    }
-    let e = i;
-    while (e < n && bandDb[e]! < silenceDb) e++;
-    if (e - i >= minFrames) {
-      if (i > 0) offsets.push(i);
-      if (e < n) onsets.push(e);
-    }
-    i = e;
+  for (const run of silences(bandDb, silenceDb, 0, bandDb.length, minFrames)) {
+    if (run.start > 0) offsets.push(run.start);
+    if (run.end < bandDb.length) onsets.push(run.end);
   }
   return { onsets, offsets };
 }
