@@ -242,7 +242,8 @@ function turnTakingTable(results: FileResult[]): string {
   const row = (name: string, t: TurnTakingScore): string =>
     `| ${name} | ${t.turns.ref} / ${t.turns.hyp} | ${t.interruptions.ref} / ${t.interruptions.hyp ?? '-'} / ${t.interruptions.matched ?? '-'} | ${t.backchannels.ref} / ${t.backchannels.hyp ?? '-'} / ${t.backchannels.matched ?? '-'} | ${t.overlapSec.ref.toFixed(1)} / ${sec(t.overlapSec.hyp)} |`;
   const all = sumTurnTaking(results.map((r) => r.turnTaking));
-  // A transcript too loose to time overlaps leaves its file's events unmeasured (and the set's).
+  // A file whose events were not measured (no transcript, or one that cannot show overlap:
+  // overlapCounting) leaves the set's sum unmeasured; the measured files are summed apart.
   const measured = results.filter((r) => r.turnTaking.interruptions.hyp !== null);
   const some = measured.length > 0 && measured.length < results.length ? sumTurnTaking(measured.map((r) => r.turnTaking)) : null;
   return [

@@ -142,9 +142,10 @@ export interface MediaAnalysis {
     voiceprint: string;
     realTimeFactor: number | null;
     /**
-     * Whether the track shows overlapped speech: a guiding transcript's overlapping cues, when its
-     * cue edges sit close enough to the speech (language/cue-timing.ts). Absent in analyses cached
-     * before it was recorded: those are judged by the diarization method (overlapMeasured).
+     * Whether the track's overlapped speech is counted: a guiding transcript's overlapping cues,
+     * when it has some and its cue edges sit on the speech (overlapCounting, language/cue-timing.ts).
+     * Absent in analyses cached before it was recorded: those are judged by the diarization
+     * method (overlapMeasured).
      */
     overlapMeasured?: boolean;
   };

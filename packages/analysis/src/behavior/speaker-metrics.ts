@@ -20,9 +20,9 @@ export interface SpeakerMetricsInput {
   labels: (string | null)[];
   /**
    * Whether the segments show overlapped speech that can be counted (a guiding transcript's
-   * overlapping cues, with cue edges tight enough to time it). Without it interruptions,
-   * backchannels and overlap are not measured (null): a track with one speaker per frame would
-   * report zero of each, loose cue edges false interruptions (docs/analysis.md).
+   * overlapping cues, when overlapCounting allows). Without it interruptions, backchannels and
+   * overlap are not measured (null): a track with one speaker per frame would report zero of
+   * each, loose cue edges false interruptions (docs/analysis.md).
    */
   overlapMeasured?: boolean;
 }
@@ -107,7 +107,7 @@ export function cuesBySpeaker(
 
 /**
  * Whether an analysis's track can show overlapped speech: only a guiding transcript's overlapping
- * cues add a second speaker, and only when its cue edges are tight (method.overlapMeasured).
+ * cues add a second speaker, and only when overlapCounting allows (method.overlapMeasured).
  * Analyses cached before that was recorded are judged from the diarization method, so that those
  * cached before the metrics said null are judged the same way.
  */

@@ -29,8 +29,8 @@ export function turnsCard(m: MemberEvidence): CardBlock {
 export function turnTakingCard(m: MemberEvidence): CardBlock {
   const x = m.metrics;
   const gap = `Median gap before taking the floor ${measured(x.medianGapBeforeTurnSec, 2, 's')}`;
-  // Without a transcript the track has one speaker per frame, and loose cues cannot time overlap:
-  // it is not measured, not zero.
+  // Without a transcript the track has one speaker per frame, and a transcript with no overlapping
+  // cues or loose ones cannot show overlap (overlapCounting): it is not measured, not zero.
   if (x.interruptionsMade === null || x.interruptionsReceived === null || x.backchannels === null || x.overlapSec === null)
     return card('turnTaking', 'Turn-taking', `${gap}; interruptions, backchannels and overlapped speech not measured (they need a transcript whose cues show overlapping speech and are timed to within about 0.2 s).`);
   return card('turnTaking', 'Turn-taking',
