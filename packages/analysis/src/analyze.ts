@@ -37,7 +37,7 @@ export interface AnalyzeMediaInput extends AnalysisOptions {
 }
 
 const VAD_NAME = 'energy-hysteresis-v1 (speech-band level, adaptive threshold, voicing and tone checks)';
-const DIARIZATION_NAME = 'GMM-UBM supervector window clustering, GMM-UBM Viterbi resegmentation, cross-likelihood-ratio merging weighted by cluster size with voiceprint and window-embedding (LDA) vetoes and voiceprint sure merges, then until nothing moves: leave-one-out reassignment of pieces between speakers checked by the vetoes and window embeddings, and two last passes with Z-normed scores and cheaper speaker changes at pauses; run from two UBM seedings, keeping the one whose speakers best fit the window embedding';
+const DIARIZATION_NAME = 'GMM-UBM supervector window clustering, GMM-UBM Viterbi resegmentation, cross-likelihood-ratio merging weighted by cluster size with voiceprint and window-embedding (LDA) vetoes and voiceprint sure merges, then until nothing moves: leave-one-out reassignment of pieces between speakers checked by the vetoes and window embeddings, and two last passes with Z-normed scores and cheaper speaker changes at pauses; last, in a recording diarized in one stage (up to 300 s), pieces moved to the speaker whose mean window embedding is clearly nearer (k-means with a margin); run from two UBM seedings, keeping the one whose speakers best fit the window embedding';
 const GUIDED_DIARIZATION_NAME = 'transcript-guided: one GMM-UBM speaker model per transcript name, trained on its cues, and a Viterbi resegmentation of all speech';
 
 /**

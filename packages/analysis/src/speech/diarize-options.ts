@@ -36,6 +36,9 @@ export const DIARIZE_DEFAULTS = {
   longRecordingSec: 300,
   longRecordingMaxSec: 7200,
   chunkSec: 180,
+  embeddingRefineRounds: 10,
+  embeddingRefineMargin: 0.5,
+  embeddingRefineMinSec: 0.2,
 };
 
 export interface DiarizeOptions {
@@ -140,6 +143,19 @@ export interface DiarizeOptions {
    */
   longRecordingMaxSec?: number;
   chunkSec?: number;
+  /**
+   * Rounds of the last step, pieces moved to the nearest speaker in the window embedding
+   * (embedding-refine.ts); a cap (on the dev set it settles within 4). 0: off.
+   */
+  embeddingRefineRounds?: number;
+  /**
+   * How much nearer (squared distance per embedding dimension) a piece must be to another
+   * speaker's mean than to its own. On the dev set 0.3-1 all help (0.3 most) and 0.2 or less
+   * lets pieces move on their own noise (docs/analysis-speech.md).
+   */
+  embeddingRefineMargin?: number;
+  /** Pieces with less voiced speech than this (seconds) are not moved by that step. */
+  embeddingRefineMinSec?: number;
   /** Diagnostics (eval only): called before each merge decision with the current clusters. */
   trace?: (e: MergeTrace) => void;
 }

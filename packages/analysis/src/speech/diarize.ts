@@ -15,8 +15,11 @@
 // 4. with the count settled, pieces of speech move between speakers when their own speaker's
 //    model, re-estimated without them, explains them worse than another's and the channel-robust
 //    views of the voice agree (reassign.ts), and last resegmentation passes with cheaper speaker
-//    changes at pauses and Z-normed scores follow; the two alternate until no piece moves.
-// The UBM's seeding decides too much of the outcome (docs/analysis-speech.md), so steps 1-4 run
+//    changes at pauses and Z-normed scores follow; the two alternate until no piece moves;
+// 5. last, in a recording short enough for one stage, pieces move to the speaker whose mean
+//    window embedding they lie nearest (k-means from those labels, embedding-refine.ts): the
+//    likelihood models of step 4 keep a second voice in a cluster that has adapted to it.
+// The UBM's seeding decides too much of the outcome (docs/analysis-speech.md), so steps 1-5 run
 // from seedCandidates seedings and the run whose speakers best fit the window embedding, which
 // owes nothing to the UBM, is kept (partition-fit.ts).
 // Recordings longer than `longRecordingSec` are diarized in chunks first (diarize-long.ts).
@@ -37,6 +40,7 @@ import { pairClr, pickMerge, type MergeEvidence } from './merge-choice.ts';
 import { SPEAKER_LDA } from './speaker-lda.model.ts';
 import { bestFitting, embedWindows } from './partition-fit.ts';
 import { DIARIZE_DEFAULTS, type DiarizeOptions } from './diarize-options.ts';
+import { refineByEmbedding } from './embedding-refine.ts';
 import { compactColumns, normaliseByImpostors, renumberByFirstSpeech, viterbiEmissions } from './viterbi.ts';
 
 const VETO_PRINT = new CepstralVoiceprint();
@@ -298,6 +302,14 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
     pauses = { frames: bridgedPauses(regions, model, Math.round(o.pauseMinSec * 100)), penalty: o.pauseSwitchPenalty };
     lastPass = true;
     if (reassign(k2)) groups = framesByLabel(frameSpeaker, k2, model);
+  }
+  // 5. Pieces move to the speaker the window embedding puts them nearest (embedding-refine.ts).
+  // Not inside a long recording's chunks (`chunked` is false there): on the joined long files it
+  // made one held-out file's chunk linking worse at every seed phase tried (docs/analysis-speech.md).
+  if (pauses && chunked && 2 * dims === SPEAKER_LDA.mean.length) {
+    let k = 0;
+    for (let i = 0; i < f.frames; i++) k = Math.max(k, frameSpeaker[i]! + 1);
+    refineByEmbedding({ regions, model, cep, dims, pauses: pauses.frames, embedding: SPEAKER_LDA }, frameSpeaker, k, o);
   }
   return { frameSpeaker, speakers: renumberByFirstSpeech(frameSpeaker, Math.max(1, Math.round(o.firstSpeechMinSec * 100))).size, guided: guided !== null };
 }
