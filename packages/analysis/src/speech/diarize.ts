@@ -307,9 +307,8 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
   // Not inside a long recording's chunks (`chunked` is false there): on the joined long files it
   // made one held-out file's chunk linking worse at every seed phase tried (docs/analysis-speech.md).
   if (pauses && chunked && 2 * dims === SPEAKER_LDA.mean.length) {
-    let k = 0;
-    for (let i = 0; i < f.frames; i++) k = Math.max(k, frameSpeaker[i]! + 1);
-    refineByEmbedding({ regions, model, cep, dims, pauses: pauses.frames, embedding: SPEAKER_LDA }, frameSpeaker, k, o);
+    // The last passes left the speakers numbered 0..groups.length - 1.
+    refineByEmbedding({ regions, model, cep, dims, pauses: pauses.frames, embedding: SPEAKER_LDA }, frameSpeaker, groups.length, o);
   }
   return { frameSpeaker, speakers: renumberByFirstSpeech(frameSpeaker, Math.max(1, Math.round(o.firstSpeechMinSec * 100))).size, guided: guided !== null };
 }

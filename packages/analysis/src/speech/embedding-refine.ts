@@ -14,6 +14,7 @@
 import { project } from './lda.ts';
 import type { FrameRegion } from './vad.ts';
 import { windowStats, type WindowEmbeddingModel } from './window-embedding.ts';
+import { speakerPieces } from './speaker-frames.ts';
 
 export interface EmbeddingRefineContext {
   regions: FrameRegion[];
@@ -70,25 +71,12 @@ function embedPiece(c: EmbeddingRefineContext, start: number, end: number): { e:
 /** The pieces of the labelled speech with at least minFrames modelled frames. Exported for tests. */
 export function labelledPieces(c: EmbeddingRefineContext, frameSpeaker: Int16Array, minFrames: number): Piece[] {
   const out: Piece[] = [];
-  const close = (label: number, start: number, end: number): void => {
-    if (label < 0) return;
+  for (const { label, start, end } of speakerPieces(c.regions, c.pauses, frameSpeaker)) {
     let frames = 0;
     for (let i = start; i < end; i++) frames += c.model[i]!;
-    if (frames < minFrames) return;
+    if (frames < minFrames) continue;
     const emb = embedPiece(c, start, end);
     if (emb) out.push({ start, end, label, e: emb.e, parts: emb.parts, frames });
-  };
-  for (const r of c.regions) {
-    let label = -1;
-    let start = r.start;
-    for (let i = r.start; i < r.end; i++) {
-      const s = c.pauses[i] ? -1 : frameSpeaker[i]!;
-      if (s === label) continue;
-      close(label, start, i);
-      label = s;
-      start = i;
-    }
-    close(label, start, r.end);
   }
   return out;
 }

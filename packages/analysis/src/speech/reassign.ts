@@ -20,7 +20,7 @@ import type { FrameFeatures } from './features.ts';
 import type { FrameRegion } from './vad.ts';
 import type { Ubm } from './ubm.ts';
 import { addFrameStats, frameLlr, meansFromStats, speakerStats, type FrameAlignment, type SpeakerStats } from './gmm-speakers.ts';
-import { framesByLabel } from './speaker-frames.ts';
+import { framesByLabel, speakerPieces } from './speaker-frames.ts';
 import { pitchGaussian, pitchLogLikelihood, pitchSums, type PitchGaussian } from './pitch.ts';
 import { mergeVetoed, type MergeRules, type VetoEvidence } from './merge-choice.ts';
 import type { VoiceprintExtractor } from './voiceprint.ts';
@@ -117,18 +117,9 @@ export function reassignmentProposals(c: ReassignContext, frameSpeaker: Int16Arr
     if (list) list.push(...piece);
     else out.set(key, [...piece]);
   };
-  for (const r of c.regions) {
-    let label = -1;
+  for (const { label, start, end } of speakerPieces(c.regions, c.pauses, frameSpeaker)) {
     piece.length = 0;
-    for (let i = r.start; i < r.end; i++) {
-      const s = c.pauses[i] ? -1 : frameSpeaker[i]!;
-      if (s !== label) {
-        judge(label);
-        piece.length = 0;
-        label = s;
-      }
-      if (c.model[i] && label >= 0) piece.push(i);
-    }
+    for (let i = start; i < end; i++) if (c.model[i]) piece.push(i);
     judge(label);
   }
   return out;

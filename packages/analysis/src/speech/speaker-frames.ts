@@ -131,3 +131,23 @@ export function bridgedPauses(regions: FrameRegion[], model: Uint8Array, minFram
   }
   return out;
 }
+
+/**
+ * The pieces of labelled speech: each speaker's runs of frames inside the speech regions, cut at
+ * pause frames (`pauses`, e.g. bridgedPauses) and at changes of speaker, in order. Unlabelled
+ * (-1) runs are not pieces.
+ */
+export function* speakerPieces(regions: FrameRegion[], pauses: Uint8Array, frameSpeaker: Int16Array): Generator<{ label: number; start: number; end: number }> {
+  for (const r of regions) {
+    let label = -1;
+    let start = r.start;
+    for (let i = r.start; i < r.end; i++) {
+      const s = pauses[i] ? -1 : frameSpeaker[i]!;
+      if (s === label) continue;
+      if (label >= 0) yield { label, start, end: i };
+      label = s;
+      start = i;
+    }
+    if (label >= 0) yield { label, start, end: r.end };
+  }
+}
