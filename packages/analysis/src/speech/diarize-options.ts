@@ -37,7 +37,7 @@ export const DIARIZE_DEFAULTS = {
   longRecordingMaxSec: 7200,
   chunkSec: 180,
   embeddingRefineRounds: 10,
-  embeddingRefineMargin: 0.5,
+  embeddingRefineMargin: 0.3,
   embeddingRefineMinSec: 0.2,
 };
 
@@ -150,8 +150,9 @@ export interface DiarizeOptions {
   embeddingRefineRounds?: number;
   /**
    * How much nearer (squared distance per embedding dimension) a piece must be to another
-   * speaker's mean than to its own. On the dev set 0.3-1 all help (0.3 most) and 0.2 or less
-   * lets pieces move on their own noise (docs/analysis-speech.md).
+   * speaker's mean than to its own. On the dev set 0.25-1 all help, 0.25-0.35 most (flat on ten
+   * seed phases never tuned on), and 0.2 or less lets pieces move on their own noise
+   * (docs/analysis-speech.md).
    */
   embeddingRefineMargin?: number;
   /** Pieces with less voiced speech than this (seconds) are not moved by that step. */

@@ -8,7 +8,7 @@
 // cluster's own model: each speaker is the mean embedding of its pieces, and a piece that lies
 // nearer another speaker's mean than its own (its own mean taken without it) by a margin moves.
 // On the dev set it takes pieces out of clusters the likelihood stages left them in wrongly
-// (over nine UBM seed phases DER 4.5 -> 4.1 %, talk share 5.02 -> 4.41 pp; docs/analysis-speech.md);
+// (over nine UBM seed phases DER 4.5 -> 4.1 %, talk share 5.02 -> 4.09 pp; docs/analysis-speech.md);
 // with a small margin a piece's own noise (what is said, how long it is) moves it too, which is
 // what the margin is for.
 import { project } from './lda.ts';
