@@ -26,13 +26,16 @@ export function turnsCard(m: MemberEvidence): CardBlock {
   return card('turns', 'Turns', `${count(x.turns, 'turn')}; median ${measured(x.medianTurnSec, 1, 's')}, longest ${measured(x.longestTurnSec, 1, 's')}.`);
 }
 
+/** Why interruptions, backchannels and overlap can be absent: said the same way wherever they are. */
+export const OVERLAP_NOT_MEASURED = 'they need a transcript whose cues show overlapping speech and are timed to within about 0.2 s';
+
 export function turnTakingCard(m: MemberEvidence): CardBlock {
   const x = m.metrics;
   const gap = `Median gap before taking the floor ${measured(x.medianGapBeforeTurnSec, 2, 's')}`;
   // Without a transcript the track has one speaker per frame, and a transcript with no overlapping
   // cues or loose ones cannot show overlap (overlapCounting): it is not measured, not zero.
   if (x.interruptionsMade === null || x.interruptionsReceived === null || x.backchannels === null || x.overlapSec === null)
-    return card('turnTaking', 'Turn-taking', `${gap}; interruptions, backchannels and overlapped speech not measured (they need a transcript whose cues show overlapping speech and are timed to within about 0.2 s).`);
+    return card('turnTaking', 'Turn-taking', `${gap}; interruptions, backchannels and overlapped speech not measured (${OVERLAP_NOT_MEASURED}).`);
   return card('turnTaking', 'Turn-taking',
     `${gap}; ${count(x.interruptionsMade, 'interruption')} made and ${x.interruptionsReceived} received; ${count(x.backchannels, 'backchannel')}; ${fixed(x.overlapSec, 1)} s of overlapped speech.`);
 }

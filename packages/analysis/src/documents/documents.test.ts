@@ -136,6 +136,18 @@ test('without a transcript the language measures are absent and the document say
   assert.match(matching.markdown, /questions/, 'Nora has a transcript: her language measures are shown');
 });
 
+test('interruptions not measured in a shared recording are said to be not measured, not counted as zero', () => {
+  const other = member('group[0]', 'Quinn', null, [{ mediaId: 'med_b', speakerIndex: 1 }]);
+  const built = buildMatching({ target: pia, group: [other], media });
+  const pair = built.evidence.pairs[0]!;
+  const interruptions = pair.components.find((c) => c.key === 'interruptions')!;
+  assert.equal(interruptions.score, null);
+  assert.equal(interruptions.inputs.interruptionsByTarget, null);
+  const card = allStrings(built.document).find((t) => t.startsWith('Not measured: no recording they share shows overlapping speech'));
+  assert.ok(card, 'the interruption card says why it is not measured');
+  assert.doesNotMatch(built.markdown, /interrupted Quinn 0 times/);
+});
+
 test('the report document is valid and shaped for one person', () => {
   assert.deepEqual(validateResultDocument(report.document, { strictIcons: true }), []);
   assert.deepEqual(report.document.sections.map((s) => s.section_title), ['Overview', 'Voice and pace', 'Language', 'Growth opportunities', 'Method and confidence']);

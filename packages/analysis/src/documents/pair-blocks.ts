@@ -2,7 +2,7 @@
 // concrete growth advice for the weakest components.
 import { FUNCTION_WORD_CATEGORY_NAMES } from '../language/lexicon.ts';
 import type { ComponentScore } from '../matching/scoring.ts';
-import { card } from './blocks.ts';
+import { card, OVERLAP_NOT_MEASURED } from './blocks.ts';
 import { DOCUMENT_CONSTANTS } from './evidence.ts';
 import type { IconKey } from './icons.ts';
 import { count, fixed, measured, percent, score } from './format.ts';
@@ -26,6 +26,9 @@ function describe(c: ComponentScore, target: string, member: string): string {
     case 'responsiveness':
       return `${member} took the floor from ${target} after a median ${measured(inp(c, 'medianGapMemberSec'), 2, 's')} (${count(inp(c, 'responsesMember') ?? 0, 'time')}); ${target} answered after ${measured(inp(c, 'medianGapTargetSec'), 2, 's')} (${count(inp(c, 'responsesTarget') ?? 0, 'time')}).`;
     case 'interruptions':
+      // Unmeasured counts are null, not zero: "0 times ... of 0.0 min" would state a measurement.
+      if (inp(c, 'interruptionsByTarget') === null || inp(c, 'interruptionsByMember') === null)
+        return `Not measured: no recording they share shows overlapping speech (${OVERLAP_NOT_MEASURED}).`;
       return `${target} interrupted ${member} ${count(inp(c, 'interruptionsByTarget') ?? 0, 'time')} and ${member} interrupted ${target} ${count(inp(c, 'interruptionsByMember') ?? 0, 'time')}: ${measured(inp(c, 'interruptionsPerMin'), 2, 'per minute')} of their ${measured(inp(c, 'jointSpeechMin'), 1, 'min')} of speech.`;
     case 'floorBalance': {
       const share = inp(c, 'targetShareOfPair');
