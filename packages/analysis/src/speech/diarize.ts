@@ -183,6 +183,8 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
   const model = speech?.model ?? modellingMask(f, mask, o.voicedOnly);
   const cep = speech?.cep ?? standardisedCepstra(f, model, o.voicedOnly);
   const dims = CEP_DIMS + (o.voicedOnly ? 1 : 0);
+  // The window embedding's model reads the voiced-only features (c1..c19 and log F0).
+  const embedding = 2 * dims === SPEAKER_LDA.mean.length ? SPEAKER_LDA : null;
   let modelled = 0;
   for (let i = 0; i < f.frames; i++) modelled += model[i]!;
   const modelFrames = new Int32Array(modelled);
@@ -225,7 +227,7 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
       pitchWeight: o.pitchStreamWeight,
       pauses: pauses.frames,
       print: VETO_PRINT,
-      embedding: 2 * dims === SPEAKER_LDA.mean.length ? SPEAKER_LDA : null,
+      embedding,
     };
     return reassignPieces(reassignContext, frameSpeaker, k, o);
   };
@@ -283,8 +285,7 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
       minSpeakerFrames: minSpeaker,
       // Each scans every frame, and most rounds need few or none: computed on first use.
       voiceprint: (c) => (prints[c] ??= VETO_PRINT.extract(f, frameSpeaker, c)),
-      // The embedding's model reads the voiced-only features (c1..c19 and log F0).
-      embeddings: () => (embeddings ??= 2 * dims === SPEAKER_LDA.mean.length ? speakerEmbeddings(SPEAKER_LDA, cep, dims, model, regions, frameSpeaker, k2) : null),
+      embeddings: () => (embeddings ??= embedding ? speakerEmbeddings(embedding, cep, dims, model, regions, frameSpeaker, k2) : null),
     };
     if (o.trace) {
       const clr = Array.from({ length: k2 }, (_, i) => Array.from({ length: k2 }, (_, j) => pairClr(evidence, i, j, 0)));
@@ -306,9 +307,9 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
   // 5. Pieces move to the speaker the window embedding puts them nearest (embedding-refine.ts).
   // Not inside a long recording's chunks (`chunked` is false there): on the joined long files it
   // made one held-out file's chunk linking worse at every seed phase tried (docs/analysis-speech.md).
-  if (pauses && chunked && 2 * dims === SPEAKER_LDA.mean.length) {
+  if (pauses && chunked && embedding) {
     // The last passes left the speakers numbered 0..groups.length - 1.
-    refineByEmbedding({ regions, model, cep, dims, pauses: pauses.frames, embedding: SPEAKER_LDA }, frameSpeaker, groups.length, o);
+    refineByEmbedding({ regions, model, cep, dims, pauses: pauses.frames, embedding }, frameSpeaker, groups.length, o);
   }
   return { frameSpeaker, speakers: renumberByFirstSpeech(frameSpeaker, Math.max(1, Math.round(o.firstSpeechMinSec * 100))).size, guided: guided !== null };
 }
