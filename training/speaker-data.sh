@@ -47,14 +47,14 @@ fi
 # ---------------------------------------------------------------- packages
 # Used packages. gcompris-qt-data is downloaded and checked for voice packs.
 PKGS=(gcompris-qt-data ktuberling-data asterisk-prompt-fr-armelle
-      asterisk-prompt-it-menardi-wav asterisk-prompt-es-co
+      asterisk-prompt-es-co
       0ad-data openarena-data hedgewars-data)
 # Inspected and skipped on purpose (not downloaded by this script).
 declare -A SKIP_REASON=(
   [redeclipse-data]="sounds/voice holds ~30 s of taunts in x/x2 variant pairs that plausibly are two voices (<20 s each after a split); sounds/announcer (43 s) is effect-processed and mixed with SFX; sounds/player is grunts only"
   [megaglest-data]="unit lines are short ack/select barks; same unit names recur across factions and commondata (one 'speaker' would mix several actors), many creature voices are pitch/effect processed, and no clean per-unit set reaches 20 s"
 )
-FORBIDDEN='^(asterisk-core-sounds-.*|kajongg|codec2-examples|pocketsphinx-testdata|festival.*|festvox.*|espeak.*|mbrola.*|.*tts.*)$'
+FORBIDDEN='^(asterisk-core-sounds-.*|asterisk-prompt-it-menardi.*|fillets-ng-data.*|kajongg|codec2-examples|pocketsphinx-testdata|festival.*|festvox.*|espeak.*|mbrola.*|.*tts.*)$'
 for p in "${PKGS[@]}"; do
   [[ $p =~ $FORBIDDEN ]] && die "forbidden package in list: $p"
 done
@@ -135,7 +135,6 @@ ast() {  # ast PKG SUBDIR LANG NOTE
 }
 ast asterisk-prompt-fr-armelle usr/share/asterisk/sounds/fr fr "Armelle, 8 kHz GSM telephony prompts"
 ast asterisk-prompt-es-co usr/share/asterisk/sounds/es es "July E. Jimenez (Colombian accent), 8 kHz GSM telephony prompts; beeps dropped"
-ast asterisk-prompt-it-menardi-wav usr/share/asterisk/sounds/it_IT_f_Menardi it "Menardi, female; silence/ beeps tones dropped"
 
 # ---- 0ad-data: audio/voice/<civ-language>/civ/civ_<gender>_*.ogg inside public.zip
 deb=$(fetch 0ad-data)

@@ -1,7 +1,7 @@
 // The speech half's entry points: media (or samples) in, MediaAnalysis out. Decoding and frame
 // analysis stream together, so only the compact per-frame features of a recording are held.
-import type { MediaAnalysis, SpeakerAnalysis, Transcript } from './types.ts';
-import { EngineError } from './types.ts';
+import type { MediaAnalysis, SpeakerAnalysis, SpeakerCountHint, Transcript } from './types.ts';
+import { ENGINE_VERSION, EngineError } from './types.ts';
 import { decodeAudio } from './audio/decode.ts';
 import { readWavFormat, looksLikeWav } from './audio/wav.ts';
 import { resample } from './audio/resample.ts';
@@ -24,6 +24,8 @@ export interface AnalysisOptions {
   transcript?: Transcript | null;
   onProgress?: (stage: AnalysisStage, fraction: number) => void;
   signal?: AbortSignal;
+  /** The user's knowledge of the speaker count; the diarization stays within it. */
+  speakers?: SpeakerCountHint;
   /** Throw EngineError('no_speech_detected') instead of returning zero speakers. */
   requireSpeech?: boolean;
   /** Overrides for evaluation and calibration; the defaults are the calibrated values. */
@@ -162,6 +164,7 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   const elapsedSec = (performance.now() - started) / 1000;
   return {
     version: 1,
+    engineVersion: ENGINE_VERSION,
     durationSec: Math.round(durationSec * 1000) / 1000,
     segments,
     speakers: speakerList,

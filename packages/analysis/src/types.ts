@@ -127,9 +127,28 @@ export interface SpeakerAnalysis {
   metrics: SpeakerMetrics;
 }
 
+/**
+ * The speaker-analysis engine's version: a new value whenever the speakers it finds in the same
+ * media can change (diarization, speaker model, voiceprints). The server records it with each
+ * analysis, so that media analysed by an older engine can be found and re-analysed.
+ */
+export const ENGINE_VERSION = '2026.11.25-1';
+
+/**
+ * What the user knows of the number of speakers (optional form fields of an upload and of a
+ * re-analysis). `exact` wins over `min` / `max`; every value is 1..20 and min <= max.
+ */
+export interface SpeakerCountHint {
+  exact?: number;
+  min?: number;
+  max?: number;
+}
+
 /** Everything the engine learns from one media file; cached by the server per media. */
 export interface MediaAnalysis {
   version: 1;
+  /** ENGINE_VERSION of the engine that made it; absent in analyses cached before it was recorded. */
+  engineVersion?: string;
   durationSec: number;
   segments: SpeechSegment[];
   speakers: SpeakerAnalysis[];
