@@ -15,8 +15,7 @@ import { decodeAudioToArray } from '../packages/analysis/src/audio/decode.ts';
 import { analyzeFrames } from '../packages/analysis/src/speech/features.ts';
 import { detectSpeech, regionsToMask } from '../packages/analysis/src/speech/vad.ts';
 import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/speaker-frames.ts';
-import { embeddingDistance, windowStats, type EmbeddingSum, type WindowEmbeddingModel } from '../packages/analysis/src/speech/window-embedding.ts';
-import { project } from '../packages/analysis/src/speech/lda.ts';
+import { embeddingDistance, parseEmbeddingModel, rangeEmbedder, type EmbeddingSum, type WindowEmbeddingModel } from '../packages/analysis/src/speech/window-embedding.ts';
 import { cosineSimilarity } from '../packages/analysis/src/speech/stats.ts';
 import { SPEAKER_LDA } from '../packages/analysis/src/speech/speaker-lda.model.ts';
 import { readManifest, readRttm } from './dataset.ts';
@@ -27,9 +26,9 @@ if (!values.dataset) {
   console.error('usage: node eval/embedding-eer.ts --dataset DIR [--model FILE.json] [--win FRAMES]');
   process.exit(2);
 }
-const emb: WindowEmbeddingModel = values.model ? (JSON.parse(readFileSync(values.model, 'utf8')) as WindowEmbeddingModel) : SPEAKER_LDA;
+const emb: WindowEmbeddingModel = values.model ? parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8'))) : SPEAKER_LDA;
 const win = Number(values.win ?? emb.windowFrames);
-const dims = emb.mean.length / 2;
+const dims = 20;
 
 interface Window {
   speaker: string;
@@ -44,6 +43,7 @@ for (const file of readManifest(values.dataset).files) {
   const f = analyzeFrames(x);
   const model = modellingMask(f, regionsToMask(detectSpeech(f), f.frames), true);
   const cep = standardisedCepstra(f, model, true);
+  const embedder = rangeEmbedder(emb, cep, dims, model)!;
   const owner: (string | null)[] = new Array<string | null>(f.frames).fill(null);
   for (const s of readRttm(join(values.dataset, file.rttm))) {
     for (let i = Math.floor(s.start * 100); i < Math.min(f.frames, Math.ceil(s.end * 100)); i++) owner[i] = owner[i] === null || owner[i] === s.speaker ? s.speaker : '*overlap*';
@@ -54,8 +54,8 @@ for (const file of readManifest(values.dataset).files) {
     if (!o || o === '*overlap*') continue;
     let pure = true;
     for (let i = w; i < w + win && pure; i++) if (model[i] && owner[i] !== o) pure = false;
-    const stats = pure ? windowStats(cep, dims, model, w, w + win) : null;
-    if (stats) windows.push({ speaker: o, v: project(emb, stats) });
+    const v = pure ? embedder.embed(w, w + win) : null;
+    if (v) windows.push({ speaker: o, v });
   }
   for (let a = 0; a < windows.length; a++)
     for (let b = a + 1; b < windows.length; b++) (windows[a]!.speaker === windows[b]!.speaker ? same : diff).push(cosineSimilarity(windows[a]!.v, windows[b]!.v));

@@ -22,6 +22,7 @@ import { scoreDiarization, type DerResult, type Seg } from './der.ts';
 import { pairwiseIdentity, type Appearance } from './identity.ts';
 import { meanSummary, seedPhases, seedRow, seedTable, type SetSummary } from './seed-table.ts';
 import { DIARIZE_DEFAULTS } from '../packages/analysis/src/speech/diarize-options.ts';
+import { parseEmbeddingModel } from '../packages/analysis/src/speech/window-embedding.ts';
 import { formatEvents, referenceTurnTaking, scoreTurnTaking, sumTurnTaking, type RefUtterance, type TurnTakingScore } from './turn-taking.ts';
 
 interface FileResult {
@@ -275,16 +276,20 @@ async function main(): Promise<void> {
       'transcript-jitter': { type: 'string' },
       'transcript-coarse': { type: 'boolean' },
       'transcript-shift': { type: 'string' },
+      model: { type: 'string' },
     },
   });
   const seeds = Number(values.seeds ?? 1);
   if (!values.dataset || !Number.isInteger(seeds) || seeds < 1) {
-    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--seeds N] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
+    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--seeds N] [--model FILE.json] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
     process.exit(2);
   }
   const dir = values.dataset;
   const only = values.files?.split(',');
-  const tuning = values.tune ? (JSON.parse(values.tune) as NonNullable<AnalysisOptions['tuning']>) : undefined;
+  let tuning = values.tune ? (JSON.parse(values.tune) as NonNullable<AnalysisOptions['tuning']>) : undefined;
+  // --model FILE: a window speaker embedding written as JSON by a trainer (a fold's model, in the
+  // speaker-disjoint validation: training/README.md) instead of the committed one.
+  if (values.model) tuning = { ...tuning, diarize: { ...tuning?.diarize, embeddingModel: parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8'))) } };
   const args: EvalArgs = {
     dir,
     files: readManifest(dir).files.filter((f) => !only || only.includes(f.name)),

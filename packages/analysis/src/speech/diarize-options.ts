@@ -1,5 +1,6 @@
 // The diarization's settings (diarize.ts): defaults calibrated on the dev set, what each one
 // means, and the eval-only merge trace. Kept apart from the pipeline so that each stays short.
+import type { WindowEmbeddingModel } from './window-embedding.ts';
 
 /** Calibrated on the dev set (docs/analysis-speech.md); every field can be overridden. */
 export const DIARIZE_DEFAULTS = {
@@ -42,6 +43,8 @@ export const DIARIZE_DEFAULTS = {
 };
 
 export interface DiarizeOptions {
+  /** The window speaker embedding (default: the committed model); evaluation passes a fold's model. */
+  embeddingModel?: WindowEmbeddingModel;
   /** Window clustering stops at this distance (once at most maxInitialClusters remain). */
   clusterThreshold?: number;
   windowSec?: number;

@@ -35,7 +35,7 @@ import { quantile } from './stats.ts';
 import { CepstralVoiceprint } from './voiceprint.ts';
 import { chunkSpeakers, linkedChunkGroups } from './diarize-long.ts';
 import { bridgedPauses, concatFrames, framesByLabel, modellingMask, standardisedCepstra, windowSpans } from './speaker-frames.ts';
-import { speakerEmbeddings, type EmbeddingSum } from './window-embedding.ts';
+import { rangeEmbedder, speakerEmbeddings, type EmbeddingSum, type RangeEmbedder } from './window-embedding.ts';
 import { pairClr, pickMerge, type MergeEvidence } from './merge-choice.ts';
 import { SPEAKER_LDA } from './speaker-lda.model.ts';
 import { bestFitting, embedWindows } from './partition-fit.ts';
@@ -164,15 +164,17 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   // The speaker frames and features do not depend on the seeding: built once for every run.
   const model = modellingMask(f, mask, true);
   const dims = CEP_DIMS + 1;
-  if (2 * dims !== SPEAKER_LDA.mean.length) return diarizeSeeded(f, regions, mask, options, null, chunked);
-  const speech = { model, cep: standardisedCepstra(f, model, true) };
-  const windows = embedWindows(SPEAKER_LDA, speech.cep, dims, model, regions);
+  const cep = standardisedCepstra(f, model, true);
+  const embedding = rangeEmbedder(o.embeddingModel ?? SPEAKER_LDA, cep, dims, model);
+  if (!embedding) return diarizeSeeded(f, regions, mask, options, null, chunked);
+  const speech = { model, cep, embedding };
+  const windows = embedWindows(embedding, regions);
   const phases = Array.from({ length: o.seedCandidates }, (_, m) => (o.ubmSeedPhase + m / o.seedCandidates) % 1);
   return bestFitting(phases, (phase) => diarizeSeeded(f, regions, mask, { ...options, ubmSeedPhase: phase }, null, chunked, speech), windows, model);
 }
 
 /** One run from the UBM seeding of `options`; `speech`: the speaker frames and their features, when already built. */
-function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions, guide: Int16Array | null, chunked: boolean, speech?: { model: Uint8Array; cep: Float32Array }): Diarization {
+function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions, guide: Int16Array | null, chunked: boolean, speech?: { model: Uint8Array; cep: Float32Array; embedding: RangeEmbedder }): Diarization {
   const o = { ...DIARIZE_DEFAULTS, ...options };
   const frameSpeaker = new Int16Array(f.frames).fill(-1);
   if (regions.length === 0) return { frameSpeaker, speakers: 0, guided: false };
@@ -184,7 +186,7 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
   const cep = speech?.cep ?? standardisedCepstra(f, model, o.voicedOnly);
   const dims = CEP_DIMS + (o.voicedOnly ? 1 : 0);
   // The window embedding's model reads the voiced-only features (c1..c19 and log F0).
-  const embedding = 2 * dims === SPEAKER_LDA.mean.length ? SPEAKER_LDA : null;
+  const embedding = speech?.embedding ?? rangeEmbedder(o.embeddingModel ?? SPEAKER_LDA, cep, dims, model);
   let modelled = 0;
   for (let i = 0; i < f.frames; i++) modelled += model[i]!;
   const modelFrames = new Int32Array(modelled);
@@ -285,7 +287,7 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
       minSpeakerFrames: minSpeaker,
       // Each scans every frame, and most rounds need few or none: computed on first use.
       voiceprint: (c) => (prints[c] ??= VETO_PRINT.extract(f, frameSpeaker, c)),
-      embeddings: () => (embeddings ??= embedding ? speakerEmbeddings(embedding, cep, dims, model, regions, frameSpeaker, k2) : null),
+      embeddings: () => (embeddings ??= embedding ? speakerEmbeddings(embedding, model, regions, frameSpeaker, k2) : null),
     };
     if (o.trace) {
       const clr = Array.from({ length: k2 }, (_, i) => Array.from({ length: k2 }, (_, j) => pairClr(evidence, i, j, 0)));

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { labelledPieces, refineByEmbedding, type EmbeddingRefineContext, type EmbeddingRefineRules } from './embedding-refine.ts';
-import type { WindowEmbeddingModel } from './window-embedding.ts';
+import { rangeEmbedder, type LdaEmbeddingModel } from './window-embedding.ts';
 
 // A one-feature "voice": the embedding is the piece's mean feature value (the projection keeps
 // the mean, drops the standard deviation), so voice A sits near +1 and voice B near -1.
-const EMBEDDING: WindowEmbeddingModel = { name: 'test', windowFrames: 50, mean: [0, 0], rows: [[1, 0]] };
+const EMBEDDING: LdaEmbeddingModel = { name: 'test', windowFrames: 50, mean: [0, 0], rows: [[1, 0]] };
 const RULES: EmbeddingRefineRules = { embeddingRefineRounds: 10, embeddingRefineMargin: 0.5, embeddingRefineMinSec: 0.2, reassignMaxShare: 0.5 };
 const PIECE = 40;
 const GAP = 20;
@@ -30,7 +30,7 @@ function fixture(values: number[], labels: number[], pieceFrames = values.map(()
     starts.push(at);
     at += n + GAP;
   });
-  const c: EmbeddingRefineContext = { regions, model, cep, dims: 1, pauses: new Uint8Array(frames), embedding: EMBEDDING };
+  const c: EmbeddingRefineContext = { regions, model, cep, dims: 1, pauses: new Uint8Array(frames), embedding: rangeEmbedder(EMBEDDING, cep, 1, model)! };
   return { c, frameSpeaker, starts };
 }
 

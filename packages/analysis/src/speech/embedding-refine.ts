@@ -11,9 +11,8 @@
 // (over nine UBM seed phases DER 4.5 -> 4.1 %, talk share 5.02 -> 4.09 pp; docs/analysis-speech.md);
 // with a small margin a piece's own noise (what is said, how long it is) moves it too, which is
 // what the margin is for.
-import { project } from './lda.ts';
 import type { FrameRegion } from './vad.ts';
-import { windowStats, type WindowEmbeddingModel } from './window-embedding.ts';
+import type { RangeEmbedder } from './window-embedding.ts';
 import { speakerPieces } from './speaker-frames.ts';
 
 export interface EmbeddingRefineContext {
@@ -24,7 +23,7 @@ export interface EmbeddingRefineContext {
   dims: number;
   /** Frames inside pauses: a piece ends at a pause or at a change of speaker. */
   pauses: Uint8Array;
-  embedding: WindowEmbeddingModel;
+  embedding: RangeEmbedder;
 }
 
 export interface EmbeddingRefineRules {
@@ -54,12 +53,11 @@ interface Piece {
 function embedPiece(c: EmbeddingRefineContext, start: number, end: number): { e: Float64Array; parts: number } | null {
   const W = c.embedding.windowFrames;
   const count = Math.max(1, Math.round((end - start) / W));
-  const e = new Float64Array(c.embedding.rows.length);
+  const e = new Float64Array(c.embedding.dims);
   let parts = 0;
   for (let p = 0; p < count; p++) {
-    const stats = windowStats(c.cep, c.dims, c.model, start + Math.floor(((end - start) * p) / count), start + Math.floor(((end - start) * (p + 1)) / count));
-    if (!stats) continue;
-    const v = project(c.embedding, stats);
+    const v = c.embedding.embed(start + Math.floor(((end - start) * p) / count), start + Math.floor(((end - start) * (p + 1)) / count));
+    if (!v) continue;
     for (let d = 0; d < v.length; d++) e[d] = e[d]! + v[d]!;
     parts++;
   }
@@ -130,7 +128,7 @@ export function refineByEmbedding(c: EmbeddingRefineContext, frameSpeaker: Int16
   let moved = 0;
   const minFrames = Math.max(10, Math.round(r.embeddingRefineMinSec * 100));
   for (let round = 0; round < r.embeddingRefineRounds; round++) {
-    const moves = roundMoves(labelledPieces(c, frameSpeaker, minFrames), k, c.embedding.rows.length, r);
+    const moves = roundMoves(labelledPieces(c, frameSpeaker, minFrames), k, c.embedding.dims, r);
     if (moves.length === 0) break;
     for (const [p, to] of moves) for (let i = p.start; i < p.end; i++) if (frameSpeaker[i]! >= 0) frameSpeaker[i] = to;
     moved += moves.length;

@@ -9,10 +9,9 @@
 // within-voice scatter), the maximised log-likelihood is -(n·D/2)·log(W / (n·D)), W the windows'
 // summed squared distance to their speaker's mean. Joining two voices raises W; splitting their
 // windows between speakers leaves fewer pure windows (smaller n), and both lower the fit.
-import { project } from './lda.ts';
 import type { FrameRegion } from './vad.ts';
 import { windowSpans } from './speaker-frames.ts';
-import { pureWindowSpeaker, windowStats, type WindowEmbeddingModel } from './window-embedding.ts';
+import { pureWindowSpeaker, type RangeEmbedder } from './window-embedding.ts';
 
 /** The embedded windows of a recording (computed once, scored against each candidate). */
 export interface EmbeddedWindows {
@@ -23,14 +22,14 @@ export interface EmbeddedWindows {
   dims: number;
 }
 
-export function embedWindows(emb: WindowEmbeddingModel, cep: Float32Array, dims: number, model: Uint8Array, regions: FrameRegion[]): EmbeddedWindows {
+export function embedWindows(emb: RangeEmbedder, regions: FrameRegion[]): EmbeddedWindows {
   const spans = windowSpans(regions, emb.windowFrames, emb.windowFrames >> 1);
   const kept: { start: number; end: number; e: Float64Array }[] = [];
   for (const w of spans) {
-    const stats = windowStats(cep, dims, model, w.start, w.end);
-    if (stats) kept.push({ start: w.start, end: w.end, e: project(emb, stats) });
+    const e = emb.embed(w.start, w.end);
+    if (e) kept.push({ start: w.start, end: w.end, e });
   }
-  const d = emb.rows.length;
+  const d = emb.dims;
   const vectors = new Float64Array(kept.length * d);
   kept.forEach((w, i) => vectors.set(w.e, i * d));
   return { start: Int32Array.from(kept, (w) => w.start), end: Int32Array.from(kept, (w) => w.end), vectors, dims: d };

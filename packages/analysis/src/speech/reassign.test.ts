@@ -8,6 +8,7 @@ import { alignToUbm } from './gmm-speakers.ts';
 import { framePitchSemitones, pitchGaussian, pitchSums } from './pitch.ts';
 import { CepstralVoiceprint, type VoiceprintExtractor } from './voiceprint.ts';
 import { SPEAKER_LDA } from './speaker-lda.model.ts';
+import { rangeEmbedder } from './window-embedding.ts';
 import { DIARIZE_DEFAULTS } from './diarize.ts';
 import { reassignmentProposals, reassignPieces, type ReassignContext } from './reassign.ts';
 import { synthConversation, type SyntheticTurn } from './synthetic.ts';
@@ -52,7 +53,7 @@ function fixture(print: VoiceprintExtractor = new CepstralVoiceprint()): Fixture
     pitchWeight: DIARIZE_DEFAULTS.pitchStreamWeight,
     pauses: bridgedPauses(regions, model, Math.round(DIARIZE_DEFAULTS.pauseMinSec * 100)),
     print,
-    embedding: SPEAKER_LDA,
+    embedding: rangeEmbedder(SPEAKER_LDA, cep, dims, model),
   };
   return { context, truth, turns };
 }

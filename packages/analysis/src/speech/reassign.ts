@@ -24,7 +24,7 @@ import { framesByLabel, speakerPieces } from './speaker-frames.ts';
 import { pitchGaussian, pitchLogLikelihood, pitchSums, type PitchGaussian } from './pitch.ts';
 import { mergeVetoed, type MergeRules, type VetoEvidence } from './merge-choice.ts';
 import type { VoiceprintExtractor } from './voiceprint.ts';
-import { embeddingDistance, pieceEmbeddings, speakerEmbeddings, type EmbeddingSum, type WindowEmbeddingModel } from './window-embedding.ts';
+import { embeddingDistance, pieceEmbeddings, speakerEmbeddings, type EmbeddingSum, type RangeEmbedder } from './window-embedding.ts';
 
 /** What stays fixed over the rounds of one recording. */
 export interface ReassignContext {
@@ -45,7 +45,7 @@ export interface ReassignContext {
   pauses: Uint8Array;
   print: VoiceprintExtractor;
   /** Null when the embedding model does not read these features. */
-  embedding: WindowEmbeddingModel | null;
+  embedding: RangeEmbedder | null;
 }
 
 export interface ReassignRules extends MergeRules {
@@ -140,12 +140,12 @@ function accepted(c: ReassignContext, frameSpeaker: Int16Array, sizes: Int32Arra
   const evidence: VetoEvidence = {
     counts,
     voiceprint: (s) => c.print.extract(c.f, track, s),
-    embeddings: () => (embeddings ??= c.embedding ? speakerEmbeddings(c.embedding, c.cep, c.dims, c.model, c.regions, track, k + 1) : null),
+    embeddings: () => (embeddings ??= c.embedding ? speakerEmbeddings(c.embedding, c.model, c.regions, track, k + 1) : null),
   };
   if (mergeVetoed(evidence, r, k, to)) return false;
   const emb = evidence.embeddings();
   if (!emb || !c.embedding) return true;
-  const pieces = pieceEmbeddings(c.embedding, c.cep, c.dims, c.model, frames);
+  const pieces = pieceEmbeddings(c.embedding, frames);
   const toward = embeddingDistance(pieces, emb[to]!);
   const away = embeddingDistance(pieces, emb[from]!);
   return toward === null || away === null || toward + r.reassignEmbeddingMargin < away;

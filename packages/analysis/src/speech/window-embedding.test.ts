@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { embeddingDistance, pieceEmbeddings, speakerEmbeddings, windowStats, type WindowEmbeddingModel } from './window-embedding.ts';
+import { embeddingDistance, pieceEmbeddings, rangeEmbedder, speakerEmbeddings, windowStats, type LdaEmbeddingModel } from './window-embedding.ts';
 import { SPEAKER_LDA } from './speaker-lda.model.ts';
 
 test('windowStats: mean and standard deviation over the modelled frames only', () => {
@@ -33,7 +33,7 @@ test('embeddingDistance: zero for one mean, growing with the gap and the evidenc
 });
 
 test('speakerEmbeddings: a window counts for the speaker who holds 90 % of it, mixed windows for nobody', () => {
-  const model: WindowEmbeddingModel = { name: 't', windowFrames: 20, mean: [0, 0], rows: [[1, 0]] };
+  const model: LdaEmbeddingModel = { name: 't', windowFrames: 20, mean: [0, 0], rows: [[1, 0]] };
   const frames = 80;
   const cep = new Float32Array(frames);
   const mask = new Uint8Array(frames).fill(1);
@@ -42,7 +42,7 @@ test('speakerEmbeddings: a window counts for the speaker who holds 90 % of it, m
     who[i] = i < 40 ? 0 : 1;
     cep[i] = who[i] === 0 ? -1 : 1;
   }
-  const e = speakerEmbeddings(model, cep, 1, mask, [{ start: 0, end: frames }], who, 2);
+  const e = speakerEmbeddings(rangeEmbedder(model, cep, 1, mask)!, mask, [{ start: 0, end: frames }], who, 2);
   // Windows of 20 frames every 10 (7 of them): 3 in speaker 0, 3 in speaker 1, one across the change.
   assert.equal(e[0]!.n, 3);
   assert.equal(e[1]!.n, 3);
@@ -51,15 +51,15 @@ test('speakerEmbeddings: a window counts for the speaker who holds 90 % of it, m
 });
 
 test('pieceEmbeddings: one embedding per run of frames (a gap starts a new one), runs under 10 frames left out', () => {
-  const model: WindowEmbeddingModel = { name: 't', windowFrames: 20, mean: [0, 0], rows: [[1, 0]] };
+  const model: LdaEmbeddingModel = { name: 't', windowFrames: 20, mean: [0, 0], rows: [[1, 0]] };
   const cep = new Float32Array(200);
   const mask = new Uint8Array(200).fill(1);
   for (let i = 0; i < 200; i++) cep[i] = i < 100 ? -2 : 4;
   const run = (a: number, b: number): number[] => Array.from({ length: b - a }, (_, j) => a + j);
   // Two runs of 15 frames 50 frames apart (two pieces) and one of 5 frames (too short).
-  const e = pieceEmbeddings(model, cep, 1, mask, [...run(10, 25), ...run(150, 165), ...run(190, 195)]);
+  const e = pieceEmbeddings(rangeEmbedder(model, cep, 1, mask)!, [...run(10, 25), ...run(150, 165), ...run(190, 195)]);
   assert.equal(e.n, 2);
   assert.equal(e.sum[0], -2 + 4);
   // Frames closer together than the gap are one piece.
-  assert.equal(pieceEmbeddings(model, cep, 1, mask, [...run(10, 25), ...run(40, 55)]).n, 1);
+  assert.equal(pieceEmbeddings(rangeEmbedder(model, cep, 1, mask)!, [...run(10, 25), ...run(40, 55)]).n, 1);
 });

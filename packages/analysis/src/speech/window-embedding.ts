@@ -9,11 +9,57 @@
 import { project, type LinearProjection } from './lda.ts';
 import type { FrameRegion } from './vad.ts';
 import { windowSpans } from './speaker-frames.ts';
+import { embedRange, loadSpeakerNet, runFrameLayers, type SpeakerNet, type SpeakerNetFile } from './speaker-net.ts';
 
-export interface WindowEmbeddingModel extends LinearProjection {
+/** The linear model: window statistics projected by an LDA. */
+export interface LdaEmbeddingModel extends LinearProjection {
+  kind?: 'lda';
   name: string;
   /** Window length in frames (10 ms) the model was trained on. */
   windowFrames: number;
+}
+
+/** Either model reads the recording's standardised speaker features (speaker-frames.ts). */
+export type WindowEmbeddingModel = LdaEmbeddingModel | SpeakerNet;
+
+/**
+ * A model bound to one recording's features: the embedding of the modelled frames of any range
+ * of frames. The neural model runs its frame layers once, here; every range then only pools.
+ */
+export interface RangeEmbedder {
+  name: string;
+  /** Output dimensions. */
+  dims: number;
+  windowFrames: number;
+  /** Null under 10 modelled frames in [start, end). */
+  embed(start: number, end: number): Float64Array | null;
+}
+
+/** A model as a trainer writes it (JSON): the neural one (it has layers) or an LDA. */
+export function parseEmbeddingModel(json: unknown): WindowEmbeddingModel {
+  const o = json as Partial<SpeakerNetFile> & Partial<LdaEmbeddingModel>;
+  if (Array.isArray(o.layers)) return loadSpeakerNet(o as SpeakerNetFile);
+  if (!Array.isArray(o.mean) || !Array.isArray(o.rows) || typeof o.windowFrames !== 'number') throw new Error('not a window embedding model');
+  return { kind: 'lda', name: o.name ?? 'lda', windowFrames: o.windowFrames, mean: o.mean, rows: o.rows };
+}
+
+/** The model bound to the recording, or null when it does not read features of this width. */
+export function rangeEmbedder(emb: WindowEmbeddingModel, cep: Float32Array, dims: number, model: Uint8Array): RangeEmbedder | null {
+  if (emb.kind === 'net') {
+    if (emb.dims !== dims) return null;
+    const frames = runFrameLayers(emb, cep, dims, model);
+    return { name: emb.name, dims: emb.outDims, windowFrames: emb.windowFrames, embed: (start, end) => embedRange(emb, frames, start, end) };
+  }
+  if (emb.mean.length !== 2 * dims) return null;
+  return {
+    name: emb.name,
+    dims: emb.rows.length,
+    windowFrames: emb.windowFrames,
+    embed: (start, end) => {
+      const stats = windowStats(cep, dims, model, start, end);
+      return stats ? project(emb, stats) : null;
+    },
+  };
 }
 
 /** Mean and standard deviation of each dimension over the window's modelled frames (2 * dims), or null under 10 frames. */
@@ -66,15 +112,14 @@ export function pureWindowSpeaker(frameSpeaker: Int16Array, model: Uint8Array, s
  * Per speaker 0..k-1 of `frameSpeaker`: the embeddings of the windows (over the speech regions,
  * half-overlapping) in which that speaker holds at least `purity` of the modelled frames.
  */
-export function speakerEmbeddings(emb: WindowEmbeddingModel, cep: Float32Array, dims: number, model: Uint8Array, regions: FrameRegion[], frameSpeaker: Int16Array, k: number, purity = 0.9): EmbeddingSum[] {
-  const out = Array.from({ length: k }, () => ({ sum: new Float64Array(emb.rows.length), n: 0 }));
+export function speakerEmbeddings(emb: RangeEmbedder, model: Uint8Array, regions: FrameRegion[], frameSpeaker: Int16Array, k: number, purity = 0.9): EmbeddingSum[] {
+  const out = Array.from({ length: k }, () => ({ sum: new Float64Array(emb.dims), n: 0 }));
   const counts = new Int32Array(k);
   for (const w of windowSpans(regions, emb.windowFrames, emb.windowFrames >> 1)) {
     const c = pureWindowSpeaker(frameSpeaker, model, w.start, w.end, k, purity, counts);
     if (c < 0) continue;
-    const stats = windowStats(cep, dims, model, w.start, w.end);
-    if (!stats) continue;
-    const e = project(emb, stats);
+    const e = emb.embed(w.start, w.end);
+    if (!e) continue;
     const into = out[c]!;
     for (let d = 0; d < e.length; d++) into.sum[d] = into.sum[d]! + e[d]!;
     into.n++;
@@ -88,15 +133,14 @@ export function speakerEmbeddings(emb: WindowEmbeddingModel, cep: Float32Array, 
  * however short. Pieces under the model's window length are noisier than its windows, which
  * embeddingDistance's count-based scale only partly reflects.
  */
-export function pieceEmbeddings(emb: WindowEmbeddingModel, cep: Float32Array, dims: number, model: Uint8Array, frames: ArrayLike<number>, gapFrames = 30): EmbeddingSum {
-  const out: EmbeddingSum = { sum: new Float64Array(emb.rows.length), n: 0 };
+export function pieceEmbeddings(emb: RangeEmbedder, frames: ArrayLike<number>, gapFrames = 30): EmbeddingSum {
+  const out: EmbeddingSum = { sum: new Float64Array(emb.dims), n: 0 };
   let a = 0;
   while (a < frames.length) {
     let b = a;
     while (b + 1 < frames.length && frames[b + 1]! - frames[b]! < gapFrames) b++;
-    const stats = windowStats(cep, dims, model, frames[a]!, frames[b]! + 1);
-    if (stats) {
-      const e = project(emb, stats);
+    const e = emb.embed(frames[a]!, frames[b]! + 1);
+    if (e) {
       for (let d = 0; d < e.length; d++) out.sum[d] = out.sum[d]! + e[d]!;
       out.n++;
     }
