@@ -6,7 +6,9 @@
 // session).
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { decodeAudioToArray } from '../packages/analysis/src/audio/decode.ts';
+import { resample } from '../packages/analysis/src/audio/resample.ts';
 import { analyzeFrames, type FrameFeatures } from '../packages/analysis/src/speech/features.ts';
 import { detectSpeech, regionsToMask } from '../packages/analysis/src/speech/vad.ts';
 import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/speaker-frames.ts';
@@ -52,6 +54,24 @@ function biquad(x: Float32Array, kind: 'lp' | 'hp' | 'peak', f0: number, q: numb
   }
 }
 
+/**
+ * The signal through sox: `via` a lossy format and back (telephone codec), or through effects
+ * alone. Same length out as in.
+ */
+function throughSox(x: Float32Array, via: string[] | null, effects: string[]): Float32Array {
+  const f32 = ['-t', 'raw', '-e', 'floating-point', '-b', '32', '-c', '1', '-r', String(SR)];
+  const run = (args: string[], input: Buffer): Buffer => {
+    const r = spawnSync('sox', args, { input, maxBuffer: 1 << 30 });
+    if (r.status !== 0) throw new Error(`sox ${args.join(' ')}: ${r.stderr.toString()}`);
+    return r.stdout;
+  };
+  const raw = Buffer.from(x.buffer, x.byteOffset, x.byteLength);
+  const out = via ? run([...via, '-', ...f32, '-'], run([...f32, '-', ...via, '-c', '1', '-', ...effects], raw)) : run([...f32, '-', ...f32, '-', ...effects], raw);
+  const y = new Float32Array(x.length);
+  y.set(new Float32Array(out.buffer, out.byteOffset, Math.min(x.length, Math.floor(out.byteLength / 4))));
+  return y;
+}
+
 /** One analysed session: its frames, which frames the engine models, their features, and who spoke each frame (-1: nobody). */
 export interface Session {
   features: FrameFeatures;
@@ -61,15 +81,41 @@ export interface Session {
 }
 
 /** Draws sessions from the corpus with a seeded random source (the same seed gives the same sessions). */
+export interface SimulatorOptions {
+  /**
+   * Speed factors: each voice played at each factor is its own class (pitch and vocal tract
+   * length move together, as another person's would). Class of voice v at factor j:
+   * v * speeds.length + j. Default [1]: the voices as recorded.
+   */
+  speeds?: number[];
+  /** Share of sessions sent through a telephone codec (GSM through sox) and through sox reverb. */
+  telephoneShare?: number;
+  reverbShare?: number;
+}
+
+/** Decoded clips, shared by every simulator of the process (keyed by speed and path). */
+const CLIPS = new Map<string, Float32Array>();
+
 export class SessionSimulator {
-  private readonly clips = new Map<string, Float32Array>();
+  private readonly clips = CLIPS;
   private readonly speakers: Speaker[];
   private readonly rand: () => number;
   private readonly augment: boolean;
-  constructor(speakers: Speaker[], rand: () => number, augment = true) {
+  private readonly speeds: number[];
+  private readonly telephoneShare: number;
+  private readonly reverbShare: number;
+  constructor(speakers: Speaker[], rand: () => number, augment = true, options: SimulatorOptions = {}) {
     this.speakers = speakers;
     this.rand = rand;
     this.augment = augment;
+    this.speeds = options.speeds ?? [1];
+    this.telephoneShare = options.telephoneShare ?? 0;
+    this.reverbShare = options.reverbShare ?? 0;
+  }
+
+  /** Number of classes (voices times speed factors). */
+  get classes(): number {
+    return this.speakers.length * this.speeds.length;
   }
 
   /** A random channel for one voice in one session: band limits, an EQ bump, a level change. */
@@ -88,11 +134,13 @@ export class SessionSimulator {
   }
 
   /** A clip at 16 kHz mono, decoded once (sessions draw the same clips again and again). */
-  private async clip(path: string): Promise<Float32Array> {
-    let c = this.clips.get(path);
+  private async clip(path: string, speed = 1): Promise<Float32Array> {
+    const key = `${speed}:${path}`;
+    let c = this.clips.get(key);
     if (!c) {
-      c = await decodeAudioToArray(path);
-      this.clips.set(path, c);
+      // Played `speed` times faster: read as if recorded at SR * speed, resampled to SR.
+      c = speed === 1 ? await decodeAudioToArray(path) : resample(await this.clip(path), Math.round(SR * speed), SR);
+      this.clips.set(key, c);
     }
     return c;
   }
@@ -105,12 +153,14 @@ export class SessionSimulator {
     const blocks: { spk: number; x: Float32Array }[] = [];
     for (const si of chosen) {
       const sp = speakers[si]!;
+      const j = this.speeds.length > 1 ? Math.floor(rand() * this.speeds.length) : 0;
+      const speed = this.speeds[j]!;
       const target = (10 + rand() * 30) * SR;
       const parts: Float32Array[] = [];
       let n = 0;
       let guard = 0;
       while (n < target && guard++ < 400) {
-        const c = await this.clip(sp.files[Math.floor(rand() * sp.files.length)]!);
+        const c = await this.clip(sp.files[Math.floor(rand() * sp.files.length)]!, speed);
         parts.push(c, new Float32Array(Math.round(SR * (0.05 + rand() * 0.3))));
         n += c.length;
       }
@@ -121,7 +171,7 @@ export class SessionSimulator {
         at += p.length;
       }
       this.channel(x);
-      blocks.push({ spk: si, x });
+      blocks.push({ spk: si * this.speeds.length + j, x });
     }
     const total = blocks.reduce((a, b) => a + b.x.length, 0) + SR * blocks.length;
     const sig = new Float32Array(total);
@@ -137,6 +187,8 @@ export class SessionSimulator {
       const amp = 10 ** ((-50 + rand() * 15) / 20);
       for (let i = 0; i < sig.length; i++) sig[i] = sig[i]! + amp * (rand() * 2 - 1);
     }
+    if (this.telephoneShare > 0 && rand() < this.telephoneShare) sig.set(throughSox(sig, ['-t', 'gsm', '-r', '8000'], ['sinc', '300-3400', 'rate', '8000']));
+    else if (this.reverbShare > 0 && rand() < this.reverbShare) sig.set(throughSox(sig, null, ['reverb', String(Math.round(20 + rand() * 60)), '50', String(Math.round(30 + rand() * 70))]));
     const features = analyzeFrames(sig);
     const mask = regionsToMask(detectSpeech(features), features.frames);
     const model = modellingMask(features, mask, true);

@@ -46,7 +46,7 @@ fi
 
 # ---------------------------------------------------------------- packages
 # Used packages. gcompris-qt-data is downloaded and checked for voice packs.
-PKGS=(gcompris-qt-data ktuberling-data asterisk-prompt-fr-armelle
+PKGS=(gcompris-qt-data ktuberling-data klettres-data asterisk-prompt-fr-armelle
       asterisk-prompt-es-co
       0ad-data openarena-data hedgewars-data)
 # Inspected and skipped on purpose (not downloaded by this script).
@@ -123,6 +123,18 @@ for d in "$KT"/*/; do
       plan "ktuberling-$lang" ktuberling-data "usr/share/ktuberling/sounds/$lang" "$lang" \
         "one folder per language (single word prompts)" "$f"
     done
+done
+
+# ---- klettres-data: letters and syllables read aloud, one folder (alpha + syllab) per language
+deb=$(fetch klettres-data)
+extract klettres-data "$deb"
+KL="$CACHE/x/klettres-data/usr/share/klettres"
+for d in "$KL"/*/; do
+  lang=$(basename "$d")
+  find "$d" -type f -name '*.ogg' | sort | while read -r f; do
+    plan "klettres-$(echo "$lang" | tr 'A-Z_' 'a-z-')" klettres-data "usr/share/klettres/$lang" "$lang" \
+      "one reader per language folder assumed (letters and syllables)" "$f"
+  done
 done
 
 # ---- asterisk prompt packages: one package = one speaker

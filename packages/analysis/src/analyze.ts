@@ -116,7 +116,9 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   const timing = options.transcript ? cueTiming(options.transcript, mask) : null;
   const transcript = options.transcript && timing ? shiftTranscript(options.transcript, timing.offsetSec) : null;
   const guide = transcript && options.tuning?.transcriptGuide !== false ? transcriptGuide(transcript, mask) : null;
-  const diarization = diarize(f, regions, mask, options.tuning?.diarize, guide?.track);
+  const hint = options.speakers;
+  const countBounds = hint ? (hint.exact ? { min: hint.exact, max: hint.exact } : { min: hint.min ?? 1, max: hint.max ?? Infinity }) : undefined;
+  const diarization = diarize(f, regions, mask, { ...options.tuning?.diarize, ...(countBounds ? { speakers: countBounds } : {}) }, guide?.track);
   const { speakers, guided } = diarization;
   const turnGaps = options.tuning?.turnGaps;
   let frameSpeaker = turnGaps === false ? diarization.frameSpeaker : restoreTurnGaps(diarization.frameSpeaker, f, thresholds.stay, turnGaps, guided ? guide?.overlaps : []);

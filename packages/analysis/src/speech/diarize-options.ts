@@ -40,6 +40,7 @@ export const DIARIZE_DEFAULTS = {
   embeddingRefineRounds: 10,
   embeddingRefineMargin: 0.3,
   embeddingRefineMinSec: 0.2,
+  countRule: 'merging' as 'spectral' | 'merging',
 };
 
 export interface DiarizeOptions {
@@ -162,6 +163,13 @@ export interface DiarizeOptions {
   embeddingRefineMinSec?: number;
   /** Diagnostics (eval only): called before each merge decision with the current clusters. */
   trace?: (e: MergeTrace) => void;
+  /** The user's bounds on the speaker count (from SpeakerCountHint): merging keeps within them. */
+  speakers?: { min: number; max: number };
+  /**
+   * How the count is decided: 'spectral' reads it off the window embeddings (speaker-count.ts) and
+   * merging stops there; 'merging' lets the likelihood-ratio merging stop where it stops.
+   */
+  countRule?: 'spectral' | 'merging';
 }
 
 export interface MergeTrace {

@@ -183,3 +183,20 @@ test('the same recording gives the same speakers and segments after another reco
   assert.deepEqual(b.segments, a.segments);
   assert.deepEqual(b.speakers.map((s) => s.voiceprint), a.speakers.map((s) => s.voiceprint));
 });
+
+const CHILD = { f0: 300, formantScale: 1.35 };
+
+test('the speaker-count hint bounds the speakers: exactly 2 of three voices, at most 2, at least 3 of a clear three', () => {
+  const { samples } = synthConversation([WOMAN, MAN, CHILD], 60, { seed: 4, turnSec: 3 });
+  const free = analyzeSamples(samples, 16000);
+  assert.equal(free.speakers.length, 3);
+  assert.equal(analyzeSamples(samples, 16000, { speakers: { exact: 2 } }).speakers.length, 2);
+  assert.equal(analyzeSamples(samples, 16000, { speakers: { max: 2 } }).speakers.length, 2);
+  assert.equal(analyzeSamples(samples, 16000, { speakers: { min: 3 } }).speakers.length, 3);
+  // Two voices asked to stay at least three: merging stops there, and the speakers stay numbered by first speech.
+  const two = synthConversation([WOMAN, MAN], 40, { seed: 2, turnSec: 3 });
+  const three = analyzeSamples(two.samples, 16000, { speakers: { min: 3 } });
+  assert.ok(three.speakers.length >= 2);
+  const firsts = three.speakers.map((s) => s.firstSpeechSec);
+  assert.deepEqual(firsts, [...firsts].sort((a, b) => a - b));
+});

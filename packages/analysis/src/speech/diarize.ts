@@ -36,9 +36,10 @@ import { CepstralVoiceprint } from './voiceprint.ts';
 import { chunkSpeakers, linkedChunkGroups } from './diarize-long.ts';
 import { bridgedPauses, concatFrames, framesByLabel, modellingMask, standardisedCepstra, windowSpans } from './speaker-frames.ts';
 import { rangeEmbedder, speakerEmbeddings, type EmbeddingSum, type RangeEmbedder } from './window-embedding.ts';
-import { pairClr, pickMerge, type MergeEvidence } from './merge-choice.ts';
+import { forcedMerge, pairClr, pickMerge, type MergeEvidence } from './merge-choice.ts';
 import { SPEAKER_LDA } from './speaker-lda.model.ts';
-import { bestFitting, embedWindows } from './partition-fit.ts';
+import { bestFitting, embedWindows, type EmbeddedWindows } from './partition-fit.ts';
+import { decideSpeakerCount } from './speaker-count.ts';
 import { DIARIZE_DEFAULTS, type DiarizeOptions } from './diarize-options.ts';
 import { refineByEmbedding } from './embedding-refine.ts';
 import { compactColumns, normaliseByImpostors, renumberByFirstSpeech, viterbiEmissions } from './viterbi.ts';
@@ -159,28 +160,41 @@ export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arr
 function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions, guide: Int16Array | null, chunked: boolean): Diarization {
   const o = { ...DIARIZE_DEFAULTS, ...options };
   const long = !guide && chunked && f.frames > o.longRecordingSec * 100 && f.frames <= o.longRecordingMaxSec * 100;
-  if (guide || long || o.seedCandidates <= 1 || regions.length === 0 || !o.voicedOnly) return diarizeSeeded(f, regions, mask, options, guide, chunked);
-  // Several UBM seedings, and the run whose speakers the (UBM-free) window embedding fits best.
-  // The speaker frames and features do not depend on the seeding: built once for every run.
+  if (guide || regions.length === 0 || !o.voicedOnly) return diarizeSeeded(f, regions, mask, options, guide, chunked);
+  // The speaker frames and features do not depend on the UBM's seeding: built once for every run.
   const model = modellingMask(f, mask, true);
   const dims = CEP_DIMS + 1;
   const cep = standardisedCepstra(f, model, true);
   const embedding = rangeEmbedder(o.embeddingModel ?? SPEAKER_LDA, cep, dims, model);
   if (!embedding) return diarizeSeeded(f, regions, mask, options, null, chunked);
-  const speech = { model, cep, embedding };
   const windows = embedWindows(embedding, regions);
+  const speech = { model, cep, embedding, count: countBounds(windows, o) };
+  if (long || o.seedCandidates <= 1) return diarizeSeeded(f, regions, mask, options, null, chunked, speech);
+  // Several UBM seedings, and the run whose speakers the (UBM-free) window embedding fits best.
   const phases = Array.from({ length: o.seedCandidates }, (_, m) => (o.ubmSeedPhase + m / o.seedCandidates) % 1);
   return bestFitting(phases, (phase) => diarizeSeeded(f, regions, mask, { ...options, ubmSeedPhase: phase }, null, chunked, speech), windows, model);
 }
 
 /** One run from the UBM seeding of `options`; `speech`: the speaker frames and their features, when already built. */
-function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions, guide: Int16Array | null, chunked: boolean, speech?: { model: Uint8Array; cep: Float32Array; embedding: RangeEmbedder }): Diarization {
+/**
+ * The speaker count the merging stage must reach: the user's bounds, and under the spectral rule
+ * the count read off the window embeddings within them (speaker-count.ts).
+ */
+function countBounds(windows: EmbeddedWindows, o: typeof DIARIZE_DEFAULTS & DiarizeOptions): { min: number; max: number } {
+  const hint = o.speakers ?? { min: 1, max: Infinity };
+  if (o.countRule !== 'spectral' || hint.min === hint.max) return hint;
+  const decided = decideSpeakerCount(windows.vectors, windows.dims, windows.start.length, { min: hint.min, max: Math.min(hint.max, o.maxInitialClusters) });
+  return decided ? { min: decided.count, max: decided.count } : hint;
+}
+
+/** One run from the UBM seeding of `options`; `speech`: the speaker frames, their features and the count's bounds, when already known. */
+function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, options: DiarizeOptions, guide: Int16Array | null, chunked: boolean, speech?: { model: Uint8Array; cep: Float32Array; embedding: RangeEmbedder; count: { min: number; max: number } }): Diarization {
   const o = { ...DIARIZE_DEFAULTS, ...options };
   const frameSpeaker = new Int16Array(f.frames).fill(-1);
   if (regions.length === 0) return { frameSpeaker, speakers: 0, guided: false };
 
   const long = !guide && chunked && f.frames > o.longRecordingSec * 100 && f.frames <= o.longRecordingMaxSec * 100;
-  const chunks = long ? chunkSpeakers(f, regions, mask, o.chunkSec, (sf, sr, sm) => diarizeRange(sf, sr, sm, { ...options, trace: undefined }, null, false)) : null;
+  const chunks = long ? chunkSpeakers(f, regions, mask, o.chunkSec, (sf, sr, sm) => diarizeRange(sf, sr, sm, { ...options, trace: undefined, speakers: { min: 1, max: o.speakers?.max ?? Infinity } }, null, false)) : null;
   // Speaker models use the frames that carry voice: voiced, and within 30 dB of the loud frames.
   const model = speech?.model ?? modellingMask(f, mask, o.voicedOnly);
   const cep = speech?.cep ?? standardisedCepstra(f, model, o.voicedOnly);
@@ -268,7 +282,9 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
     // A transcript-guided recording has its speakers from the names, a chunked one from its
     // chunks (merged within each chunk, linked across them): the passes above only refine their
     // boundaries, and no merge follows.
-    if (guided || chunks || k2 <= 1) break;
+    // A chunked one merges further only when it has more speakers than the count allows.
+    const bounds = speech?.count ?? o.speakers ?? { min: 1, max: Infinity };
+    if (guided || k2 <= 1 || (chunks && k2 <= bounds.max)) break;
     // Mean LLR of each cluster's frames under each model.
     const sums = new Float64Array(k2 * k2);
     const counts = new Float64Array(k2);
@@ -294,7 +310,8 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
       const self = Array.from({ length: k2 }, (_, i) => sums[i * k2 + i]! / Math.max(1, counts[i]!));
       o.trace({ round, frameSpeaker, counts: Array.from(counts), clr, self });
     }
-    const pick = pickMerge(evidence, o);
+    // The count's bounds first (speaker-count.ts, the user's hint), then the evidence.
+    const pick = k2 <= bounds.min ? null : k2 > bounds.max ? forcedMerge(evidence, o) : pickMerge(evidence, o);
     if (pick) {
       groups[pick.i] = concatFrames(groups[pick.i]!, groups[pick.j]!);
       groups.splice(pick.j, 1);

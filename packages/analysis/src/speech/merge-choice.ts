@@ -60,6 +60,25 @@ export function mergeVetoed(e: VetoEvidence, r: MergeRules, i: number, j: number
   return distance !== null && distance > r.mergeVetoEmbedding;
 }
 
+/**
+ * The pair to merge when the speaker count must come down whatever the evidence says (more
+ * clusters than the count decided, or than the user's hint allows): the best likelihood ratio,
+ * with no veto and no threshold.
+ */
+export function forcedMerge(e: MergeEvidence, r: MergeRules): { i: number; j: number } | null {
+  let best = -Infinity;
+  let pick: { i: number; j: number } | null = null;
+  for (let i = 0; i < e.k; i++)
+    for (let j = i + 1; j < e.k; j++) {
+      const score = pairClr(e, i, j, r.clrScaleFrames);
+      if (score > best) {
+        best = score;
+        pick = { i, j };
+      }
+    }
+  return pick;
+}
+
 export function pickMerge(e: MergeEvidence, r: MergeRules): { i: number; j: number } | null {
   const { k, counts } = e;
   let best = -Infinity;

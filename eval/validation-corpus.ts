@@ -1,0 +1,120 @@
+// The training corpus (training/speaker-data.sh) as validation voices: clips trimmed to their
+// speech and levelled, each voice's median F0, and which leave-voices-out fold a voice is in.
+// The fold of a voice depends on its id alone, so the trainer (training/) and the validation
+// builder (build-validation.ts) agree on it without sharing state.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { analyzeFrames } from '../packages/analysis/src/speech/features.ts';
+
+const SR = 16000;
+const FRAME = 160;
+
+export interface VoiceClip {
+  samples: Float32Array;
+  /** Speech spans within the trimmed clip, seconds. */
+  spans: { start: number; end: number }[];
+}
+
+export interface CorpusVoice {
+  id: string;
+  package: string;
+  clips: VoiceClip[];
+  seconds: number;
+  medianF0: number;
+}
+
+/** The leave-voices-out fold of a voice: a hash of its id, so every tool agrees. */
+export function foldOf(id: string, folds: number): number {
+  return createHash('sha256').update(id).digest().readUInt32LE(0) % folds;
+}
+
+function readPcm16(path: string): Float32Array {
+  const b = readFileSync(path);
+  let at = 12;
+  while (at + 8 <= b.length) {
+    const id = b.toString('ascii', at, at + 4);
+    const size = b.readUInt32LE(at + 4);
+    if (id === 'data') {
+      const n = Math.floor(Math.min(size, b.length - at - 8) / 2);
+      const out = new Float32Array(n);
+      for (let i = 0; i < n; i++) out[i] = b.readInt16LE(at + 8 + 2 * i) / 32768;
+      return out;
+    }
+    at += 8 + size + (size & 1);
+  }
+  return new Float32Array(0);
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * (sorted.length - 1))))] ?? -100;
+}
+
+/**
+ * Speech spans of a clip by the dev set's energy rule: 10 ms frames above max(L90 - 25 dB,
+ * L5 + 6 dB, -65 dBFS), dips under 0.3 s bridged, bursts under 60 ms dropped, 20 ms margins.
+ */
+export function energySpans(x: Float32Array): { start: number; end: number }[] {
+  const n = Math.floor(x.length / FRAME);
+  const db = new Float64Array(n);
+  for (let f = 0; f < n; f++) {
+    let s = 0;
+    for (let i = f * FRAME; i < (f + 1) * FRAME; i++) s += x[i]! * x[i]!;
+    db[f] = 10 * Math.log10(s / FRAME + 1e-12);
+  }
+  const sorted = Array.from(db).sort((a, b) => a - b);
+  const thr = Math.max(quantile(sorted, 0.9) - 25, quantile(sorted, 0.05) + 6, -65);
+  const runs: [number, number][] = [];
+  for (let f = 0; f < n; f++) {
+    if (db[f]! <= thr) continue;
+    const last = runs[runs.length - 1];
+    if (last && f - last[1] <= 30) last[1] = f + 1;
+    else runs.push([f, f + 1]);
+  }
+  return runs
+    .filter(([a, b]) => b - a >= 6)
+    .map(([a, b]) => ({ start: Math.max(0, a * 0.01 - 0.02), end: Math.min(x.length / SR, b * 0.01 + 0.02) }));
+}
+
+/** Cuts a clip to its speech, levels it to -26 dBFS active speech, and keeps its spans. */
+function trimClip(raw: Float32Array): VoiceClip | null {
+  const spans = energySpans(raw);
+  if (spans.length === 0) return null;
+  const a = Math.round(spans[0]!.start * SR);
+  const b = Math.round(spans[spans.length - 1]!.end * SR);
+  const x = raw.slice(a, b);
+  let e = 0;
+  let m = 0;
+  const shifted = spans.map((s) => ({ start: s.start - a / SR, end: s.end - a / SR }));
+  for (const s of shifted)
+    for (let i = Math.round(s.start * SR); i < Math.round(s.end * SR) && i < x.length; i++) {
+      e += x[i]! * x[i]!;
+      m++;
+    }
+  const g = 10 ** (-26 / 20) / Math.sqrt(e / Math.max(1, m) + 1e-12);
+  for (let i = 0; i < x.length; i++) x[i] = x[i]! * g;
+  return x.length >= SR * 0.3 ? { samples: x, spans: shifted } : null;
+}
+
+export function speechSpans(clip: VoiceClip): { start: number; end: number }[] {
+  return clip.spans;
+}
+
+/** Every voice of the corpus, its clips trimmed and levelled, with its median F0. */
+export async function loadCorpus(dir: string): Promise<CorpusVoice[]> {
+  const list = JSON.parse(readFileSync(join(dir, 'speakers.json'), 'utf8')) as { id: string; package: string }[];
+  const voices: CorpusVoice[] = [];
+  for (const s of list) {
+    const files = readdirSync(join(dir, s.id)).filter((n) => n.endsWith('.wav')).sort();
+    const clips = files.map((n) => trimClip(readPcm16(join(dir, s.id, n)))).filter((c): c is VoiceClip => c !== null);
+    if (clips.length === 0) continue;
+    const f0: number[] = [];
+    for (const c of clips.slice(0, 30)) {
+      const feats = analyzeFrames(c.samples);
+      for (let i = 0; i < feats.frames; i++) if (feats.pitchHz[i]! > 0) f0.push(feats.pitchHz[i]!);
+    }
+    f0.sort((p, q) => p - q);
+    voices.push({ id: s.id, package: s.package, clips, seconds: clips.reduce((t, c) => t + c.samples.length / SR, 0), medianF0: quantile(f0, 0.5) });
+  }
+  return voices;
+}
