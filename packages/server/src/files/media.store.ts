@@ -177,7 +177,7 @@ export class SqliteMediaStore {
    * Asks for a new analysis of audio or video media, with new hints and/or a transcript when
    * given (`hints` undefined keeps the stored ones). An analysis that has not started yet just
    * takes them. One that ended (ready or failed) is redone: its speakers are kept aside for
-   * relinking, its appearances dropped, credits reserved again (InsufficientCredits propagates)
+   * relinking (their appearances stay until it ends), credits reserved again (InsufficientCredits propagates)
    * and the analysis task queued, in one transaction. A running analysis cannot change mid-way;
    * with `whileUsed: 'refuse'` neither can one that a queued or running job uses.
    */
@@ -203,7 +203,7 @@ export class SqliteMediaStore {
       }
       reserveCredits(this.db, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
       const previous = r.analysis_json ? this.previousSpeakers(r) : r.previous_speakers_json;
-      this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
+      // Appearances stay until the new analysis ends, so that jobs naming their entities wait for it.
       this.db.run(
         `UPDATE media SET transcript_json = ?, speaker_hints_json = ?, previous_speakers_json = ?, analysis_status = 'pending', analysis_error = NULL,
          analysis_json = NULL, engine_version = NULL, analysis_stage = NULL, analysis_progress = 0 WHERE id = ?`,
@@ -273,6 +273,7 @@ export class SqliteMediaStore {
       const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
       if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return;
       const now = nowIso();
+      this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
       for (const link of links) {
         if (link.create) {
           this.db.run(
@@ -308,6 +309,8 @@ export class SqliteMediaStore {
       const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
       if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return;
       this.db.run("UPDATE media SET analysis_status = 'failed', analysis_error = ?, engine_version = ? WHERE id = ?", JSON.stringify(error), engineVersion, id);
+      // A failed re-analysis leaves its entities without this appearance (they stay known).
+      this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
       releaseCredits(this.db, r.workspace_id, analysisCost(r.duration_sec), { mediaId: id });
       dropTasks(this.db, 'media.analyze', id);
     });

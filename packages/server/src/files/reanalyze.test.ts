@@ -8,6 +8,7 @@ import { buildTestApp, call, insertSucceededMatching, json, type ErrorJson, type
 import { newId } from '../ids.ts';
 import { fileUpload, multipart, VTT, wavFile } from './files.fixtures.testkit.ts';
 import type { Media } from './files.schemas.ts';
+import { checkMediaReady } from '../jobs/member-resolver.ts';
 
 function fakeAnalysis(engineVersion?: string): MediaAnalysis {
   return {
@@ -207,6 +208,18 @@ describe('speaker-count hints and re-analysis', () => {
     const running = await reanalyze(media.id);
     assert.equal(running.statusCode, 409);
     assert.match(json<ErrorJson>(running).error.message, /being analysed/);
+  });
+
+  it("while a re-analysis is owed, entities keep their appearance in the media and jobs naming them wait; a failed one drops it", async () => {
+    const { media, entityIds } = await analysed();
+    assert.equal((await reanalyze(media.id)).statusCode, 202);
+    const entity = await call(t, t.main, { method: 'GET', url: `/v1/entities/${entityIds[0]}` });
+    assert.deepEqual(json<{ appearances: { mediaId: string }[] }>(entity).appearances.map((a) => a.mediaId), [media.id]);
+    const members = [{ member: { type: 'entity_id' as const, entityId: entityIds[0] }, ref: 'target' }];
+    assert.equal((await checkMediaReady(t.services, t.main.workspaceId, members)).ready, false);
+    await t.services.stores.media.failAnalysis(media.id, { code: 'media_unreadable', message: 'x' }, ENGINE_VERSION);
+    const after = json<{ appearances: unknown[] }>(await call(t, t.main, { method: 'GET', url: `/v1/entities/${entityIds[0]}` }));
+    assert.deepEqual(after.appearances, []);
   });
 
   it('failed media can be analysed again', async () => {
