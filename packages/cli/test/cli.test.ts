@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { DatabaseSync } from 'node:sqlite';
 import { closedPort, start, twoVoiceVtt, twoVoiceWav } from '../../client/test/real-service.ts';
 import type { Service } from '../../client/test/real-service.ts';
 
@@ -122,6 +123,59 @@ describe('rapport, the command line', () => {
     const deliveries = await rapport(['webhooks', 'deliveries', '--json'], env);
     assert.equal(deliveries.code, 0, deliveries.stderr);
     assert.ok(Array.isArray(JSON.parse(deliveries.stdout)));
+  });
+
+  test('upload --speakers, files reanalyze ID with new hints, --all for what an older engine analysed, bad hints exit 2', async () => {
+    const up = await rapport(['upload', wav, '--speakers', '2', '--json'], env);
+    assert.equal(up.code, 0, up.stderr);
+    const [media] = JSON.parse(up.stdout) as { id: string; analysis: { speakerHints: unknown } }[];
+    assert.deepEqual(media?.analysis.speakerHints, { numSpeakers: 2 });
+    const id = media!.id;
+    const settle = async () => {
+      for (let i = 0; i < 600; i++) {
+        const m = JSON.parse((await rapport(['files', 'get', id, '--json'], env)).stdout) as { analysis: { status: string; engineVersion: string | null } };
+        if (m.analysis.status === 'ready' || m.analysis.status === 'failed') return m;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('analysis did not end');
+    };
+    assert.equal((await settle()).analysis.status, 'ready');
+
+    const re = await rapport(['files', 'reanalyze', id, '--min-speakers', '1', '--max-speakers', '3', '--json'], env);
+    assert.equal(re.code, 0, re.stderr);
+    const answer = JSON.parse(re.stdout) as { reanalyzing: { id: string; analysis: { status: string; speakerHints: unknown } }[]; refused: unknown[] };
+    assert.deepEqual(answer.reanalyzing.map((m) => [m.id, m.analysis.status, m.analysis.speakerHints]), [[id, 'pending', { minSpeakers: 1, maxSpeakers: 3 }]]);
+    assert.deepEqual(answer.refused, []);
+    const current = (await settle()).analysis.engineVersion;
+    assert.ok(current);
+
+    // Make this media look analysed by an older engine, as a store left by an earlier version would.
+    const db = new DatabaseSync(join(service.dataDir, 'rapport.db'));
+    db.exec('PRAGMA busy_timeout = 5000');
+    db.prepare("UPDATE media SET engine_version = '2020.01.01-1' WHERE id = ?").run(id);
+    db.close();
+    const outdated = await rapport(['files', 'list', '--outdated', '--json'], env);
+    assert.deepEqual((JSON.parse(outdated.stdout) as { id: string }[]).map((m) => m.id), [id]);
+    const all = await rapport(['files', 'reanalyze', '--all'], env);
+    assert.equal(all.code, 0, all.stderr);
+    assert.match(all.stdout, new RegExp(`^${id}\\s+audio\\s.*pending`, 'm'));
+    const after = await settle();
+    assert.equal(after.analysis.engineVersion, current);
+    const none = await rapport(['files', 'reanalyze', '--all'], env);
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(none.stdout, /nothing to do/);
+
+    const bad = await Promise.all([
+      rapport(['upload', wav, '--speakers', '2', '--min-speakers', '1'], env),
+      rapport(['files', 'reanalyze', id, '--speakers', '21'], env),
+      rapport(['files', 'reanalyze', id, '--speakers', 'two'], env),
+      rapport(['files', 'reanalyze'], env),
+      rapport(['files', 'reanalyze', id, '--all'], env),
+      rapport(['files', 'reanalyze', id, '--clear-hints', '--speakers', '2'], env),
+    ]);
+    for (const r of bad) assert.equal(r.code, 2, r.stderr);
+    assert.match(bad[0]!.stderr, /\/minSpeakers: cannot be combined with numSpeakers/);
+    assert.match(bad[1]!.stderr, /\/numSpeakers: must be/);
   });
 
   test('exit codes: usage 2, auth 3, not found 4, unreachable 6', async () => {

@@ -19,6 +19,7 @@ export const endpoints = {
   'files.retrieve': { method: 'GET', path: '/v1/files/{id}', status: 200, response: 'Media' },
   'files.delete': { method: 'DELETE', path: '/v1/files/{id}', status: 204, response: null },
   'files.diarization': { method: 'GET', path: '/v1/files/{id}/diarization', status: 200, response: 'Diarization' },
+  'files.reanalyze': { method: 'POST', path: '/v1/files/{id}/reanalyze', status: 202, response: 'Media' },
 
   'matching.create': { method: 'POST', path: '/v1/matching/jobs', status: 202, response: 'JobReceipt' },
   'matching.retrieve': { method: 'GET', path: '/v1/matching/{id}', status: 200, response: 'MatchingPayload' },

@@ -5,7 +5,7 @@
 import type {
   CreditBalance, CreditTransaction, Diarization, Entity, Feedback, FeedbackCreateParams, Job, JobReceipt,
   MatchingJobCreateParams, MatchingPayload, Media, ReportJobCreateParams, ReportPayload, WebhookDelivery, Workspace,
-  ApiKey, CreatedApiKey, SigningSecret, EntityListParams, EntityUpdateParams, EntityTagParams, EntityMergeParams, ApiKeyCreateParams, JobListParams, DeliveryListParams, ListParams,
+  ApiKey, CreatedApiKey, SigningSecret, FileListParams, ReanalyzeParams, EntityListParams, EntityUpdateParams, EntityTagParams, EntityMergeParams, ApiKeyCreateParams, JobListParams, DeliveryListParams, ListParams,
 } from './types.ts';
 
 type Keys<T> = keyof T & string;
@@ -97,6 +97,9 @@ export const requestFields: Record<string, Shape & { sdkDefaults?: readonly stri
   'reports.create': shape<ReportJobCreateParams>()({
     required: ['target'], optional: ['context', 'label', 'idempotencyKey', 'webhook'], nullable: [],
   }),
+  'files.reanalyze': shape<ReanalyzeParams>()({
+    required: [], optional: ['numSpeakers', 'minSpeakers', 'maxSpeakers'], nullable: ['numSpeakers', 'minSpeakers', 'maxSpeakers'],
+  }),
   'feedback.create': shape<FeedbackCreateParams>()({ required: ['resultId', 'rating'], optional: ['comment'], nullable: [] }),
   'entities.update': shape<EntityUpdateParams>()({ required: ['label'], optional: [], nullable: ['label'] }),
   'entities.tag': shape<EntityTagParams>()({ required: ['tags'], optional: [], nullable: [] }),
@@ -105,7 +108,7 @@ export const requestFields: Record<string, Shape & { sdkDefaults?: readonly stri
 };
 
 export const queryFields: Record<string, readonly string[]> = {
-  'files.list': query<ListParams>()(['limit', 'cursor']),
+  'files.list': query<FileListParams>()(['limit', 'cursor', 'outdated']),
   'jobs.list': query<JobListParams>()(['limit', 'cursor', 'status', 'type']),
   'entities.list': query<EntityListParams>()(['limit', 'cursor', 'tag', 'q']),
   'credits.transactions': query<ListParams>()(['limit', 'cursor']),

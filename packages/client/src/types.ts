@@ -189,6 +189,31 @@ export interface Speaker {
   label: string | null;
 }
 
+/**
+ * What you know of how many people speak: `numSpeakers` exactly, or a range with `minSpeakers`
+ * and/or `maxSpeakers` (whole numbers 1 to 20, min <= max, never numSpeakers with a range).
+ */
+export interface SpeakerHints {
+  numSpeakers?: number;
+  minSpeakers?: number;
+  maxSpeakers?: number;
+}
+
+/**
+ * Hints for a re-analysis. Naming any field replaces every stored hint with the ones given
+ * (null: not set; `{ numSpeakers: null }` clears them); no hints keeps the stored ones.
+ */
+export interface ReanalyzeParams {
+  numSpeakers?: number | null;
+  minSpeakers?: number | null;
+  maxSpeakers?: number | null;
+}
+
+export interface FileListParams extends ListParams {
+  /** Only audio and video analysed (or failed) by an engine version other than the service's. */
+  outdated?: boolean;
+}
+
 export interface Media {
   id: Id;
   kind: 'audio' | 'video' | 'transcript';
@@ -203,6 +228,10 @@ export interface Media {
     status: 'pending' | 'running' | 'ready' | 'failed';
     error?: JobError;
     speakers: Speaker[];
+    /** The engine version that made (or failed) the current analysis; null while one is owed. */
+    engineVersion: string | null;
+    /** The speaker-count hints every analysis of this media uses. */
+    speakerHints: SpeakerHints | null;
   };
   createdAt: Timestamp;
 }

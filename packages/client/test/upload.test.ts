@@ -66,6 +66,19 @@ test('upload from a path streams a multipart body with fields, name and progress
   assert.ok(seen.every((x, i) => i === 0 || x.loaded >= seen[i - 1]!.loaded));
 });
 
+test('speaker-count hints go as decimal form fields; absent ones are not sent', async () => {
+  const client = new Rapport({ apiKey: 'k', baseUrl: s.url });
+  await client.files.upload(new Uint8Array(bytes), { filename: 'a.wav', numSpeakers: 2 });
+  let p = parts(s.requests.at(-1)!);
+  assert.equal(p.get('numSpeakers')?.body.toString(), '2');
+  assert.equal(p.has('minSpeakers') || p.has('maxSpeakers'), false);
+  await client.files.upload(new Uint8Array(bytes), { filename: 'a.wav', minSpeakers: 2, maxSpeakers: 12 });
+  p = parts(s.requests.at(-1)!);
+  assert.equal(p.get('minSpeakers')?.body.toString(), '2');
+  assert.equal(p.get('maxSpeakers')?.body.toString(), '12');
+  assert.equal(p.has('numSpeakers'), false);
+});
+
 test('upload from bytes, a Blob and a stream; a replayable source is retried after a 503', async () => {
   const client = new Rapport({ apiKey: 'k', baseUrl: s.url });
   failFirst = true;

@@ -8,6 +8,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { loadConfig } from '../src/config.ts';
 import { composeService, type ComposedService } from '../src/compose.ts';
 import type { Services } from '../src/services.ts';
+import type { AnalysisEngine } from '../src/analysis/engine.ts';
 import type { MediaKind, MediaRecord } from '../src/files/media.store.ts';
 import { newId, nowIso, randomToken } from '../src/ids.ts';
 
@@ -44,14 +45,15 @@ export function testSecret(): string {
 /**
  * Builds the service on a fresh DATA_DIR; `env` overrides configuration (e.g. RATE_LIMIT_DEFAULT).
  * The webhook dispatcher is stopped unless `webhooks: true`, so that fixture jobs naming a webhook
- * (https://hooks.example.com/...) never make a request off the machine.
+ * (https://hooks.example.com/...) never make a request off the machine. `engine`: the analysis
+ * engine the worker runs (none unless given).
  */
-export async function buildTestApp(env: Record<string, string> = {}, opts: { webhooks?: boolean } = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, opts: { webhooks?: boolean; engine?: AnalysisEngine | null } = {}): Promise<TestApp> {
   const dataDir = tempDir();
   const serviceApiKey = testKey();
   const signingSecret = testSecret();
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
-  const composed = await composeService(config, { engine: null, logger: false });
+  const composed = await composeService(config, { engine: opts.engine ?? null, logger: false });
   if (!opts.webhooks) await composed.webhooks?.close();
   const services = composed.services;
   const boot = await services.workspace.bootstrap({ serviceApiKey, signingSecret });

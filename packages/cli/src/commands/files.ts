@@ -1,8 +1,9 @@
-// upload FILE…, files list|get|delete.
+// upload FILE…, files list|get|delete|reanalyze.
 import { basename } from 'node:path';
-import type { Media } from '@rapport/client';
+import { APIError } from '@rapport/client';
+import type { Media, ReanalyzeParams, SpeakerHints } from '@rapport/client';
 import { int, need, str } from '../context.ts';
-import type { Command } from '../context.ts';
+import type { Command, Flags } from '../context.ts';
 import { UsageError } from '../usage-error.ts';
 import { formatBytes, progressBar, table } from '../output.ts';
 
@@ -10,20 +11,41 @@ function mediaRow(m: Media): string[] {
   return [m.id, m.kind, m.filename, formatBytes(m.sizeBytes), m.durationSec === null ? '-' : `${m.durationSec.toFixed(1)} s`, m.analysis?.status ?? '-'];
 }
 
+const HINT_OPTIONS = { speakers: { type: 'string' }, 'min-speakers': { type: 'string' }, 'max-speakers': { type: 'string' } } as const;
+
+/**
+ * --speakers N, or --min-speakers N and/or --max-speakers M. Whole numbers here; their range and
+ * how they combine are the API's rules (a refusal names the field, exit code 2).
+ */
+function hintFlags(flags: Flags): SpeakerHints {
+  const count = (name: string): number | undefined => {
+    const v = str(flags, name);
+    if (v === undefined) return undefined;
+    if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number`);
+    return Number(v);
+  };
+  const exact = count('speakers');
+  const min = count('min-speakers');
+  const max = count('max-speakers');
+  return { ...(exact !== undefined ? { numSpeakers: exact } : {}), ...(min !== undefined ? { minSpeakers: min } : {}), ...(max !== undefined ? { maxSpeakers: max } : {}) };
+}
+
 export const upload: Command = {
   summary: 'upload recordings or transcripts (one media per file)',
-  usage: ['upload FILE… [--label TEXT] [--media-id ID] [-q]'],
-  options: { label: { type: 'string' }, 'media-id': { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
+  usage: ['upload FILE… [--label TEXT] [--media-id ID] [--speakers N | --min-speakers N --max-speakers M] [-q]'],
+  options: { label: { type: 'string' }, 'media-id': { type: 'string' }, quiet: { type: 'boolean', short: 'q' }, ...HINT_OPTIONS },
   async run(ctx, args, flags) {
     if (args.length === 0) throw new UsageError('upload needs at least one FILE');
     const mediaId = str(flags, 'media-id');
     if (mediaId && args.length > 1) throw new UsageError('--media-id attaches one transcript: give one FILE');
+    const hints = hintFlags(flags);
     const done: Media[] = [];
     for (const file of args) {
       const name = basename(file);
       const media = await ctx.client.files.upload(file, {
         ...(str(flags, 'label') ? { label: str(flags, 'label') as string } : {}),
         ...(mediaId ? { mediaId } : {}),
+        ...hints,
         onProgress: ({ loaded, total }) =>
           ctx.out.live(`${name} ${total ? progressBar(loaded / total) : ''} ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ''}`),
       });
@@ -38,13 +60,14 @@ export const upload: Command = {
 
 export const filesList: Command = {
   summary: 'list uploaded media, newest first',
-  usage: ['files list [--limit N] [--all]'],
-  options: { limit: { type: 'string' }, all: { type: 'boolean' } },
+  usage: ['files list [--limit N] [--all] [--outdated]'],
+  options: { limit: { type: 'string' }, all: { type: 'boolean' }, outdated: { type: 'boolean' } },
   async run(ctx, _args, flags) {
     const limit = int(flags, 'limit', 1, 100) ?? 20;
+    const outdated = flags.outdated ? { outdated: true } : {};
     const items: Media[] = [];
-    if (flags.all) for await (const m of ctx.client.files.list({ limit: 100 })) items.push(m);
-    else items.push(...(await ctx.client.files.list({ limit })).data);
+    if (flags.all) for await (const m of ctx.client.files.list({ limit: 100, ...outdated })) items.push(m);
+    else items.push(...(await ctx.client.files.list({ limit, ...outdated })).data);
     ctx.out.result(items, items.length ? table(items.map(mediaRow)) : 'no media');
   },
 };
@@ -66,5 +89,38 @@ export const filesDelete: Command = {
     const id = need(args, 0, 'ID');
     await ctx.client.files.delete(id);
     ctx.out.result({ id, deleted: true }, `deleted ${id}`);
+  },
+};
+
+export const filesReanalyze: Command = {
+  summary: 'analyse media again with the current engine (--all: every media an older engine analysed)',
+  usage: ['files reanalyze ID… | --all [--speakers N | --min-speakers N --max-speakers M | --clear-hints]'],
+  options: { all: { type: 'boolean' }, 'clear-hints': { type: 'boolean' }, ...HINT_OPTIONS },
+  async run(ctx, args, flags) {
+    if (flags.all && args.length > 0) throw new UsageError('give media ids or --all, not both');
+    if (!flags.all && args.length === 0) throw new UsageError('files reanalyze needs an ID, or --all');
+    const given = hintFlags(flags);
+    if (flags['clear-hints'] && Object.keys(given).length > 0) throw new UsageError('--clear-hints cannot be combined with speaker counts');
+    // No hint flags: each media keeps its stored hints. --clear-hints: the engine decides alone.
+    const hints: ReanalyzeParams = flags['clear-hints'] ? { numSpeakers: null } : given;
+    const ids: string[] = [...args];
+    // Collected first: each media asked for leaves the outdated list.
+    if (flags.all) for await (const m of ctx.client.files.list({ limit: 100, outdated: true })) ids.push(m.id);
+    const done: Media[] = [];
+    const refused: { id: string; error: { status: number; code: string; message: string } }[] = [];
+    for (const id of ids) {
+      try {
+        done.push(await ctx.client.files.reanalyze(id, hints));
+      } catch (err) {
+        // One media in the way (in use, being analysed) does not stop the others; anything that
+        // is not the API's answer about this media (no key, unreachable, no credits) stops all.
+        if (!(err instanceof APIError) || !['CONFLICT', 'NOT_FOUND'].includes(err.code) || ids.length === 1) throw err;
+        refused.push({ id, error: { status: err.status, code: err.code, message: err.message } });
+        ctx.out.info(`${id}: ${err.message}`);
+      }
+    }
+    const text = done.length ? table(done.map(mediaRow)) : flags.all && ids.length === 0 ? 'nothing to do: no media was analysed by an older engine' : 'no media analysed again';
+    ctx.out.result({ reanalyzing: done, refused }, text);
+    return refused.length > 0 ? 1 : 0;
   },
 };

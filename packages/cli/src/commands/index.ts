@@ -3,7 +3,7 @@
 import type { Command } from '../context.ts';
 import { credits, creditsTransactions, feedback, webhooksDeliveries, webhooksDelivery, webhooksRedeliver } from './account.ts';
 import { entitiesGet, entitiesLabel, entitiesList, entitiesMerge, entitiesTag, entitiesUntag } from './entities.ts';
-import { filesDelete, filesGet, filesList, upload } from './files.ts';
+import { filesDelete, filesGet, filesList, filesReanalyze, upload } from './files.ts';
 import { jobsCancel, jobsGet, jobsList, jobsWatch, match, report } from './jobs.ts';
 import { result } from './result.ts';
 
@@ -12,6 +12,7 @@ export const COMMANDS: Record<string, Command> = {
   'files list': filesList,
   'files get': filesGet,
   'files delete': filesDelete,
+  'files reanalyze': filesReanalyze,
   match,
   report,
   'jobs watch': jobsWatch,

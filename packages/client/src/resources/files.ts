@@ -1,14 +1,15 @@
-// /v1/files: upload (path, stream, Blob or bytes, with progress), get, list, delete, diarization.
+// /v1/files: upload (path, stream, Blob or bytes, with progress), get, list, delete, diarization,
+// re-analysis.
 import { multipartBody } from '../core/multipart.ts';
 import type { Uploadable, UploadProgress } from '../core/multipart.ts';
 import { PagePromise } from '../core/pagination.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type { Diarization, List, ListParams, Media, RequestOptions } from '../types.ts';
+import type { Diarization, FileListParams, List, Media, ReanalyzeParams, RequestOptions, SpeakerHints } from '../types.ts';
 
-export interface UploadParams {
+export interface UploadParams extends SpeakerHints {
   label?: string;
-  /** Attach a transcript to existing media. */
+  /** Attach a transcript to existing media (hints given with it replace the media's). */
   mediaId?: string;
   /** The name the server records; defaults to the path's base name, the File's name, or `upload`. */
   filename?: string;
@@ -33,7 +34,13 @@ export class Files {
     });
     const rawBody = await multipartBody({
       source,
-      fields: { label: params.label, mediaId: params.mediaId },
+      fields: {
+        label: params.label,
+        mediaId: params.mediaId,
+        numSpeakers: params.numSpeakers?.toString(),
+        minSpeakers: params.minSpeakers?.toString(),
+        maxSpeakers: params.maxSpeakers?.toString(),
+      },
       filename: params.filename,
       contentType: params.contentType,
       onProgress,
@@ -53,7 +60,7 @@ export class Files {
     return this.#http.request({ ...pathFor('files.retrieve', { id }), options });
   }
 
-  list(params: ListParams = {}, options?: RequestOptions): PagePromise<Media> {
+  list(params: FileListParams = {}, options?: RequestOptions): PagePromise<Media> {
     return new PagePromise((cursor) =>
       this.#http.request<List<Media>>({ ...pathFor('files.list'), query: { ...params, cursor }, options }), params.cursor);
   }
@@ -64,5 +71,14 @@ export class Files {
 
   diarization(id: string, options?: RequestOptions): Promise<Diarization> {
     return this.#http.request({ ...pathFor('files.diarization', { id }), options });
+  }
+
+  /**
+   * Analyses the media again with the service's current engine (1 credit per started minute, as
+   * any analysis). Without hints the stored ones are used; with hints they replace them. Answers
+   * the media, its analysis pending again: follow it with `retrieve`.
+   */
+  reanalyze(id: string, hints: ReanalyzeParams = {}, options?: RequestOptions): Promise<Media> {
+    return this.#http.request({ ...pathFor('files.reanalyze', { id }), body: hints, options });
   }
 }

@@ -3,6 +3,7 @@
 // npm package, so nothing is installed by hand).
 import { createRequire } from 'node:module';
 import {
+  ENGINE_VERSION,
   aggregateMetrics,
   analyzeMedia,
   buildMatching,
@@ -24,10 +25,12 @@ function ffmpegPath(): string | undefined {
 export function createEngine(): AnalysisEngine {
   const ffmpeg = ffmpegPath();
   return {
+    version: ENGINE_VERSION,
     analyzeMedia: (input) =>
       analyzeMedia({
         path: input.path,
         transcript: input.transcript,
+        ...(input.speakers ? { speakers: input.speakers } : {}),
         onProgress: input.onProgress,
         signal: input.signal,
         ...(ffmpeg ? { ffmpegPath: ffmpeg } : {}),

@@ -1,7 +1,7 @@
 // The server's view of the analysis engine: the few operations jobs need, behind an interface
 // so that the worker can run (and fail honestly) when no engine is wired in, and so that tests
 // can count calls. `createEngine` in engine.adapter.ts binds it to @rapport/analysis.
-import type { AnalysisStage, MediaAnalysis, MemberInput, Selector, SpeakerMetrics, Transcript } from '@rapport/analysis';
+import type { AnalysisStage, MediaAnalysis, MemberInput, Selector, SpeakerCountHint, SpeakerMetrics, Transcript } from '@rapport/analysis';
 
 export type { AnalysisStage, MemberInput };
 /** The selector as the engine reads it (the API's selector, on_miss optional). */
@@ -14,9 +14,13 @@ export interface BuiltDocument {
 }
 
 export interface AnalysisEngine {
+  /** ENGINE_VERSION of @rapport/analysis: recorded with each analysis this engine makes or fails. */
+  readonly version: string;
   analyzeMedia(input: {
     path: string;
     transcript: Transcript | null;
+    /** The user's speaker-count hints for this media, when any. */
+    speakers?: SpeakerCountHint;
     onProgress: (stage: AnalysisStage, fraction: number) => void;
     signal: AbortSignal;
   }): Promise<MediaAnalysis>;

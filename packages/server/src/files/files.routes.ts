@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
 import { requireAuth } from '../http/context.ts';
 import { IdParams, ListOf } from '../http/schema-helpers.ts';
-import { Diarization, Media, MediaListQuery } from './files.schemas.ts';
+import { Diarization, Media, MediaListQuery, ReanalyzeBody, UploadForm } from './files.schemas.ts';
 
 export function registerFilesRoutes(app: FastifyInstance, services: Services): void {
   const files = services.files;
@@ -12,9 +12,9 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
     config: {
       rateClass: 'upload',
       doc: {
-        summary: 'Upload audio, video or a transcript (multipart: part `file`, optional `label`, `mediaId` to attach a transcript)',
+        summary: 'Upload audio, video or a transcript (multipart: part `file`; optional `label`, `mediaId` to attach a transcript, speaker-count hints `numSpeakers` or `minSpeakers`/`maxSpeakers`)',
         tags: ['files'],
-        multipart: true,
+        multipart: UploadForm,
         responses: { 201: { description: 'The media resource (with mediaId: the media the transcript was attached to)', schema: Media } },
       },
     },
@@ -39,6 +39,27 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
   }, async (req, reply) => {
     await files.delete(requireAuth(req.auth), (req.params as IdParams).id);
     return reply.code(204).send();
+  });
+
+  app.post('/v1/files/:id/reanalyze', {
+    schema: { params: IdParams, body: ReanalyzeBody },
+    // The body is optional: no body is the same as `{}` (keep the stored hints).
+    preValidation: async (req) => {
+      req.body ??= {};
+    },
+    config: {
+      rateClass: 'files',
+      doc: {
+        summary: 'Analyse audio or video media again with the current engine, optionally with new speaker-count hints (402 without the credits of an analysis; 409 while it is analysed or a queued or running job uses it)',
+        tags: ['files'],
+        bodyOptional: true,
+        responses: { 202: { description: 'The media, its analysis pending again (already pending: it takes the new hints)', schema: Media } },
+      },
+    },
+  }, async (req, reply) => {
+    const { id } = req.params as IdParams;
+    const media = await files.reanalyze(requireAuth(req.auth), id, req.body as ReanalyzeBody);
+    return reply.code(202).header('location', `/v1/files/${encodeURIComponent(id)}`).send(media);
   });
 
   app.get('/v1/files/:id/diarization', {

@@ -13,10 +13,54 @@ export const MediaSpeaker = Strict({
 });
 export type MediaSpeaker = Static<typeof MediaSpeaker>;
 
+/** Speaker-count hints: the bounds of one count, shared by the upload form, the re-analysis body and the resource. */
+export const MIN_SPEAKERS_HINT = 1;
+export const MAX_SPEAKERS_HINT = 20;
+const SpeakerCount = (description: string) => Type.Integer({ minimum: MIN_SPEAKERS_HINT, maximum: MAX_SPEAKERS_HINT, description });
+const HINT_DESCRIPTIONS = {
+  numSpeakers: 'exactly this many speakers; not with minSpeakers or maxSpeakers',
+  minSpeakers: 'at least this many speakers (at most maxSpeakers)',
+  maxSpeakers: 'at most this many speakers',
+} as const;
+export const HINT_FIELDS = ['numSpeakers', 'minSpeakers', 'maxSpeakers'] as const;
+export type HintField = (typeof HINT_FIELDS)[number];
+
+/** The hints a media is analysed with (what the user said; null in the resource when none). */
+export const SpeakerHints = Strict({
+  numSpeakers: Type.Optional(SpeakerCount(HINT_DESCRIPTIONS.numSpeakers)),
+  minSpeakers: Type.Optional(SpeakerCount(HINT_DESCRIPTIONS.minSpeakers)),
+  maxSpeakers: Type.Optional(SpeakerCount(HINT_DESCRIPTIONS.maxSpeakers)),
+}, { description: 'the speaker count the user gave (numSpeakers, or minSpeakers and/or maxSpeakers)' });
+export type SpeakerHints = Static<typeof SpeakerHints>;
+
+/**
+ * Body of POST /v1/files/:id/reanalyze (optional). A body that names any hint field replaces the
+ * stored hints with the ones it gives (null: not set, so `{"numSpeakers": null}` clears them); a
+ * body without hint fields keeps the stored hints.
+ */
+export const ReanalyzeBody = Strict({
+  numSpeakers: Type.Optional(Nullable(SpeakerCount(HINT_DESCRIPTIONS.numSpeakers))),
+  minSpeakers: Type.Optional(Nullable(SpeakerCount(HINT_DESCRIPTIONS.minSpeakers))),
+  maxSpeakers: Type.Optional(Nullable(SpeakerCount(HINT_DESCRIPTIONS.maxSpeakers))),
+});
+export type ReanalyzeBody = Static<typeof ReanalyzeBody>;
+
+/** The multipart form of POST /v1/files (fields arrive as text; hints are decimal integers). */
+export const UploadForm = Type.Object({
+  file: Type.String({ contentMediaType: 'application/octet-stream', description: 'the recording or transcript, exactly one part' }),
+  label: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  mediaId: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'attach a transcript to this existing audio or video media' })),
+  numSpeakers: Type.Optional(SpeakerCount(HINT_DESCRIPTIONS.numSpeakers)),
+  minSpeakers: Type.Optional(SpeakerCount(HINT_DESCRIPTIONS.minSpeakers)),
+  maxSpeakers: Type.Optional(SpeakerCount(HINT_DESCRIPTIONS.maxSpeakers)),
+});
+
 export const MediaAnalysisState = Strict({
   status: Type.Union([Type.Literal('pending'), Type.Literal('running'), Type.Literal('ready'), Type.Literal('failed')]),
   error: Type.Optional(Strict({ code: Type.String(), message: Type.String() })),
   speakers: Type.Array(MediaSpeaker),
+  engineVersion: Nullable(Type.String({ description: 'the engine version that made the current analysis (or failed it); null before it ends, and for analyses made before versions were recorded' })),
+  speakerHints: Nullable(SpeakerHints),
 });
 
 export const Media = Strict({
@@ -45,5 +89,8 @@ export const Diarization = Strict({
 });
 export type Diarization = Static<typeof Diarization>;
 
-export const MediaListQuery = ListQuery;
+export const MediaListQuery = Strict({
+  ...ListQuery.properties,
+  outdated: Type.Optional(Type.Boolean({ description: 'true: only audio and video whose analysis (ready or failed) was made by an engine other than the current one' })),
+});
 export type MediaListQuery = Static<typeof MediaListQuery>;

@@ -3,7 +3,7 @@
 // media, and read, list and delete media. A file on disk without its row, or a row without its
 // file, is never left behind by a failed request.
 import type { FastifyRequest } from 'fastify';
-import { ApiError, type ErrorDetail } from '../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
 import type { Services } from '../services.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
@@ -13,7 +13,9 @@ import { analysisCost, type MediaRecord } from './media.store.ts';
 import { receiveUpload, type ReceivedUpload } from './upload-stream.ts';
 import { detectMedia } from './media-probe.ts';
 import { toDiarization, toMediaResource } from './media-resource.ts';
-import type { Diarization, Media, MediaListQuery } from './files.schemas.ts';
+import { hintsFromBody, hintsFromForm } from './speaker-hints.ts';
+import type { Diarization, Media, MediaListQuery, ReanalyzeBody, SpeakerHints } from './files.schemas.ts';
+import { ENGINE_VERSION } from '@rapport/analysis';
 
 const MAX_LABEL_CODE_POINTS = 64;
 const MAX_ID_LENGTH = 256;
@@ -33,7 +35,7 @@ export class FilesService {
     const up = await receiveUpload(req, blobs);
     let committedPath: string | null = null;
     try {
-      checkFields(up);
+      const hints = checkFields(up);
       if (up.sizeBytes === 0) throw new ApiError('VALIDATION_FAILED', 'The file is empty.', { details: [{ path: '/file', message: 'is empty' }] });
       const mediaId = up.fields.mediaId;
       if (mediaId !== undefined && !(await this.media.exists(auth.workspaceId, mediaId))) {
@@ -48,9 +50,14 @@ export class FilesService {
             details: [{ path: '/mediaId', message: `is only allowed with a transcript file; this file is ${detected.kind} (${detected.contentType})` }],
           });
         }
-        const attached = await this.attachTranscript(auth, mediaId, detected.transcript);
+        const attached = await this.attachTranscript(auth, mediaId, detected.transcript, hints);
         await blobs.remove(up.tempPath);
         return attached;
+      }
+      if (hints && detected.kind === 'transcript') {
+        throw new ApiError('VALIDATION_FAILED', 'Speaker-count hints are for audio and video: a transcript on its own names its speakers.', {
+          details: Object.keys(hints).map((f) => ({ path: `/${f}`, message: 'only applies to audio or video (this file is a transcript)' })),
+        });
       }
       const id = newId('med');
       committedPath = await blobs.commit(up.tempPath, id);
@@ -68,6 +75,7 @@ export class FilesService {
         transcript: detected.transcript,
         // A transcript on its own needs no audio analysis: its speakers are read from its cues.
         analysisStatus: detected.kind === 'transcript' ? 'ready' : 'pending',
+        speakerHints: hints,
       });
       this.services.wakeWorker();
       return toMediaResource(record, new Map());
@@ -80,7 +88,7 @@ export class FilesService {
     }
   }
 
-  private async attachTranscript(auth: AuthContext, mediaId: string, transcript: NonNullable<MediaRecord['transcript']>): Promise<Media> {
+  private async attachTranscript(auth: AuthContext, mediaId: string, transcript: NonNullable<MediaRecord['transcript']>, hints: SpeakerHints | null): Promise<Media> {
     const target = await this.media.get(auth.workspaceId, mediaId);
     if (!target) throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
     if (target.kind === 'transcript') {
@@ -88,13 +96,50 @@ export class FilesService {
         details: [{ path: '/mediaId', message: 'is a transcript; attach transcripts to audio or video media' }],
       });
     }
-    const outcome = await this.media.attachTranscriptForAnalysis(auth.workspaceId, mediaId, transcript);
-    if (outcome === 'missing') throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
+    // Hints sent with the transcript replace the stored ones; without, the stored ones stay.
+    const outcome = (await this.media.attachTranscriptForAnalysis(auth.workspaceId, mediaId, transcript, hints ?? undefined)).state;
+    if (outcome === 'missing' || outcome === 'transcript') throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
     if (outcome === 'running') {
       throw new ApiError('CONFLICT', `Media ${mediaId} is being analysed right now; attach the transcript once analysis.status is ready or failed (it is then analysed again with the transcript, for ${analysisCost(target.durationSec)} credits).`);
     }
     if (outcome === 'reanalysing') this.services.wakeWorker();
     return this.get(auth, mediaId);
+  }
+
+  /**
+   * Analyses audio or video media again, with the engine of this build, with new hints when the
+   * body names any (else the stored ones). Costs what an analysis costs; 409 while the analysis
+   * runs or a queued or running job uses the media.
+   */
+  async reanalyze(auth: AuthContext, id: string, body: ReanalyzeBody): Promise<Media> {
+    const current = await this.load(auth, id);
+    const hints = hintsFromBody(body, current.speakerHints);
+    let outcome;
+    try {
+      outcome = await this.media.reanalyze(auth.workspaceId, id, { hints, whileUsed: 'refuse' });
+    } catch (err) {
+      if (err instanceof InsufficientCredits) {
+        throw new ApiError('INSUFFICIENT_CREDITS', `Analysing this media again needs ${err.needed} credits; ${err.available} available.`);
+      }
+      throw err;
+    }
+    switch (outcome.state) {
+      case 'missing':
+        throw new ApiError('NOT_FOUND', `No media ${id}.`);
+      case 'transcript':
+        throw new ApiError('CONFLICT', `Media ${id} is a transcript on its own: it has no audio to analyse.`);
+      case 'running':
+        throw new ApiError('CONFLICT', `Media ${id} is being analysed right now; ask again once analysis.status is ready or failed.`);
+      case 'in_use': {
+        const many = outcome.jobs.length > 1;
+        throw new ApiError('CONFLICT', `Media ${id} is used by ${many ? 'jobs' : 'job'} ${outcome.jobs.join(', ')} that ${many ? 'are' : 'is'} still queued or running; its speakers cannot change under ${many ? 'them' : 'it'}. Wait or cancel, then ask again.`);
+      }
+      case 'reanalysing':
+        this.services.wakeWorker();
+        return this.resource(outcome.media);
+      case 'pending':
+        return this.resource(outcome.media);
+    }
   }
 
   async get(auth: AuthContext, id: string): Promise<Media> {
@@ -103,7 +148,7 @@ export class FilesService {
 
   async list(auth: AuthContext, query: MediaListQuery): Promise<{ data: Media[]; nextCursor: string | null }> {
     try {
-      const page = await this.media.list(auth.workspaceId, query.limit ?? 20, query.cursor);
+      const page = await this.media.list(auth.workspaceId, query.limit ?? 20, query.cursor, query.outdated ? ENGINE_VERSION : undefined);
       const data: Media[] = [];
       for (const m of page.data) data.push(await this.resource(m));
       return { data, nextCursor: page.nextCursor };
@@ -149,9 +194,12 @@ export class FilesService {
   }
 }
 
-/** The text fields of the upload: `label` 1..64 code points, `mediaId` an id, not both. */
-function checkFields(up: ReceivedUpload): void {
-  const details: ErrorDetail[] = [];
+/**
+ * The text fields of the upload: `label` 1..64 code points, `mediaId` an id, not both; the
+ * speaker-count hints (answered).
+ */
+function checkFields(up: ReceivedUpload): SpeakerHints | null {
+  const { hints, details } = hintsFromForm(up.fields);
   const { label, mediaId } = up.fields;
   if (label !== undefined) {
     const n = [...label].length;
@@ -162,4 +210,5 @@ function checkFields(up: ReceivedUpload): void {
     details.push({ path: '/mediaId', message: `must be 1 to ${MAX_ID_LENGTH} characters` });
   }
   if (details.length > 0) throw new ApiError('VALIDATION_FAILED', 'The upload is not valid; see details.', { details });
+  return hints;
 }

@@ -1,5 +1,7 @@
-// The `media.analyze` task: decode and analyse an uploaded file once, link its speakers to the
-// workspace's entities, and cache the analysis on the media row. Engine errors that describe
+// The `media.analyze` task: decode and analyse an uploaded file once (with the user's
+// speaker-count hints when given), link its speakers to the workspace's entities, and cache the
+// analysis on the media row with the engine version that made it. A re-analysis runs the same
+// task; its entities carry over to the new speakers first (speaker-links.ts). Engine errors that describe
 // the media (unreadable, no speech) fail the analysis at once; anything else is retried by the
 // worker and, after the last attempt, recorded as an internal error.
 import type { Task, } from '../queue/queue.store.ts';
@@ -7,7 +9,8 @@ import type { TaskContext, TaskHandler, TaskOutcome } from '../queue/worker.ts';
 import type { Services } from '../services.ts';
 import { ENGINE_UNAVAILABLE_MESSAGE, type AnalysisEngine } from '../analysis/engine.ts';
 import { newId } from '../ids.ts';
-import { speakerLinks } from './speaker-links.ts';
+import { carriedEntities, speakerLinks } from './speaker-links.ts';
+import { engineHint } from './speaker-hints.ts';
 
 export class MediaAnalysisRunner implements TaskHandler {
   private readonly services: Services;
@@ -22,16 +25,19 @@ export class MediaAnalysisRunner implements TaskHandler {
     const media = this.services.stores.media;
     const m = await media.load(task.refId);
     if (!m || m.analysisStatus === 'ready' || m.analysisStatus === 'failed') return { kind: 'done' };
-    if (!this.engine) {
+    const engine = this.engine;
+    if (!engine) {
       await media.failAnalysis(m.id, { code: 'internal_error', message: ENGINE_UNAVAILABLE_MESSAGE });
       return { kind: 'done' };
     }
     await media.markAnalysisRunning(m.id);
     let lastWrite = 0;
-    const analysis = await this.engine
+    const speakers = engineHint(m.speakerHints);
+    const analysis = await engine
       .analyzeMedia({
         path: m.storagePath,
         transcript: m.transcript,
+        ...(speakers ? { speakers } : {}),
         signal: ctx.signal,
         onProgress: (stage, fraction) => {
           // Progress is advisory: at most a few writes a second, never awaited by the engine.
@@ -44,16 +50,28 @@ export class MediaAnalysisRunner implements TaskHandler {
       .catch(async (err: unknown) => {
         const code = (err as { code?: string }).code;
         if (code === 'media_unreadable' || code === 'no_speech_detected') {
-          await media.failAnalysis(m.id, { code, message: (err as Error).message });
+          await media.failAnalysis(m.id, { code, message: (err as Error).message }, engine.version);
           return null;
         }
         throw err;
       });
     if (!analysis) return { kind: 'done' };
     const existing = await this.services.stores.entities.voiceprints(m.workspaceId, m.id);
-    const linked = this.engine.linkSpeakers(analysis.speakers.map((s) => s.voiceprint), existing);
-    const links = speakerLinks(analysis.speakers, linked, existing, () => newId('ent'));
-    await media.completeAnalysis(m.id, analysis, links);
+    // Re-analysis: entities that still speak at the same times keep their ids (only entities
+    // that still exist); the other speakers are linked by voice among the remaining entities.
+    const previous = (m.previousSpeakers ?? []).filter((p) => existing.some((e) => e.entityId === p.entityId));
+    const carried = carriedEntities(previous, analysis.segments);
+    const carriedIds = new Set(carried.values());
+    const rest = analysis.speakers.filter((s) => !carried.has(s.index));
+    const byVoice = engine.linkSpeakers(rest.map((s) => s.voiceprint), existing.filter((e) => !carriedIds.has(e.entityId)));
+    const linked = analysis.speakers.map((s) => carried.get(s.index) ?? byVoice[rest.indexOf(s)] ?? null);
+    const replaced = new Map<number, number[]>();
+    for (const [index, entityId] of carried) {
+      const old = previous.find((p) => p.entityId === entityId)?.voiceprint;
+      if (old && old.length > 0) replaced.set(index, old);
+    }
+    const links = speakerLinks(analysis.speakers, linked, existing, () => newId('ent'), replaced);
+    await media.completeAnalysis(m.id, analysis, links, analysis.engineVersion ?? engine.version);
     return { kind: 'done' };
   }
 
@@ -61,6 +79,6 @@ export class MediaAnalysisRunner implements TaskHandler {
     await this.services.stores.media.failAnalysis(task.refId, {
       code: 'internal_error',
       message: `The media could not be analysed after several attempts (${error instanceof Error ? error.message : String(error)}).`,
-    });
+    }, this.engine?.version ?? null);
   }
 }

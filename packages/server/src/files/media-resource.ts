@@ -31,6 +31,8 @@ export function toMediaResource(m: MediaRecord, links: Map<number, string>): Med
       status: m.analysisStatus,
       ...(m.analysisError ? { error: { code: m.analysisError.code, message: m.analysisError.message } } : {}),
       speakers,
+      engineVersion: m.engineVersion,
+      speakerHints: m.speakerHints,
     },
     createdAt: m.createdAt,
   };

@@ -1,12 +1,16 @@
 // Uploaded media and their cached analysis. A media row, its credit reservation and its
 // analysis task are written in one transaction; the analysis result, the speakers' links to
-// entities and the credit charge in another.
+// entities and the credit charge in another. A re-analysis (new hints, a newer engine, an
+// attached transcript) resets the analysis, reserves its credits and queues it in one
+// transaction, keeping the replaced speakers so that their entities can carry over.
 import type { SqliteDb } from '../store/sqlite.ts';
 import { nowIso } from '../ids.ts';
 import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
 import { chargeCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import { upgradeCachedAnalysis, type MediaAnalysis, type Transcript } from '@rapport/analysis';
+import type { SpeakerHints } from './files.schemas.ts';
+import type { PreviousSpeaker } from './speaker-links.ts';
 
 export type MediaKind = 'audio' | 'video' | 'transcript';
 export type AnalysisStatus = 'pending' | 'running' | 'ready' | 'failed';
@@ -26,8 +30,19 @@ export interface MediaRecord {
   analysisStatus: AnalysisStatus;
   analysisError: { code: string; message: string } | null;
   analysis: MediaAnalysis | null;
+  /** The user's speaker-count hints, used by every analysis of this media. */
+  speakerHints: SpeakerHints | null;
+  /** The engine that made (or failed) the current analysis; null while one is owed. */
+  engineVersion: string | null;
+  /** While a re-analysis is owed: the speakers of the analysis it replaces. */
+  previousSpeakers: PreviousSpeaker[] | null;
   createdAt: string;
 }
+
+export type ReanalyzeOutcome =
+  | { state: 'missing' | 'running' | 'transcript' }
+  | { state: 'in_use'; jobs: string[] }
+  | { state: 'pending' | 'reanalysing'; media: MediaRecord };
 
 /** How each analysed speaker was linked: to an existing entity, or to a new one. */
 export interface SpeakerLink {
@@ -55,6 +70,9 @@ interface MediaRow {
   analysis_status: AnalysisStatus;
   analysis_error: string | null;
   analysis_json: string | null;
+  speaker_hints_json: string | null;
+  engine_version: string | null;
+  previous_speakers_json: string | null;
   created_at: string;
   seq: number;
 }
@@ -77,6 +95,9 @@ function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
     // Read through the engine's upgrade, so that an analysis cached by an earlier engine
     // version never reports what the current one knows it did not measure.
     analysis: withAnalysis && r.analysis_json ? upgradeCachedAnalysis(JSON.parse(r.analysis_json) as MediaAnalysis) : null,
+    speakerHints: r.speaker_hints_json ? (JSON.parse(r.speaker_hints_json) as SpeakerHints) : null,
+    engineVersion: r.engine_version,
+    previousSpeakers: r.previous_speakers_json ? (JSON.parse(r.previous_speakers_json) as PreviousSpeaker[]) : null,
     createdAt: r.created_at,
   };
 }
@@ -93,15 +114,15 @@ export class SqliteMediaStore {
   }
 
   /** Inserts media; audio and video reserve their analysis credits and queue the analysis. */
-  async insert(m: Omit<MediaRecord, 'analysis' | 'analysisError' | 'createdAt'>): Promise<MediaRecord> {
+  async insert(m: Omit<MediaRecord, 'analysis' | 'analysisError' | 'createdAt' | 'engineVersion' | 'previousSpeakers' | 'speakerHints'> & { speakerHints?: SpeakerHints | null }): Promise<MediaRecord> {
     this.db.transaction(() => {
       const analysable = m.kind !== 'transcript';
       if (analysable) reserveCredits(this.db, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
       this.db.run(
         `INSERT INTO media (id, workspace_id, kind, filename, content_type, size_bytes, sha256, duration_sec, label, storage_path,
-         transcript_json, analysis_status, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         transcript_json, analysis_status, speaker_hints_json, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         m.id, m.workspaceId, m.kind, m.filename, m.contentType, m.sizeBytes, m.sha256, m.durationSec, m.label, m.storagePath,
-        m.transcript ? JSON.stringify(m.transcript) : null, m.analysisStatus, nowIso(), this.db.nextSeq(),
+        m.transcript ? JSON.stringify(m.transcript) : null, m.analysisStatus, m.speakerHints ? JSON.stringify(m.speakerHints) : null, nowIso(), this.db.nextSeq(),
       );
       if (analysable) enqueueTask(this.db, 'media.analyze', m.id, m.workspaceId);
     });
@@ -122,9 +143,19 @@ export class SqliteMediaStore {
     return r ? toMedia(r) : null;
   }
 
-  async list(workspaceId: string, limit: number, cursor: string | undefined): Promise<{ data: MediaRecord[]; nextCursor: string | null }> {
+  /**
+   * A page of media, newest first. `outdatedFor`: only audio and video whose analysis ended
+   * (ready or failed) with an engine version other than this one, or with none recorded.
+   */
+  async list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }> {
     const before = cursor ? decodeCursor(cursor) : Number.MAX_SAFE_INTEGER;
-    const rows = this.db.all<MediaRow>('SELECT * FROM media WHERE workspace_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?', workspaceId, before, limit + 1);
+    const rows = outdatedFor === undefined
+      ? this.db.all<MediaRow>('SELECT * FROM media WHERE workspace_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?', workspaceId, before, limit + 1)
+      : this.db.all<MediaRow>(
+          `SELECT * FROM media WHERE workspace_id = ? AND seq < ? AND kind <> 'transcript' AND analysis_status IN ('ready', 'failed')
+           AND (engine_version IS NULL OR engine_version <> ?) ORDER BY seq DESC LIMIT ?`,
+          workspaceId, before, outdatedFor, limit + 1,
+        );
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return { data: page.map((r) => toMedia(r)), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
@@ -135,32 +166,69 @@ export class SqliteMediaStore {
   }
 
   /**
-   * Attaches a transcript to audio or video media so that its analysis uses it. An analysis
-   * that has not started yet reads it when it runs. One that already ended is redone with the
-   * transcript (its entities relink by voice): its speakers and segments are dropped, credits
-   * are reserved again (InsufficientCredits propagates) and the analysis task is queued, in one
-   * transaction. A running analysis cannot take it mid-way: the caller answers 409.
+   * Attaches a transcript to audio or video media so that its analysis uses it: read by an
+   * analysis that has not started yet, else the analysis is redone with it (see `reanalyze`).
    */
-  async attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: Transcript): Promise<'attached' | 'reanalysing' | 'running' | 'missing'> {
-    return this.db.transaction(() => {
+  async attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: Transcript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome> {
+    return this.reanalyze(workspaceId, id, { transcript, ...(hints !== undefined ? { hints } : {}), whileUsed: 'allow' });
+  }
+
+  /**
+   * Asks for a new analysis of audio or video media, with new hints and/or a transcript when
+   * given (`hints` undefined keeps the stored ones). An analysis that has not started yet just
+   * takes them. One that ended (ready or failed) is redone: its speakers are kept aside for
+   * relinking (their appearances stay until it ends), credits reserved again (InsufficientCredits propagates)
+   * and the analysis task queued, in one transaction. A running analysis cannot change mid-way;
+   * with `whileUsed: 'refuse'` neither can one that a queued or running job uses.
+   */
+  async reanalyze(
+    workspaceId: string,
+    id: string,
+    change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' },
+  ): Promise<ReanalyzeOutcome> {
+    return this.db.transaction((): ReanalyzeOutcome => {
       const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
-      if (!r) return 'missing';
-      if (r.analysis_status === 'running') return 'running';
+      if (!r) return { state: 'missing' };
+      if (r.kind === 'transcript') return { state: 'transcript' };
+      if (r.analysis_status === 'running') return { state: 'running' };
+      const hintsJson = change.hints === undefined ? r.speaker_hints_json : change.hints ? JSON.stringify(change.hints) : null;
+      const transcriptJson = change.transcript ? JSON.stringify(change.transcript) : r.transcript_json;
       if (r.analysis_status === 'pending') {
-        this.db.run('UPDATE media SET transcript_json = ? WHERE id = ?', JSON.stringify(transcript), id);
-        return 'attached';
+        this.db.run('UPDATE media SET transcript_json = ?, speaker_hints_json = ? WHERE id = ?', transcriptJson, hintsJson, id);
+        return { state: 'pending', media: this.reload(id) };
+      }
+      if (change.whileUsed === 'refuse') {
+        const jobs = this.activeJobsUsing(workspaceId, id);
+        if (jobs.length > 0) return { state: 'in_use', jobs };
       }
       reserveCredits(this.db, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
-      this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
+      const previous = r.analysis_json ? this.previousSpeakers(r) : r.previous_speakers_json;
+      // Appearances stay until the new analysis ends, so that jobs naming their entities wait for it.
       this.db.run(
-        `UPDATE media SET transcript_json = ?, analysis_status = 'pending', analysis_error = NULL, analysis_json = NULL,
-         analysis_stage = NULL, analysis_progress = 0 WHERE id = ?`,
-        JSON.stringify(transcript), id,
+        `UPDATE media SET transcript_json = ?, speaker_hints_json = ?, previous_speakers_json = ?, analysis_status = 'pending', analysis_error = NULL,
+         analysis_json = NULL, engine_version = NULL, analysis_stage = NULL, analysis_progress = 0 WHERE id = ?`,
+        transcriptJson, hintsJson, previous, id,
       );
       dropTasks(this.db, 'media.analyze', id);
       enqueueTask(this.db, 'media.analyze', id, workspaceId);
-      return 'reanalysing';
+      return { state: 'reanalysing', media: this.reload(id) };
     });
+  }
+
+  /** The linked speakers of a stored analysis, with their voiceprints and speech, as JSON. */
+  private previousSpeakers(r: MediaRow): string | null {
+    const analysis = JSON.parse(r.analysis_json as string) as MediaAnalysis;
+    const links = this.db.all<{ speaker_index: number; entity_id: string }>('SELECT speaker_index, entity_id FROM appearances WHERE media_id = ?', r.id);
+    const previous: PreviousSpeaker[] = links.map((l) => ({
+      entityId: l.entity_id,
+      voiceprint: analysis.speakers.find((s) => s.index === l.speaker_index)?.voiceprint ?? [],
+      segments: analysis.segments.filter((g) => g.speaker === l.speaker_index).map((g) => [g.start, g.end] as [number, number]),
+    }));
+    return previous.length > 0 ? JSON.stringify(previous) : null;
+  }
+
+  private reload(id: string): MediaRecord {
+    return toMedia(this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id) as MediaRow);
   }
 
   /** Queued or running jobs of the workspace whose request names this media. */
@@ -200,11 +268,12 @@ export class SqliteMediaStore {
     this.db.run("UPDATE media SET analysis_status = 'running' WHERE id = ? AND analysis_status IN ('pending', 'running')", id);
   }
 
-  async completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[]): Promise<void> {
+  async completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[], engineVersion: string | null = analysis.engineVersion ?? null): Promise<void> {
     this.db.transaction(() => {
       const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
       if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return;
       const now = nowIso();
+      this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
       for (const link of links) {
         if (link.create) {
           this.db.run(
@@ -225,19 +294,23 @@ export class SqliteMediaStore {
         );
       }
       this.db.run(
-        "UPDATE media SET analysis_status = 'ready', analysis_json = ?, duration_sec = COALESCE(duration_sec, ?) WHERE id = ?",
-        JSON.stringify(analysis), analysis.durationSec, id,
+        `UPDATE media SET analysis_status = 'ready', analysis_json = ?, engine_version = ?, previous_speakers_json = NULL,
+         duration_sec = COALESCE(duration_sec, ?) WHERE id = ?`,
+        JSON.stringify(analysis), engineVersion, analysis.durationSec, id,
       );
       chargeCredits(this.db, r.workspace_id, analysisCost(r.duration_sec), { mediaId: id });
       dropTasks(this.db, 'media.analyze', id);
     });
   }
 
-  async failAnalysis(id: string, error: { code: string; message: string }): Promise<void> {
+  /** `engineVersion`: the engine that failed it (null when no engine ran). */
+  async failAnalysis(id: string, error: { code: string; message: string }, engineVersion: string | null = null): Promise<void> {
     this.db.transaction(() => {
       const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
       if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return;
-      this.db.run("UPDATE media SET analysis_status = 'failed', analysis_error = ? WHERE id = ?", JSON.stringify(error), id);
+      this.db.run("UPDATE media SET analysis_status = 'failed', analysis_error = ?, engine_version = ? WHERE id = ?", JSON.stringify(error), engineVersion, id);
+      // A failed re-analysis leaves its entities without this appearance (they stay known).
+      this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
       releaseCredits(this.db, r.workspace_id, analysisCost(r.duration_sec), { mediaId: id });
       dropTasks(this.db, 'media.analyze', id);
     });

@@ -6,7 +6,7 @@ import type { MediaAnalysis } from '@rapport/analysis';
 import { buildTestApp, call, json, type TestApp } from '../../test/helpers.ts';
 import { fileUpload, wavFile } from './files.fixtures.testkit.ts';
 import type { Media } from './files.schemas.ts';
-import { speakerLinks } from './speaker-links.ts';
+import { carriedEntities, speakerLinks } from './speaker-links.ts';
 
 const speaker = (index: number, voiceprint: number[], label: string | null = null) => ({ index, speechSec: 5, voiceprint, label });
 
@@ -28,6 +28,42 @@ describe('speakerLinks', () => {
     const [link] = speakerLinks([speaker(0, [5, -3])], ['ent_a'], known, () => 'unused');
     assert.equal(link?.voiceprint, undefined);
     assert.equal(link?.entityId, 'ent_a');
+  });
+});
+
+describe('re-analysis: carriedEntities and replaced voiceprints', () => {
+  const seg = (speaker: number, start: number, end: number) => ({ speaker, start, end });
+  const prev = (entityId: string, segments: [number, number][]) => ({ entityId, voiceprint: [1, 0], segments });
+
+  it('a new speaker who speaks when a previous one did keeps its entity, whatever its new index', () => {
+    const previous = [prev('ent_a', [[0, 4], [8, 12]]), prev('ent_b', [[4, 8]])];
+    const carried = carriedEntities(previous, [seg(0, 4.1, 8), seg(1, 0, 4), seg(1, 8, 12)]);
+    assert.deepEqual([...carried].sort(), [[0, 'ent_b'], [1, 'ent_a']]);
+  });
+
+  it('a previous speaker split in two keeps its entity on the larger part only; the other part is left to voice linking', () => {
+    const carried = carriedEntities([prev('ent_a', [[0, 10]])], [seg(0, 0, 6), seg(1, 6, 10)]);
+    assert.deepEqual([...carried], [[0, 'ent_a']]);
+  });
+
+  it('two previous speakers merged into one: the one sharing the most time', () => {
+    const carried = carriedEntities([prev('ent_a', [[0, 3]]), prev('ent_b', [[3, 10]])], [seg(0, 0, 10)]);
+    assert.deepEqual([...carried], [[0, 'ent_b']]);
+  });
+
+  it('no entity when the shared time is half of the new speaker\'s speech or less', () => {
+    assert.equal(carriedEntities([prev('ent_a', [[0, 5]])], [seg(0, 0, 10)]).size, 0);
+    assert.equal(carriedEntities([prev('ent_a', [[0, 5.01]])], [seg(0, 0, 10)]).size, 1);
+    assert.equal(carriedEntities([], [seg(0, 0, 10)]).size, 0);
+  });
+
+  it("a carried speaker replaces this media's share of the entity's mean; another model's voiceprint is replaced whole", () => {
+    // The entity's mean [2, 0] covers 2 media: this one gave [3, 0] before, the other [1, 0].
+    const known = [{ entityId: 'ent_a', voiceprint: [2, 0], appearances: 1 }, { entityId: 'ent_b', voiceprint: [9, 9, 9], appearances: 0 }];
+    const links = speakerLinks([speaker(0, [3, 2]), speaker(1, [4, 4])], ['ent_a', 'ent_b'], known, () => 'unused', new Map([[0, [3, 0]], [1, [9, 9, 9]]]));
+    // (1 + 3) / 2 = 2 and (0 + 2) / 2 = 1
+    assert.deepEqual(links[0], { speakerIndex: 0, entityId: 'ent_a', speechSec: 5, voiceprint: [2, 1] });
+    assert.deepEqual(links[1], { speakerIndex: 1, entityId: 'ent_b', speechSec: 5, voiceprint: [4, 4] });
   });
 });
 

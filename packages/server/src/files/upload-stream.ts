@@ -20,10 +20,10 @@ export interface ReceivedUpload {
   sha256: string;
   /** The first bytes of the file, for format sniffing. */
   head: Buffer;
-  fields: { label?: string; mediaId?: string };
+  fields: { label?: string; mediaId?: string; numSpeakers?: string; minSpeakers?: string; maxSpeakers?: string };
 }
 
-const ALLOWED_FIELDS = new Set(['label', 'mediaId']);
+const ALLOWED_FIELDS = new Set(['label', 'mediaId', 'numSpeakers', 'minSpeakers', 'maxSpeakers']);
 
 const invalid = (details: ErrorDetail[]) => new ApiError('VALIDATION_FAILED', 'The upload is not valid; see details.', { details });
 

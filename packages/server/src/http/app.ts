@@ -98,7 +98,7 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
   app.addHook('preValidation', async (req) => {
     if (req.method === 'GET' || req.method === 'DELETE') return;
     const ct = String(req.headers['content-type'] ?? '');
-    const wantsMultipart = req.routeOptions.config?.doc?.multipart === true;
+    const wantsMultipart = req.routeOptions.config?.doc?.multipart !== undefined;
     if (wantsMultipart && !ct.startsWith('multipart/form-data')) {
       throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Uploads must be sent as multipart/form-data with a `file` part.');
     }

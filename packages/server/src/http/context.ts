@@ -14,8 +14,10 @@ export interface RouteDoc {
   tags: string[];
   /** Success responses by status code; errors are documented once for all routes. */
   responses: Record<number, { description: string; schema?: TSchema; contentType?: string }>;
-  /** Request body as multipart (POST /v1/files). */
-  multipart?: boolean;
+  /** The multipart form the route reads (POST /v1/files), for the OpenAPI document. */
+  multipart?: TSchema;
+  /** The JSON body may be left out (the route then reads `{}`). */
+  bodyOptional?: boolean;
   /** Whether the route needs no API key. */
   public?: boolean;
 }

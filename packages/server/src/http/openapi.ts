@@ -88,24 +88,9 @@ export class OpenApiBuilder {
       if (parameters.length) op.parameters = parameters;
       if (doc.public) op.security = [];
       if (doc.multipart) {
-        op.requestBody = {
-          required: true,
-          content: {
-            'multipart/form-data': {
-              schema: {
-                type: 'object',
-                required: ['file'],
-                properties: {
-                  file: { type: 'string', contentMediaType: 'application/octet-stream' },
-                  label: { type: 'string', minLength: 1, maxLength: 64 },
-                  mediaId: { type: 'string', minLength: 1, maxLength: 256 },
-                },
-              },
-            },
-          },
-        };
+        op.requestBody = { required: true, content: { 'multipart/form-data': { schema: doc.multipart } } };
       } else if (r.schema?.body) {
-        op.requestBody = { required: true, content: { 'application/json': { schema: r.schema.body } } };
+        op.requestBody = { required: !doc.bodyOptional, content: { 'application/json': { schema: r.schema.body } } };
       }
       (paths[path] ??= {})[r.method] = op;
     }

@@ -196,4 +196,17 @@ CREATE TABLE delivery_attempts (
 );
 `,
   },
+  {
+    // Speaker-count hints kept with the media (every analysis of it uses them), the engine
+    // version of its analysis (to find media an older engine analysed), and, while a
+    // re-analysis is owed, the speakers of the analysis it replaces (so that an entity keeps
+    // its id where its voice still speaks at the same times).
+    version: 2,
+    sql: `
+ALTER TABLE media ADD COLUMN speaker_hints_json TEXT;
+ALTER TABLE media ADD COLUMN engine_version TEXT;
+ALTER TABLE media ADD COLUMN previous_speakers_json TEXT;
+UPDATE media SET engine_version = json_extract(analysis_json, '$.engineVersion') WHERE analysis_json IS NOT NULL;
+`,
+  },
 ];
