@@ -44,3 +44,15 @@ test('analyzeMedia: corrupt input is media_unreadable, an aborted analysis stops
   controller.abort(new Error('stop'));
   await assert.rejects(analyzeMedia({ path: ok, signal: controller.signal }), /stop/);
 });
+
+test('firstSpeechOrder numbers speakers by their first segment, speakers without speech last', async () => {
+  const { firstSpeechOrder } = await import('./analyze.ts');
+  const segs = [
+    { speaker: 1, start: 0.2 },
+    { speaker: 0, start: 0.9 },
+    { speaker: 1, start: 2 },
+    { speaker: 3, start: 0.5 },
+  ];
+  assert.deepEqual(firstSpeechOrder(segs, 5), [2, 0, 3, 1, 4]);
+  assert.deepEqual(firstSpeechOrder([], 2), [0, 1]);
+});

@@ -51,6 +51,16 @@ function guidedMethod(offsetSec: number, cueLed: boolean, overlaps: string): str
   return `${GUIDED_DIARIZATION_NAME}${cueLed ? ", then the cues' own boundaries where one name speaks" : ''}${moved}; ${overlaps}`;
 }
 
+/** For each speaker 0..k-1, its number in the order of first speech (speakers without speech last). */
+export function firstSpeechOrder(segments: readonly { speaker: number; start: number }[], k: number): number[] {
+  const first = new Array<number>(k).fill(Infinity);
+  for (const g of segments) if (g.speaker >= 0 && g.speaker < k) first[g.speaker] = Math.min(first[g.speaker]!, g.start);
+  const byFirst = Array.from({ length: k }, (_, s) => s).sort((a, b) => first[a]! - first[b]! || a - b);
+  const order = new Array<number>(k);
+  byFirst.forEach((s, rank) => (order[s] = rank));
+  return order;
+}
+
 function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('analysis aborted');
 }
@@ -143,7 +153,20 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   // starts and stops (loose edges make as many false interruptions as true ones) and some cues
   // overlap at all (overlapCounting). Loose or not, they still give both speakers their speech
   // (diarization error and talk share are lower with them than without).
-  const segments = guided && guide ? withGuideOverlaps(track, guide, labels, frameSpeaker) : track;
+  let segments = guided && guide ? withGuideOverlaps(track, guide, labels, frameSpeaker) : track;
+  // The last stage: speakers numbered in the order they first speak in the segments the user
+  // reads (the diarization numbered its own track; gap restoring and cue boundaries can move a
+  // first word), so that speaker_index 0 is always the first voice heard.
+  const order = firstSpeechOrder(segments, speakers);
+  if (order.some((to, from) => to !== from)) {
+    const remap = (t: Int16Array): Int16Array => t.map((x) => (x >= 0 ? order[x]! : x));
+    segments = segments.map((g) => ({ ...g, speaker: order[g.speaker]! }));
+    voiceTrack = remap(voiceTrack);
+    frameSpeaker = remap(frameSpeaker);
+    const permuted: (string | null)[] = new Array<string | null>(speakers).fill(null);
+    labels.forEach((l, from) => (permuted[order[from]!] = l));
+    labels = permuted;
+  }
   const counting = guided && guide && transcript ? overlapCounting(guide.overlaps.length, cueEdgeError(transcript, silenceEdges(f.bandDb, thresholds.stay))) : null;
   const overlapsTimed = counting?.counted ?? false;
   const nuclei = syllableNuclei(f, mask);
