@@ -184,6 +184,8 @@ mu, rows = fit_lda(Etr, Ytr, a.keep)
 
 
 def eer(E, Y):
+    if len(Y) < 2:
+        return float('nan')
     Z = (E - mu) @ rows.T
     Z /= np.linalg.norm(Z, axis=1, keepdims=True)
     S = Z @ Z.T
@@ -221,7 +223,7 @@ weights = dict(layers=layers, embWeight=b64(net.emb.weight.detach().numpy()), em
                ldaMean=b64(mu), ldaRows=b64(rows), emb=a.emb, keep=a.keep, dims=D)
 # A check the engine's inference must reproduce: 120 frames of a held-out block through the
 # network (no frame skipped), pooled over frames 10..110, and the LDA.
-b0 = next(b for b in val_idx if blen[b] >= 120)
+b0 = next(b for b in list(val_idx) + list(tr_idx) if blen[b] >= 120)
 xin = cep[starts[b0]:starts[b0] + 120]
 with torch.no_grad():
     hseq = net.frames(torch.from_numpy(xin).T.unsqueeze(0))[0, :, 10:110]
@@ -234,7 +236,7 @@ model = dict(name=f'tdnn-stats-aam-lda-c{a.channels}-e{a.emb}-k{a.keep}', window
                           voices=[v for v, f in zip(meta['voices'], meta['voiceFolds']) if f != a.exclude_fold],
                           speeds=meta['speeds'], sessions=meta['sessions'], frames=int(N), classes=int(K),
                           excludedFold=a.exclude_fold, folds=meta['folds'], steps=a.steps, seed=a.seed,
-                          checkEer=round(float(eer(Eva, Yva)), 4), sha256=digest),
+                          checkEer=round(float(eer(Eva, Yva)), 4) if len(Yva) > 1 else None, sha256=digest),
              **weights)
 json.dump(model, open(a.out, 'w'))
 print(f'wrote {a.out} ({digest[:12]})', file=sys.stderr)
