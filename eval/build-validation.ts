@@ -53,8 +53,8 @@ function planFold(fold: number, voices: CorpusVoice[], count: number, rand: () =
     const condition = CONDITIONS[i % CONDITIONS.length]!;
     // Mostly 2-4 speakers, as conversations are; every fifth has 5 or 6.
     const n = Math.min(voices.length, i % 5 === 4 ? 5 + (i % 2) : 2 + (i % 3));
-    // Mostly 1-4 minutes; one 10-minute and one 30-minute conversation per fold.
-    const durationSec = i === 1 ? 1800 : i === 2 ? 600 : 60 + Math.floor(rand() * 180);
+    // Mostly 1-4 minutes; one long conversation per fold (30, 10 and 20 minutes).
+    const durationSec = i === 1 ? [1800, 600, 1200][fold % 3]! : 60 + Math.floor(rand() * 180);
     let chosen: CorpusVoice[];
     if (condition === 'similar-pitch') {
       const at = Math.floor(rand() * (byPitch.length - n + 1));

@@ -5,7 +5,7 @@
 // training saw every corpus voice, so those figures are not speaker-disjoint: a reference only).
 // Prints the fold table and writes DIR/folds-summary.json (or --json OUT).
 import { parseArgs } from 'node:util';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -18,22 +18,26 @@ if (!values.val || !values.models) {
 }
 const folds = readdirSync(values.val).filter((d) => /^fold-\d+$/.test(d)).sort();
 const tmp = mkdtempSync(join(tmpdir(), 'folds-'));
-const rows: { fold: string; s: SetSummary }[] = [];
-for (const fold of folds) {
+const runs = folds.map(async (fold) => {
   const k = fold.slice(5);
-  const args = ['eval/run.ts', '--dataset', join(values.val, fold), '--json', join(tmp, `${fold}.json`), '--quiet'];
+  const args = ['eval/run.ts', '--dataset', join(values.val!, fold), '--json', join(tmp, `${fold}.json`), '--quiet'];
   if (values.models !== 'none') {
-    const model = join(values.models, values['model-name']!.replace('{k}', k));
+    const model = join(values.models!, values['model-name']!.replace('{k}', k));
     if (!existsSync(model)) throw new Error(`no model for ${fold}: ${model}`);
     args.push('--model', model);
   }
   if (values.tune) args.push('--tune', values.tune);
   if (values.files) args.push('--files', values.files);
-  const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 26 });
-  if (r.status !== 0) throw new Error(`eval of ${fold} failed`);
-  process.stderr.write(`${fold}\n${r.stdout.toString()}\n`);
-  rows.push({ fold, s: (JSON.parse(readFileSync(join(tmp, `${fold}.json`), 'utf8')) as { summary: SetSummary }).summary });
-}
+  // The folds run side by side, each in its own process.
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`eval of ${fold} failed`);
+  process.stderr.write(`${fold}\n${out}\n`);
+  return { fold, s: (JSON.parse(readFileSync(join(tmp, `${fold}.json`), 'utf8')) as { summary: SetSummary }).summary };
+});
+const rows = await Promise.all(runs);
 
 type Key = 'der_collar_025' | 'confusion_025' | 'speaker_count_exact' | 'talk_share_error_pp' | 'identity_f1' | 'selector_accuracy' | 'speed_x_real_time';
 const cols: { key: Key; name: string; pct: boolean; lowerBetter: boolean }[] = [

@@ -2,7 +2,7 @@
 //   node training/write-speaker-net-model.ts MODEL.json packages/analysis/src/speech/speaker-net.model.ts
 // The file records how the model was trained (command, voices, sessions, checksum) in its header
 // and keeps the trainer's check vector, which the engine's tests run through the TypeScript
-// inference (speaker-net.model.test.ts).
+// inference.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadSpeakerNet, type SpeakerNetFile } from '../packages/analysis/src/speech/speaker-net.ts';
 

@@ -37,7 +37,7 @@ import { chunkSpeakers, linkedChunkGroups } from './diarize-long.ts';
 import { bridgedPauses, concatFrames, framesByLabel, modellingMask, standardisedCepstra, windowSpans } from './speaker-frames.ts';
 import { rangeEmbedder, speakerEmbeddings, type EmbeddingSum, type RangeEmbedder } from './window-embedding.ts';
 import { forcedMerge, pairClr, pickMerge, type MergeEvidence } from './merge-choice.ts';
-import { SPEAKER_LDA } from './speaker-lda.model.ts';
+import { DEFAULT_EMBEDDING } from './default-embedding.ts';
 import { bestFitting, embedWindows, type EmbeddedWindows } from './partition-fit.ts';
 import { decideSpeakerCount } from './speaker-count.ts';
 import { DIARIZE_DEFAULTS, type DiarizeOptions } from './diarize-options.ts';
@@ -165,7 +165,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   const model = modellingMask(f, mask, true);
   const dims = CEP_DIMS + 1;
   const cep = standardisedCepstra(f, model, true);
-  const embedding = rangeEmbedder(o.embeddingModel ?? SPEAKER_LDA, cep, dims, model);
+  const embedding = rangeEmbedder(o.embeddingModel ?? DEFAULT_EMBEDDING, cep, dims, model);
   if (!embedding) return diarizeSeeded(f, regions, mask, options, null, chunked);
   const windows = embedWindows(embedding, regions);
   const speech = { model, cep, embedding, count: countBounds(windows, o) };
@@ -182,7 +182,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
  */
 function countBounds(windows: EmbeddedWindows, o: typeof DIARIZE_DEFAULTS & DiarizeOptions): { min: number; max: number } {
   const hint = o.speakers ?? { min: 1, max: Infinity };
-  if (o.countRule !== 'spectral' || hint.min === hint.max) return hint;
+  if (o.countRule === 'merging' || hint.min === hint.max) return hint;
   const decided = decideSpeakerCount(windows.vectors, windows.dims, windows.start.length, { min: hint.min, max: Math.min(hint.max, o.maxInitialClusters) });
   return decided ? { min: decided.count, max: decided.count } : hint;
 }
@@ -200,7 +200,7 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
   const cep = speech?.cep ?? standardisedCepstra(f, model, o.voicedOnly);
   const dims = CEP_DIMS + (o.voicedOnly ? 1 : 0);
   // The window embedding's model reads the voiced-only features (c1..c19 and log F0).
-  const embedding = speech?.embedding ?? rangeEmbedder(o.embeddingModel ?? SPEAKER_LDA, cep, dims, model);
+  const embedding = speech?.embedding ?? rangeEmbedder(o.embeddingModel ?? DEFAULT_EMBEDDING, cep, dims, model);
   let modelled = 0;
   for (let i = 0; i < f.frames; i++) modelled += model[i]!;
   const modelFrames = new Int32Array(modelled);

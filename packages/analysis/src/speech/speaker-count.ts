@@ -78,10 +78,15 @@ function laplacianSpectrum(sim: Float64Array, n: number, p: number): Float64Arra
   return symmetricEigenvalues(lap, n);
 }
 
-/** The neighbour counts tried: 2, 3, 4, ... growing by about a fifth, up to a quarter of the windows. */
+/**
+ * The neighbour counts tried: from log2(n) (fewer neighbours leave a k-nearest-neighbour graph in
+ * pieces, whose zero eigenvalues then read as speakers: a 46 s recording came out as 10), growing
+ * by about a fifth, up to a quarter of the windows.
+ */
 export function candidateP(n: number): number[] {
   const out: number[] = [];
-  for (let p = 2; p <= Math.max(2, Math.floor(n / 4)); p = Math.max(p + 1, Math.round(p * 1.2))) out.push(p);
+  const first = Math.max(2, Math.ceil(Math.log2(Math.max(2, n))));
+  for (let p = first; p <= Math.max(first, Math.floor(n / 4)); p = Math.max(p + 1, Math.round(p * 1.2))) out.push(p);
   return out;
 }
 

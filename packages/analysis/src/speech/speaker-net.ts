@@ -33,6 +33,8 @@ export interface SpeakerNetFile {
   ldaMean: string;
   ldaRows: string;
   trained?: unknown;
+  /** The trainer's own output for one input: the TypeScript inference must reproduce it. */
+  check?: { input: string; start: number; end: number; output: number[] };
 }
 
 export interface SpeakerNet {
