@@ -1,6 +1,6 @@
 // Markdown rendering of a result document: every title, card and text of the document appears,
 // in document order. Illustrations become HTML comments (Markdown has nothing to draw them with).
-import type { Block, ResultDocument } from './types.ts';
+import type { Block, MatchingEvidence, ResultDocument } from './types.ts';
 
 function renderBlock(block: Block, out: string[]): void {
   switch (block.type) {
@@ -20,7 +20,7 @@ function renderBlock(block: Block, out: string[]): void {
   }
 }
 
-export function renderMarkdown(doc: ResultDocument): string {
+export function renderMarkdown(doc: ResultDocument, _evidence?: MatchingEvidence): string {
   const out: string[] = [`# ${doc.title}`, '', doc.summary];
   for (const section of doc.sections) {
     out.push('', `## ${section.section_title}`);

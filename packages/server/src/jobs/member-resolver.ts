@@ -106,7 +106,9 @@ export async function resolveMember(
     resolvedLabel: label,
     input: {
       ref,
-      name: label ?? `Speaker ${speaker.index + 1} of ${m.label ?? m.filename}`,
+      // Decisions §11: the label, else "Speaker 2 in interview.wav" at the first mention and "Speaker 2" after.
+      name: label ?? `Speaker ${speaker.index + 1} in ${m.label ?? m.filename}`,
+      ...(label ? {} : { shortName: `Speaker ${speaker.index + 1}` }),
       entityId,
       metrics: speaker.metrics,
       appearances: [{ mediaId: m.id, speakerIndex: speaker.index }],
