@@ -19,6 +19,7 @@ export const endpoints = {
   'files.retrieve': { method: 'GET', path: '/v1/files/{id}', status: 200, response: 'Media' },
   'files.delete': { method: 'DELETE', path: '/v1/files/{id}', status: 204, response: null },
   'files.diarization': { method: 'GET', path: '/v1/files/{id}/diarization', status: 200, response: 'Diarization' },
+  'files.metrics': { method: 'GET', path: '/v1/files/{id}/metrics', status: 200, response: 'MediaMetrics' },
 
   'matching.create': { method: 'POST', path: '/v1/matching/jobs', status: 202, response: 'JobReceipt' },
   'matching.retrieve': { method: 'GET', path: '/v1/matching/{id}', status: 200, response: 'MatchingPayload' },
@@ -37,6 +38,7 @@ export const endpoints = {
 
   'entities.list': { method: 'GET', path: '/v1/entities', status: 200, response: 'List:Entity' },
   'entities.retrieve': { method: 'GET', path: '/v1/entities/{id}', status: 200, response: 'Entity' },
+  'entities.metrics': { method: 'GET', path: '/v1/entities/{id}/metrics', status: 200, response: 'EntityMetrics' },
   'entities.update': { method: 'PATCH', path: '/v1/entities/{id}', status: 200, response: 'Entity' },
   'entities.tag': { method: 'POST', path: '/v1/entities/{id}/tags', status: 200, response: 'Entity' },
   'entities.untag': { method: 'DELETE', path: '/v1/entities/{id}/tags/{tag}', status: 200, response: 'Entity' },

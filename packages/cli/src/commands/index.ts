@@ -2,8 +2,8 @@
 // never reach this table: main.ts sends them to the server package.
 import type { Command } from '../context.ts';
 import { credits, creditsTransactions, feedback, webhooksDeliveries, webhooksDelivery, webhooksRedeliver } from './account.ts';
-import { entitiesGet, entitiesLabel, entitiesList, entitiesMerge, entitiesTag, entitiesUntag } from './entities.ts';
-import { filesDelete, filesGet, filesList, upload } from './files.ts';
+import { entitiesGet, entitiesLabel, entitiesList, entitiesMerge, entitiesMetrics, entitiesTag, entitiesUntag } from './entities.ts';
+import { filesDelete, filesDiarization, filesGet, filesList, filesMetrics, upload } from './files.ts';
 import { jobsCancel, jobsGet, jobsList, jobsWatch, match, report } from './jobs.ts';
 import { result } from './result.ts';
 
@@ -12,6 +12,8 @@ export const COMMANDS: Record<string, Command> = {
   'files list': filesList,
   'files get': filesGet,
   'files delete': filesDelete,
+  'files diarization': filesDiarization,
+  'files metrics': filesMetrics,
   match,
   report,
   'jobs watch': jobsWatch,
@@ -25,6 +27,7 @@ export const COMMANDS: Record<string, Command> = {
   'entities tag': entitiesTag,
   'entities untag': entitiesUntag,
   'entities merge': entitiesMerge,
+  'entities metrics': entitiesMetrics,
   credits,
   'credits transactions': creditsTransactions,
   'webhooks deliveries': webhooksDeliveries,

@@ -45,5 +45,13 @@ export const Diarization = Strict({
 });
 export type Diarization = Static<typeof Diarization>;
 
+export const DIARIZATION_FORMATS = ['json', 'rttm', 'vtt', 'srt'] as const;
+export type DiarizationFormat = (typeof DIARIZATION_FORMATS)[number];
+
+export const DiarizationQuery = Strict({
+  format: Type.Optional(Type.Union(DIARIZATION_FORMATS.map((f) => Type.Literal(f)), { default: 'json', description: 'json (default), rttm (text/plain), vtt (text/vtt) or srt (application/x-subrip)' })),
+});
+export type DiarizationQuery = Static<typeof DiarizationQuery>;
+
 export const MediaListQuery = ListQuery;
 export type MediaListQuery = Static<typeof MediaListQuery>;

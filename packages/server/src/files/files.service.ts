@@ -3,6 +3,7 @@
 // media, and read, list and delete media. A file on disk without its row, or a row without its
 // file, is never left behind by a failed request.
 import type { FastifyRequest } from 'fastify';
+import { DIARIZATION_CONTENT_TYPES, segmentTexts, toRttm, toSrt, toWebVtt } from './diarization-export.ts';
 import { ApiError, type ErrorDetail } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
 import type { Services } from '../services.ts';
@@ -13,7 +14,7 @@ import { analysisCost, type MediaRecord } from './media.store.ts';
 import { receiveUpload, type ReceivedUpload } from './upload-stream.ts';
 import { detectMedia } from './media-probe.ts';
 import { toDiarization, toMediaResource } from './media-resource.ts';
-import type { Diarization, Media, MediaListQuery } from './files.schemas.ts';
+import type { Diarization, DiarizationFormat, Media, MediaListQuery } from './files.schemas.ts';
 
 const MAX_LABEL_CODE_POINTS = 64;
 const MAX_ID_LENGTH = 256;
@@ -136,6 +137,19 @@ export class FilesService {
       throw new ApiError('CONFLICT', `The analysis of media ${id} is ${m.analysisStatus}; the diarization exists once analysis.status is ready.`);
     }
     return toDiarization(m);
+  }
+
+  /** The diarization as an RTTM, WebVTT or SRT file (decisions §7), with the transcript's text. */
+  async diarizationFile(auth: AuthContext, id: string, format: Exclude<DiarizationFormat, 'json'>): Promise<{ contentType: string; body: string }> {
+    const d = await this.diarization(auth, id);
+    const m = await this.load(auth, id);
+    // Transcript media: one segment per cue, in cue order. Audio and video: the attached
+    // transcript's cues placed on the segments of the speakers their names were aligned to.
+    const texts = !m.analysis && m.transcript
+      ? m.transcript.cues.map((c) => c.text)
+      : segmentTexts(d.segments, m.transcript ?? m.analysis?.transcript ?? null, m.analysis?.speakers.map((s) => s.label) ?? []);
+    const body = format === 'rttm' ? toRttm(d) : format === 'vtt' ? toWebVtt(d, texts) : toSrt(d, texts);
+    return { contentType: DIARIZATION_CONTENT_TYPES[format], body };
   }
 
   private async load(auth: AuthContext, id: string): Promise<MediaRecord> {

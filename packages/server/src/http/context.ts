@@ -13,7 +13,7 @@ export interface RouteDoc {
   summary: string;
   tags: string[];
   /** Success responses by status code; errors are documented once for all routes. */
-  responses: Record<number, { description: string; schema?: TSchema; contentType?: string }>;
+  responses: Record<number, { description: string; schema?: TSchema; contentType?: string; alternatives?: string[] }>;
   /** Request body as multipart (POST /v1/files). */
   multipart?: boolean;
   /** Whether the route needs no API key. */
