@@ -24,6 +24,12 @@ export type { BuildMatchingInput, BuiltDocument } from './documents/matching.ts'
 export { buildReport } from './documents/report.ts';
 export type { BuildReportInput } from './documents/report.ts';
 export { renderMarkdown } from './documents/markdown.ts';
+export { renderHtml, RESULT_HTML_CSP } from './documents/html.ts';
+export type { HtmlOptions } from './documents/html.ts';
+export { documentFigures, figureFor } from './documents/figures.ts';
+export type { Figure, FigureBar, FigureGroup } from './documents/figures.ts';
+export { figureText } from './documents/figure-text.ts';
+export { figureSvg } from './documents/figure-svg.ts';
 export { validateResultDocument, resultDocumentJsonSchema } from './documents/schema.ts';
 export { ICONS, ICON_NAMES } from './documents/icons.ts';
 export type * from './documents/types.ts';

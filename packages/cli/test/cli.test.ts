@@ -74,6 +74,10 @@ describe('rapport, the command line', () => {
       assert.equal(m.stdout.trim(), payload.markdown.trim(), 'match --wait printed the result Markdown');
       const byId = await rapport(['result', payload.id], env);
       assert.equal(byId.stdout.trim(), payload.markdown.trim());
+      const html = await rapport(['result', jobId, '--html'], env);
+      assert.equal(html.code, 0, html.stderr);
+      assert.match(html.stdout, /^<!doctype html>\n<html lang="en">/);
+      assert.match(html.stdout, /<figure class="illustration illustration-connection">/);
     } else {
       assert.equal(job.status, 'failed');
       assert.equal(m.code, 5, 'a failed job exits 5');

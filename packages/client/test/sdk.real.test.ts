@@ -122,6 +122,12 @@ describe('against a real service', () => {
       assert.deepEqual(await client.matching.byJob(last.id), result);
       assert.equal((await client.matching.retrieve(result.id)).id, result.id);
       assert.ok(await client.matching.evidence(result.id));
+      // The standalone HTML file: the document's title and its figures drawn as SVG.
+      const html = await client.matching.html(result.id);
+      assert.match(html, /^<!doctype html>/);
+      assert.ok(html.includes(`<h1>${result.json?.title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</h1>`));
+      assert.equal(html.match(/<svg /g)?.length, result.json?.sections.flatMap((x) => (Array.isArray(x.section_content) ? x.section_content : [])).filter((b) => b.type === 'illustration').length);
+      assert.doesNotMatch(html, /<script/);
       const fb = await client.feedback.create({ resultId: result.id, rating: 4, comment: 'useful' });
       assert.equal(fb.rating, 4);
     } else {
