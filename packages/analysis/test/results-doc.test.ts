@@ -25,5 +25,5 @@ test('docs/results.md holds the Markdown of the generated matching result, as th
     writeFileSync(DOC, text.slice(0, start) + snapshot + text.slice(end + END.length));
     return;
   }
-  assert.equal(current, snapshot, 'docs/results.md is out of date: run UPDATE_DOCS=1 node --test packages/analysis/test/results-doc.test.ts');
+  assert.equal(current, snapshot, 'docs/results.md is out of date: run UPDATE_DOCS=1 npm run test:unit -- results-doc');
 });

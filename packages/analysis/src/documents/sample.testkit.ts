@@ -3,6 +3,7 @@
 // synthetic conversations through the engine's real behavior stage; one has a transcript.
 import { aggregateMetrics } from '../behavior/speaker-metrics.ts';
 import { acousticFor, conversation, makeMedia } from '../behavior/fixtures.testkit.ts';
+import type { MediaFixture } from '../behavior/fixtures.testkit.ts';
 import type { MediaAnalysis, Transcript } from '../types.ts';
 import { buildMatching } from './matching.ts';
 import type { BuiltDocument } from './matching.ts';
@@ -26,15 +27,21 @@ function sampleMedia(): Record<string, MediaAnalysis> {
       text: LINES[k % LINES.length]?.[t.speaker] ?? 'Right.',
     })),
   };
-  // Voice statistics as the speech stage reports them: pitch in semitones above 27.5 Hz, syllables
-  // and phonation time for the rates.
-  const voices = (a: number, b: number) => [
-    acousticFor(0, { pitchMedianSt: a, pitchRangeSt: 7.5, pitchVariabilitySt: 2.4, loudnessMeanDb: -23, syllables: 470, phonationSec: 88, voicedSec: 70 }),
-    acousticFor(1, { pitchMedianSt: b, pitchRangeSt: 5.2, pitchVariabilitySt: 1.6, loudnessMeanDb: -27, syllables: 380, phonationSec: 80, voicedSec: 62 }),
-  ];
+  // Voice statistics as the speech stage reports them: pitch in semitones above 27.5 Hz, and
+  // syllables and phonation time in proportion to each speaker's speech (4.3 and 3.9 syllables
+  // per second of speech, phonation 80 % of it).
+  const voices = (f: MediaFixture, a: number, b: number) => {
+    const speech = (s: number) => f.turns.filter((t) => t.speaker === s).reduce((sum, t) => sum + t.end - t.start, 0);
+    const [s0, s1] = [speech(0), speech(1)];
+    return [
+      acousticFor(0, { pitchMedianSt: a, pitchRangeSt: 7.5, pitchVariabilitySt: 2.4, loudnessMeanDb: -23, syllables: Math.round(4.3 * s0), phonationSec: 0.8 * s0, voicedSec: 0.6 * s0 }),
+      acousticFor(1, { pitchMedianSt: b, pitchRangeSt: 5.2, pitchVariabilitySt: 1.6, loudnessMeanDb: -27, syllables: Math.round(3.9 * s1), phonationSec: 0.8 * s1, voicedSec: 0.6 * s1 }),
+    ];
+  };
+  const standup = conversation(42, 40, false);
   return {
-    med_interview: makeMedia({ ...interview, transcript, acoustic: voices(31, 24) }),
-    med_standup: makeMedia({ ...conversation(42, 40, false), acoustic: voices(26, 33) }),
+    med_interview: makeMedia({ ...interview, transcript, acoustic: voices(interview, 31, 24) }),
+    med_standup: makeMedia({ ...standup, acoustic: voices(standup, 26, 33) }),
   };
 }
 
