@@ -80,13 +80,13 @@ test('the figure renderer imports nothing Node-only, so a browser dashboard can 
     if (seen.has(file)) return;
     seen.add(file);
     const src = readFileSync(file, 'utf8');
-    for (const m of src.matchAll(/^import (?:type )?[^'"]*['"]([^'"]+)['"]/gm)) {
-      const spec = m[1] ?? '';
-      const typeOnly = /^import type /.test(m[0]);
+    for (const m of src.matchAll(/^(?:import|export) (?:type )?[^'";]*from ['"]([^'"]+)['"]|^import ['"]([^'"]+)['"]/gm)) {
+      const spec = m[1] ?? m[2] ?? '';
+      const typeOnly = /^(?:import|export) type /.test(m[0]);
       assert.ok(spec.startsWith('.'), `${file} imports ${spec}`);
       if (!typeOnly) visit(resolve(dirname(file), spec));
     }
   };
-  for (const f of ['figures.ts', 'figure-text.ts', 'figure-svg.ts']) visit(join(here, f));
-  assert.ok(seen.size >= 4);
+  visit(join(here, 'render.ts'));
+  for (const f of ['figures.ts', 'figure-text.ts', 'figure-svg.ts', 'html.ts', 'markdown.ts']) assert.ok(seen.has(join(here, f)), f);
 });
