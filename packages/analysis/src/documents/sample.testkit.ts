@@ -40,8 +40,10 @@ function sampleMedia(): Record<string, MediaAnalysis> {
   };
   const standup = conversation(42, 40, false);
   return {
-    med_interview: makeMedia({ ...interview, transcript, acoustic: voices(interview, 31, 24) }),
-    med_standup: makeMedia({ ...standup, acoustic: voices(standup, 26, 33) }),
+    // Neither shows overlapped speech (no cue overlaps another; audio alone has one speaker at a
+    // time), so interruptions, backchannels and overlap are not measured, as analyze() decides.
+    med_interview: makeMedia({ ...interview, transcript, acoustic: voices(interview, 31, 24), overlapMeasured: false }),
+    med_standup: makeMedia({ ...standup, acoustic: voices(standup, 26, 33), overlapMeasured: false }),
   };
 }
 
