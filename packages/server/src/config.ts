@@ -24,6 +24,8 @@ export interface Config {
   role: 'all' | 'api' | 'worker';
   workerConcurrency: number;
   maxUploadBytes: number;
+  /** Media longer than this is refused at upload when declared, and its decoding stops past it (default 4 h). */
+  maxMediaSec: number;
   serviceApiKey: string | null;
   signingSecret: string | null;
   webhookAllowPrivate: boolean;
@@ -107,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     role: oneOf('ROLE', ROLES, 'all'),
     workerConcurrency: int('WORKER_CONCURRENCY', 2, 1, 64),
     maxUploadBytes: int('MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1),
+    maxMediaSec: int('MAX_MEDIA_SEC', 4 * 3600, 1, 24 * 3600),
     serviceApiKey,
     signingSecret,
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE'),

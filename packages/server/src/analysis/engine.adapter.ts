@@ -1,7 +1,6 @@
 // Binds the server's AnalysisEngine interface to the @rapport/analysis library. The engine
-// decodes non-WAV media with the ffmpeg binary that ships inside @ffmpeg-installer/ffmpeg (an
-// npm package, so nothing is installed by hand).
-import { createRequire } from 'node:module';
+// decodes non-WAV media in its media sandbox (FFmpeg compiled to WebAssembly, from the npm
+// package @ffmpeg/core, so nothing is installed by hand).
 import {
   aggregateMetrics,
   analyzeMedia,
@@ -13,16 +12,7 @@ import {
 } from '@rapport/analysis';
 import type { AnalysisEngine } from './engine.ts';
 
-function ffmpegPath(): string | undefined {
-  try {
-    return (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-  } catch {
-    return undefined; // the engine then tries `ffmpeg` on the PATH, and reports unreadable media if absent
-  }
-}
-
 export function createEngine(): AnalysisEngine {
-  const ffmpeg = ffmpegPath();
   return {
     analyzeMedia: (input) =>
       analyzeMedia({
@@ -30,7 +20,7 @@ export function createEngine(): AnalysisEngine {
         transcript: input.transcript,
         onProgress: input.onProgress,
         signal: input.signal,
-        ...(ffmpeg ? { ffmpegPath: ffmpeg } : {}),
+        maxDurationSec: input.maxDurationSec,
       }),
     linkSpeakers: (voiceprints, existing) => linkSpeakers(voiceprints, existing),
     resolveSelector: (media, selector, ctx) => resolveSelector(media, selector, ctx),

@@ -19,6 +19,8 @@ export interface AnalysisEngine {
     transcript: Transcript | null;
     onProgress: (stage: AnalysisStage, fraction: number) => void;
     signal: AbortSignal;
+    /** Media that decodes to more than this fails as media_unreadable (MAX_MEDIA_SEC). */
+    maxDurationSec: number;
   }): Promise<MediaAnalysis>;
   /** For each new voiceprint, the entity it belongs to, or null for a new person. */
   linkSpeakers(voiceprints: number[][], existing: { entityId: string; voiceprint: number[] }[]): (string | null)[];

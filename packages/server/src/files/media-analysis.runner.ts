@@ -33,6 +33,7 @@ export class MediaAnalysisRunner implements TaskHandler {
         path: m.storagePath,
         transcript: m.transcript,
         signal: ctx.signal,
+        maxDurationSec: this.services.config.maxMediaSec,
         onProgress: (stage, fraction) => {
           // Progress is advisory: at most a few writes a second, never awaited by the engine.
           const now = Date.now();
@@ -53,7 +54,13 @@ export class MediaAnalysisRunner implements TaskHandler {
     const existing = await this.services.stores.entities.voiceprints(m.workspaceId, m.id);
     const linked = this.engine.linkSpeakers(analysis.speakers.map((s) => s.voiceprint), existing);
     const links = speakerLinks(analysis.speakers, linked, existing, () => newId('ent'));
-    await media.completeAnalysis(m.id, analysis, links);
+    const outcome = await media.completeAnalysis(m.id, analysis, links);
+    if (outcome === 'insufficient_credits') {
+      await media.failAnalysis(m.id, {
+        code: 'insufficient_credits',
+        message: `The media decoded to ${analysis.durationSec} s, which costs more credits than the workspace has left.`,
+      });
+    }
     return { kind: 'done' };
   }
 

@@ -4,7 +4,7 @@
 import type { SqliteDb } from '../store/sqlite.ts';
 import { nowIso } from '../ids.ts';
 import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
-import { chargeCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
+import { chargeCredits, InsufficientCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import { upgradeCachedAnalysis, type MediaAnalysis, type Transcript } from '@rapport/analysis';
 
@@ -200,10 +200,26 @@ export class SqliteMediaStore {
     this.db.run("UPDATE media SET analysis_status = 'running' WHERE id = ? AND analysis_status IN ('pending', 'running')", id);
   }
 
-  async completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[]): Promise<void> {
-    this.db.transaction(() => {
+  /**
+   * Stores the analysis and charges it by its decoded duration. 'insufficient_credits' when
+   * that duration costs more than the workspace can pay: nothing is stored then.
+   */
+  async completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[]): Promise<'done' | 'insufficient_credits'> {
+    return this.db.transaction(() => {
       const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
-      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return;
+      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return 'done';
+      // What is charged is what was analysed: the decoded samples' duration, not the header's
+      // claim the reservation was made on (a WAV's byte rate can say 0 s for an hour of audio).
+      // More than was reserved is reserved now; a workspace that cannot pay it gets no result.
+      const extra = analysisCost(analysis.durationSec) - analysisCost(r.duration_sec);
+      if (extra > 0) {
+        try {
+          reserveCredits(this.db, r.workspace_id, extra, { mediaId: id });
+        } catch (err) {
+          if (!(err instanceof InsufficientCredits)) throw err;
+          return 'insufficient_credits';
+        }
+      }
       const now = nowIso();
       for (const link of links) {
         if (link.create) {
@@ -225,11 +241,14 @@ export class SqliteMediaStore {
         );
       }
       this.db.run(
-        "UPDATE media SET analysis_status = 'ready', analysis_json = ?, duration_sec = COALESCE(duration_sec, ?) WHERE id = ?",
+        "UPDATE media SET analysis_status = 'ready', analysis_json = ?, duration_sec = ? WHERE id = ?",
         JSON.stringify(analysis), analysis.durationSec, id,
       );
-      chargeCredits(this.db, r.workspace_id, analysisCost(r.duration_sec), { mediaId: id });
+      chargeCredits(this.db, r.workspace_id, analysisCost(analysis.durationSec), { mediaId: id });
+      const unused = analysisCost(r.duration_sec) - analysisCost(analysis.durationSec);
+      if (unused > 0) releaseCredits(this.db, r.workspace_id, unused, { mediaId: id });
       dropTasks(this.db, 'media.analyze', id);
+      return 'done';
     });
   }
 
