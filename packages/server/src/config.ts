@@ -26,6 +26,8 @@ export interface Config {
   maxUploadBytes: number;
   /** Media longer than this is refused at upload when declared, and its decoding stops past it (default 4 h). */
   maxMediaSec: number;
+  /** Heap limit of one media analysis, run in its own worker thread. */
+  analysisMemoryMb: number;
   serviceApiKey: string | null;
   signingSecret: string | null;
   webhookAllowPrivate: boolean;
@@ -110,6 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: int('WORKER_CONCURRENCY', 2, 1, 64),
     maxUploadBytes: int('MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1),
     maxMediaSec: int('MAX_MEDIA_SEC', 4 * 3600, 1, 24 * 3600),
+    analysisMemoryMb: int('ANALYSIS_MEMORY_MB', 3072, 64, 65536),
     serviceApiKey,
     signingSecret,
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE'),

@@ -3,7 +3,6 @@
 // package @ffmpeg/core, so nothing is installed by hand).
 import {
   aggregateMetrics,
-  analyzeMedia,
   buildMatching,
   buildReport,
   linkSpeakers,
@@ -11,17 +10,12 @@ import {
   resolveSelector,
 } from '@rapport/analysis';
 import type { AnalysisEngine } from './engine.ts';
+import { analyzeInThread } from './analysis-thread.ts';
 
 export function createEngine(): AnalysisEngine {
   return {
-    analyzeMedia: (input) =>
-      analyzeMedia({
-        path: input.path,
-        transcript: input.transcript,
-        onProgress: input.onProgress,
-        signal: input.signal,
-        maxDurationSec: input.maxDurationSec,
-      }),
+    // In a worker thread with its own heap limit: the API's event loop stays free meanwhile.
+    analyzeMedia: (input) => analyzeInThread(input),
     linkSpeakers: (voiceprints, existing) => linkSpeakers(voiceprints, existing),
     resolveSelector: (media, selector, ctx) => resolveSelector(media, selector, ctx),
     aggregateMetrics: (items) => aggregateMetrics(items),

@@ -34,6 +34,7 @@ export class MediaAnalysisRunner implements TaskHandler {
         transcript: m.transcript,
         signal: ctx.signal,
         maxDurationSec: this.services.config.maxMediaSec,
+        memoryLimitMb: this.services.config.analysisMemoryMb,
         onProgress: (stage, fraction) => {
           // Progress is advisory: at most a few writes a second, never awaited by the engine.
           const now = Date.now();
