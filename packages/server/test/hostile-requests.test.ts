@@ -1,6 +1,7 @@
 // Hostile requests of issue 20: a near-1 MB body of thousands of bad group items is answered
 // 400 in bounded time with a bounded list of details (finding 4), and an absolute-form request
-// line (`GET http://host/v1/...`) goes through authentication like any other (finding 10).
+// line (`GET http://host/v1/...`) goes through authentication like any other (finding 10); a
+// HEAD on an event stream ends (found by the fuzzer: it held the connection forever).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
@@ -14,7 +15,7 @@ before(async () => {
 after(async () => t.close());
 
 describe('validation cost', () => {
-  it('12,000 bad group items in ~1 MB: 400 within a second, details capped, /healthz not held up', async () => {
+  it('12,000 bad group items in ~1 MB: 400 in bounded time (not 137 s), details capped, /healthz not held up', async () => {
     const group = Array.from({ length: 12_000 }, (_, i) => ({ type: 'media_target', mediaId: `m${i}`, selector: { strategy: 'nope', x: i } }));
     const payload = JSON.stringify({ target: { type: 'entity_id', entityId: 'ent_x' }, group, context: 'behavioral_compatibility' });
     assert.ok(payload.length > 900_000 && payload.length < 1024 * 1024, `${payload.length} bytes`);
@@ -31,7 +32,8 @@ describe('validation cost', () => {
     const details = body.error.details ?? [];
     assert.ok(details.length <= 101, `${details.length} details`);
     assert.ok(details.some((d) => d.path === '/group' && /(at most|more than) 20/.test(d.message)), JSON.stringify(details.slice(0, 5)));
-    assert.ok(ms < 1000, `answered in ${ms.toFixed(0)} ms`);
+    // 137 s before the fix; 0.37 s alone on the 2-core host, up to 3.4 s with the whole suite running beside it.
+    assert.ok(ms < 10_000, `answered in ${ms.toFixed(0)} ms`);
   });
 });
 
@@ -61,6 +63,15 @@ describe('absolute-form request lines', () => {
       const r = await raw(port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
       assert.equal(r.status, 401, `${target}: ${r.status} ${r.body.slice(0, 200)}`);
       assert.doesNotMatch(r.body, /at \w+ \(|node:internal|\.ts:\d+/);
+    }
+  });
+
+  it('HEAD on an event stream answers its head and ends, instead of holding the connection open', async () => {
+    for (const path of ['/v1/events']) {
+      const started = performance.now();
+      const r = await raw(port, `HEAD ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nService-Api-Key: ${t.main.apiKey}\r\nConnection: close\r\n\r\n`);
+      assert.equal(r.status, 200);
+      assert.ok(performance.now() - started < 2000, `${path} held ${(performance.now() - started).toFixed(0)} ms`);
     }
   });
 
