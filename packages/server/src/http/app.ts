@@ -34,6 +34,10 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
     return503OnClosing: false,
     forceCloseConnections: true,
+    // A request or upload that stalls holds a socket (and a temp file) only this long: the
+    // connection is closed after REQUEST_IDLE_TIMEOUT_SEC with no byte either way (event
+    // streams send a heartbeat every 15 s), and headers must come within HEADERS_TIMEOUT_SEC.
+    connectionTimeout: config.requestIdleTimeoutSec * 1000,
     // Ids may be 256 characters (interface-spec): the router must not refuse them before the
     // schema sees them (its default is 100, answered with a bare 414).
     routerOptions: { maxParamLength: 1024 },
@@ -50,6 +54,7 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
       return r.code(apiError.status).type('application/json; charset=utf-8').send(errorBody(apiError, req.id));
     },
   });
+  app.server.headersTimeout = config.headersTimeoutSec * 1000;
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON (or multipart for uploads): fastify's default text/plain parser would hand a
   // string to the schema (a 400); the wrong content type is a 415 (decisions §2).
