@@ -196,4 +196,16 @@ CREATE TABLE delivery_attempts (
 );
 `,
   },
+  {
+    // Every signing secret a workspace has had (hashed), so that a SIGNING_SECRET that was its
+    // secret before is never applied again at start (decisions §3).
+    version: 2,
+    sql: `
+CREATE TABLE signing_secret_history (
+  workspace_id TEXT NOT NULL,
+  secret_hash TEXT NOT NULL,
+  PRIMARY KEY (workspace_id, secret_hash)
+);
+`,
+  },
 ];

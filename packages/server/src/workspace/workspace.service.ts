@@ -14,6 +14,8 @@ export interface BootstrapResult {
   workspaceId: string;
   /** Set only when the server generated them (shown once). */
   generated: { apiKey: string; signingSecret: string } | null;
+  /** What the environment asked for and was not applied, for the operator's log. */
+  warnings: string[];
 }
 
 /** How long a known key is trusted without asking the store again. */
@@ -62,14 +64,21 @@ export class WorkspaceService {
       const signingSecret = env.signingSecret ?? generateSigningSecret();
       const { workspace } = await this.store.createWorkspace({ name: 'default', apiKey, signingSecret, initialCredits: this.initialCredits });
       const generated = env.serviceApiKey || env.signingSecret ? null : { apiKey, signingSecret };
-      return { workspaceId: workspace.id, generated };
+      await this.store.wasSigningSecret(workspace.id, signingSecret); // records it in the history
+      return { workspaceId: workspace.id, generated, warnings: [] };
     }
-    if (env.serviceApiKey) await this.store.ensureKey(existing.id, env.serviceApiKey);
-    if (env.signingSecret) {
-      const { current } = await this.store.getSigningSecrets(existing.id);
-      if (current !== env.signingSecret) await this.store.setSigningSecret(existing.id, env.signingSecret);
+    // Later starts never undo an operator's change (decisions §3).
+    const warnings: string[] = [];
+    if (env.serviceApiKey) {
+      const state = await this.store.ensureKey(existing.id, env.serviceApiKey);
+      if (state === 'revoked') warnings.push('SERVICE_API_KEY names a key that was revoked; it stays revoked (401). Unset it or set a new key.');
+      if (state === 'elsewhere') warnings.push('SERVICE_API_KEY names a key of another workspace; it is left as it is.');
     }
-    return { workspaceId: existing.id, generated: null };
+    if (env.signingSecret && !(await this.store.wasSigningSecret(existing.id, env.signingSecret))) {
+      // A secret the workspace never had is installed as a rotation: the previous one keeps signing for 24 h.
+      await this.store.rotateSigningSecret(existing.id, env.signingSecret);
+    }
+    return { workspaceId: existing.id, generated: null, warnings };
   }
 
   async createWorkspace(name: string): Promise<{ workspaceId: string; apiKey: string; signingSecret: string }> {
