@@ -24,6 +24,7 @@ const AUTH_CACHE_MAX = 10_000;
 
 export class WorkspaceService {
   private readonly authCache = new Map<string, { auth: AuthContext; until: number }>();
+  private readonly revokedListeners: ((keyId: string) => void)[] = [];
   private readonly store: WorkspaceStore;
   private readonly initialCredits: number;
 
@@ -57,6 +58,11 @@ export class WorkspaceService {
    * if missing and given exactly that key and secret; with neither set and no workspace, both
    * are generated and returned so that the caller prints them once.
    */
+  /** Called with the id of every key this process revokes (its open streams end). */
+  onKeyRevoked(listener: (keyId: string) => void): void {
+    this.revokedListeners.push(listener);
+  }
+
   async bootstrap(env: { serviceApiKey: string | null; signingSecret: string | null }): Promise<BootstrapResult> {
     const existing = await this.store.anyWorkspace();
     if (!existing) {
@@ -107,6 +113,7 @@ export class WorkspaceService {
   async revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord> {
     const key = await this.store.revokeKey(workspaceId, keyId);
     for (const [k, v] of this.authCache) if (v.auth.keyId === keyId) this.authCache.delete(k);
+    for (const listener of this.revokedListeners) listener(keyId);
     if (!key) throw new ApiError('NOT_FOUND', `No API key ${keyId} in this workspace.`);
     return key;
   }
