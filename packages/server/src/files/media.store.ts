@@ -81,6 +81,13 @@ function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
   };
 }
 
+/** Entity labels are 1 to 64 code points (the API's bound); a transcript's speaker name may be longer. */
+export function entityLabel(name: string | null): string | null {
+  if (name === null) return null;
+  const trimmed = name.trim();
+  return trimmed === '' ? null : [...trimmed].slice(0, 64).join('');
+}
+
 /** Media analysis costs 1 credit per started minute of audio (decisions §10). */
 export function analysisCost(durationSec: number | null): number {
   return durationSec === null ? 1 : Math.max(1, Math.ceil(durationSec / 60));
@@ -225,14 +232,14 @@ export class SqliteMediaStore {
         if (link.create) {
           this.db.run(
             'INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-            link.entityId, r.workspace_id, link.create.label, '[]', JSON.stringify(link.create.voiceprint), now, now, this.db.nextSeq(),
+            link.entityId, r.workspace_id, entityLabel(link.create.label), '[]', JSON.stringify(link.create.voiceprint), now, now, this.db.nextSeq(),
           );
         } else {
           this.db.run(
             'UPDATE entities SET voiceprint_json = COALESCE(?, voiceprint_json), updated_at = ? WHERE id = ?',
             link.voiceprint ? JSON.stringify(link.voiceprint) : null, now, link.entityId,
           );
-          const label = analysis.speakers[link.speakerIndex]?.label ?? null;
+          const label = entityLabel(analysis.speakers[link.speakerIndex]?.label ?? null);
           if (label) this.db.run('UPDATE entities SET label = ? WHERE id = ? AND label IS NULL', label, link.entityId);
         }
         this.db.run(
