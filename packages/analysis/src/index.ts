@@ -36,4 +36,6 @@ export type { AnalysisStage, AnalysisOptions, AnalyzeMediaInput } from './analyz
 export { linkSpeakers, voiceprintSimilarity, SAME_SPEAKER_THRESHOLD } from './speech/voiceprint.ts';
 export { CepstralVoiceprint } from './speech/voiceprint.ts';
 export type { VoiceprintExtractor } from './speech/voiceprint.ts';
-export { decodeAudio, decodeAudioToArray, ANALYSIS_RATE } from './audio/decode.ts';
+export { decodeAudio, decodeAudioToArray, ANALYSIS_RATE, DEFAULT_MAX_MEDIA_SEC } from './audio/decode.ts';
+export { sniffFormat, looksLikeText, SNIFF_BYTES, DEMUXERS, type SniffedFormat, type ProbeFormat } from './audio/sniff.ts';
+export { probeMedia, type ProbeOutput, type ProbeStream } from './audio/sandbox.ts';

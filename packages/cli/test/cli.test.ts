@@ -54,6 +54,14 @@ describe('rapport, the command line', () => {
     assert.equal(media.kind, 'audio');
     assert.equal(media.label, 'Weekly call');
     mediaId = media.id;
+    // Analysis runs off the API's event loop, so it may be running now; attaching a transcript to a
+    // running analysis is a documented 409: wait until it has ended.
+    for (let i = 0; i < 600; i++) {
+      const res = await fetch(`${service.url}/v1/files/${mediaId}`, { headers: { 'service-api-key': service.apiKey } });
+      const status = ((await res.json()) as { analysis: { status: string } }).analysis.status;
+      if (status === 'ready' || status === 'failed') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const vtt = await rapport(['upload', join(dir, 'conversation.vtt'), '--media-id', mediaId, '-q'], env);
     assert.equal(vtt.code, 0, vtt.stderr);
     assert.equal(vtt.stdout, `${mediaId}\n`);

@@ -44,7 +44,7 @@ export class FilesService {
           details: [{ path: '/mediaId', message: `media ${mediaId} does not exist in this workspace` }],
         });
       }
-      const detected = await detectMedia(up.tempPath, up.head, up.sizeBytes);
+      const detected = await detectMedia(up.tempPath, up.head, up.sizeBytes, this.services.config.maxMediaSec);
       if (mediaId !== undefined) {
         if (detected.kind !== 'transcript' || !detected.transcript) {
           throw new ApiError('VALIDATION_FAILED', 'mediaId is only for attaching a transcript to existing media.', {
