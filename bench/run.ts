@@ -1,5 +1,5 @@
-// `npm run bench`: the two throughput goals of issue 2, measured in one run, then the engine and
-// webhook benches when their files exist.
+// `npm run bench`: the two throughput goals of issue 2, measured in one run, then the engine,
+// webhook and liveness (issue 20) benches when their files exist.
 //
 // 1. GET /v1/matching/:id (authenticated, rate-limit counters on, a stored result read from the
 //    embedded store) against a bare fastify JSON route added to the same fastify instance and
@@ -257,6 +257,7 @@ async function main(): Promise<void> {
 
   await optionalBench('engine.ts', 'benchEngine');
   await optionalBench('webhooks.ts', 'benchWebhooks');
+  await optionalBench('liveness.ts', 'benchLiveness');
 }
 
 await main();

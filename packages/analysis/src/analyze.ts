@@ -35,7 +35,8 @@ export interface AnalysisOptions {
 
 export interface AnalyzeMediaInput extends AnalysisOptions {
   path: string;
-  ffmpegPath?: string;
+  /** Media that decodes to more than this is refused as media_unreadable (default 4 h). */
+  maxDurationSec?: number;
 }
 
 const VAD_NAME = 'energy-hysteresis-v1 (speech-band level, adaptive threshold, voicing and tone checks)';
@@ -86,7 +87,7 @@ export async function analyzeMedia(input: AnalyzeMediaInput): Promise<MediaAnaly
   const expected = expectedSamples(input.path);
   const analyzer = new FrameAnalyzer(expected ?? undefined);
   let lastReport = 0;
-  for await (const chunk of decodeAudio(input.path, { ffmpegPath: input.ffmpegPath, signal: input.signal })) {
+  for await (const chunk of decodeAudio(input.path, { signal: input.signal, maxDurationSec: input.maxDurationSec })) {
     throwIfAborted(input.signal);
     analyzer.push(chunk);
     if (input.onProgress && analyzer.samplesSeen - lastReport >= SAMPLE_RATE * 60) {

@@ -23,7 +23,8 @@ export { buildMatching } from './documents/matching.ts';
 export type { BuildMatchingInput, BuiltDocument } from './documents/matching.ts';
 export { buildReport } from './documents/report.ts';
 export type { BuildReportInput } from './documents/report.ts';
-export { renderMarkdown } from './documents/markdown.ts';
+export { renderMarkdown, renderHtml, RESULT_HTML_CSP, documentFigures, figureFor, figureText, figureSvg } from './documents/render.ts';
+export type { HtmlOptions, Figure, FigureBar, FigureGroup } from './documents/render.ts';
 export { validateResultDocument, resultDocumentJsonSchema } from './documents/schema.ts';
 export { ICONS, ICON_NAMES } from './documents/icons.ts';
 export type * from './documents/types.ts';
@@ -35,4 +36,6 @@ export type { AnalysisStage, AnalysisOptions, AnalyzeMediaInput } from './analyz
 export { linkSpeakers, voiceprintSimilarity, SAME_SPEAKER_THRESHOLD } from './speech/voiceprint.ts';
 export { CepstralVoiceprint } from './speech/voiceprint.ts';
 export type { VoiceprintExtractor } from './speech/voiceprint.ts';
-export { decodeAudio, decodeAudioToArray, ANALYSIS_RATE } from './audio/decode.ts';
+export { decodeAudio, decodeAudioToArray, ANALYSIS_RATE, DEFAULT_MAX_MEDIA_SEC } from './audio/decode.ts';
+export { sniffFormat, looksLikeText, SNIFF_BYTES, DEMUXERS, type SniffedFormat, type ProbeFormat } from './audio/sniff.ts';
+export { probeMedia, type ProbeOutput, type ProbeStream } from './audio/sandbox.ts';

@@ -54,6 +54,14 @@ describe('rapport, the command line', () => {
     assert.equal(media.kind, 'audio');
     assert.equal(media.label, 'Weekly call');
     mediaId = media.id;
+    // Analysis runs off the API's event loop, so it may be running now; attaching a transcript to a
+    // running analysis is a documented 409: wait until it has ended.
+    for (let i = 0; i < 600; i++) {
+      const res = await fetch(`${service.url}/v1/files/${mediaId}`, { headers: { 'service-api-key': service.apiKey } });
+      const status = ((await res.json()) as { analysis: { status: string } }).analysis.status;
+      if (status === 'ready' || status === 'failed') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const vtt = await rapport(['upload', join(dir, 'conversation.vtt'), '--media-id', mediaId, '-q'], env);
     assert.equal(vtt.code, 0, vtt.stderr);
     assert.equal(vtt.stdout, `${mediaId}\n`);
@@ -75,6 +83,10 @@ describe('rapport, the command line', () => {
       assert.equal(m.stdout.trim(), payload.markdown.trim(), 'match --wait printed the result Markdown');
       const byId = await rapport(['result', payload.id], env);
       assert.equal(byId.stdout.trim(), payload.markdown.trim());
+      const html = await rapport(['result', jobId, '--html'], env);
+      assert.equal(html.code, 0, html.stderr);
+      assert.match(html.stdout, /^<!doctype html>\n<html lang="en">/);
+      assert.match(html.stdout, /<figure class="illustration illustration-connection">/);
     } else {
       assert.equal(job.status, 'failed');
       assert.equal(m.code, 5, 'a failed job exits 5');
@@ -96,6 +108,43 @@ describe('rapport, the command line', () => {
     } else {
       assert.equal(r.code, 5, r.stderr);
     }
+  });
+
+  test('files diarization --format rttm|vtt|srt|json and metrics --csv, for a media and an entity', async () => {
+    let media: { analysis: { status: string; speakers: { entityId: string | null }[] } } | undefined;
+    for (let i = 0; i < 300 && media?.analysis.status !== 'ready'; i++) {
+      media = JSON.parse((await rapport(['files', 'get', mediaId, '--json'], env)).stdout) as typeof media;
+      if (media?.analysis.status === 'failed') return assert.fail('the analysis failed');
+      if (media?.analysis.status !== 'ready') await new Promise((r) => setTimeout(r, 200));
+    }
+    const json = JSON.parse((await rapport(['files', 'diarization', mediaId], env)).stdout) as { segments: { speaker: number; start: number }[] };
+    assert.ok(json.segments.length > 0);
+    const rttm = await rapport(['files', 'diarization', mediaId, '--format', 'rttm'], env);
+    assert.equal(rttm.code, 0, rttm.stderr);
+    const lines = rttm.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, json.segments.length);
+    assert.deepEqual(lines.map((l) => l.split(' ')[7]), json.segments.map((s) => `speaker_${s.speaker}`));
+    const vtt = await rapport(['files', 'diarization', mediaId, '--format', 'vtt'], env);
+    assert.match(vtt.stdout, /^WEBVTT\n\n1\n/);
+    const srt = await rapport(['files', 'diarization', mediaId, '--format', 'srt'], env);
+    assert.match(srt.stdout, /^1\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}\nSpeaker \d/);
+    assert.equal((await rapport(['files', 'diarization', mediaId, '--format', 'textgrid'], env)).code, 2, 'a usage error');
+
+    const csv = await rapport(['files', 'metrics', mediaId, '--csv'], env);
+    assert.equal(csv.code, 0, csv.stderr);
+    const rows = csv.stdout.trimEnd().split('\n');
+    assert.equal(rows.length, 1 + (media?.analysis.speakers.length ?? 0));
+    assert.match(rows[0] ?? '', /^media,speaker \(index\),entity,label,speech \(s\),talk share \(%\),/);
+    assert.match(rows[0] ?? '', /pitch median \(Hz\)/);
+    assert.match(rows[1] ?? '', new RegExp(`^${mediaId},0,`));
+    const table = await rapport(['files', 'metrics', mediaId], env);
+    assert.match(table.stdout, /^pitch median \(Hz\)\s+\d/m);
+    const entityId = media?.analysis.speakers[0]?.entityId;
+    assert.ok(entityId);
+    const ecsv = await rapport(['entities', 'metrics', entityId, '--csv'], env);
+    assert.equal(ecsv.code, 0, ecsv.stderr);
+    assert.match(ecsv.stdout.split('\n')[1] ?? '', new RegExp(`^${entityId},[^,]*,all,,\\d`));
+    assert.match(ecsv.stdout.split('\n')[2] ?? '', new RegExp(`^${entityId},[^,]*,${mediaId},0,`));
   });
 
   test('a job that fails exits 5 and names the error', async () => {

@@ -20,14 +20,17 @@ export const endpoints = {
   'files.delete': { method: 'DELETE', path: '/v1/files/{id}', status: 204, response: null },
   'files.diarization': { method: 'GET', path: '/v1/files/{id}/diarization', status: 200, response: 'Diarization' },
   'files.reanalyze': { method: 'POST', path: '/v1/files/{id}/reanalyze', status: 202, response: 'Media' },
+  'files.metrics': { method: 'GET', path: '/v1/files/{id}/metrics', status: 200, response: 'MediaMetrics' },
 
   'matching.create': { method: 'POST', path: '/v1/matching/jobs', status: 202, response: 'JobReceipt' },
   'matching.retrieve': { method: 'GET', path: '/v1/matching/{id}', status: 200, response: 'MatchingPayload' },
   'matching.byJob': { method: 'GET', path: '/v1/matching/by-job/{jobId}', status: 200, response: 'MatchingPayload' },
   'matching.evidence': { method: 'GET', path: '/v1/matching/{id}/evidence', status: 200, response: null },
+  'matching.html': { method: 'GET', path: '/v1/matching/{id}/html', status: 200, response: null },
 
   'reports.create': { method: 'POST', path: '/v1/reports/jobs', status: 202, response: 'JobReceipt' },
   'reports.retrieve': { method: 'GET', path: '/v1/reports/{id}', status: 200, response: 'ReportPayload' },
+  'reports.html': { method: 'GET', path: '/v1/reports/{id}/html', status: 200, response: null },
   'reports.byJob': { method: 'GET', path: '/v1/reports/by-job/{jobId}', status: 200, response: 'ReportPayload' },
 
   'jobs.list': { method: 'GET', path: '/v1/jobs', status: 200, response: 'List:Job' },
@@ -38,6 +41,7 @@ export const endpoints = {
 
   'entities.list': { method: 'GET', path: '/v1/entities', status: 200, response: 'List:Entity' },
   'entities.retrieve': { method: 'GET', path: '/v1/entities/{id}', status: 200, response: 'Entity' },
+  'entities.metrics': { method: 'GET', path: '/v1/entities/{id}/metrics', status: 200, response: 'EntityMetrics' },
   'entities.update': { method: 'PATCH', path: '/v1/entities/{id}', status: 200, response: 'Entity' },
   'entities.tag': { method: 'POST', path: '/v1/entities/{id}/tags', status: 200, response: 'Entity' },
   'entities.untag': { method: 'DELETE', path: '/v1/entities/{id}/tags/{tag}', status: 200, response: 'Entity' },

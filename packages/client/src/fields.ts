@@ -3,7 +3,7 @@
 // and nullable fields), and test/openapi.test.ts proves it matches the server's OpenAPI
 // document. Together they make the server's schema the single source of truth for the SDK.
 import type {
-  CreditBalance, CreditTransaction, Diarization, Entity, Feedback, FeedbackCreateParams, Job, JobReceipt,
+  CreditBalance, CreditTransaction, Diarization, DiarizationParams, Entity, EntityMetrics, MediaMetrics, Feedback, FeedbackCreateParams, Job, JobReceipt,
   MatchingJobCreateParams, MatchingPayload, Media, ReportJobCreateParams, ReportPayload, WebhookDelivery, Workspace,
   ApiKey, CreatedApiKey, SigningSecret, FileListParams, ReanalyzeParams, EntityListParams, EntityUpdateParams, EntityTagParams, EntityMergeParams, ApiKeyCreateParams, JobListParams, DeliveryListParams, ListParams,
 } from './types.ts';
@@ -61,6 +61,8 @@ export const responseFields: Record<string, Shape> = {
     nullable: ['durationSec'],
   }),
   Diarization: shape<Diarization>()({ required: ['mediaId', 'durationSec', 'segments'], optional: [], nullable: ['durationSec'] }),
+  MediaMetrics: shape<MediaMetrics>()({ required: ['mediaId', 'speakers'], optional: [], nullable: [] }),
+  EntityMetrics: shape<EntityMetrics>()({ required: ['entityId', 'label', 'metrics', 'appearances'], optional: [], nullable: ['label', 'metrics'] }),
   Entity: shape<Entity>()({
     required: ['id', 'label', 'tags', 'speechSec', 'appearances', 'createdAt', 'updatedAt'], optional: [], nullable: ['label'],
   }),
@@ -109,6 +111,7 @@ export const requestFields: Record<string, Shape & { sdkDefaults?: readonly stri
 
 export const queryFields: Record<string, readonly string[]> = {
   'files.list': query<FileListParams>()(['limit', 'cursor', 'outdated']),
+  'files.diarization': query<DiarizationParams>()(['format']),
   'jobs.list': query<JobListParams>()(['limit', 'cursor', 'status', 'type']),
   'entities.list': query<EntityListParams>()(['limit', 'cursor', 'tag', 'q']),
   'credits.transactions': query<ListParams>()(['limit', 'cursor']),

@@ -11,7 +11,7 @@ export {
 export type { APIErrorBody, ErrorCode, ErrorDetail } from './core/errors.ts';
 export { Page, PagePromise } from './core/pagination.ts';
 export type { Uploadable, UploadProgress } from './core/multipart.ts';
-export type { UploadParams } from './resources/files.ts';
+export type { DiarizationFormat, UploadParams } from './resources/files.ts';
 export type { CreateAndWaitOptions, StreamOptions, WaitOptions } from './resources/jobs.ts';
 export { isTerminal } from './resources/jobs.ts';
 export { endpoints } from './endpoints.ts';

@@ -242,6 +242,65 @@ export interface Diarization {
   segments: { speaker: number; start: number; end: number }[];
 }
 
+/** `GET /v1/files/:id/diarization?format=`: json (default), rttm, vtt or srt. */
+export interface DiarizationParams {
+  format?: 'json' | 'rttm' | 'vtt' | 'srt';
+}
+
+// ---- measurements (GET /v1/files/:id/metrics, /v1/entities/:id/metrics; docs/analysis.md) ----
+
+export interface LanguageMeasures {
+  words: number;
+  /** Words per minute of speech. */
+  wordsPerMinute: number | null;
+  /** Per 100 words. */
+  questionRate: number;
+  hedgeRate: number;
+  firstPersonSingularRate: number;
+  firstPersonPluralRate: number;
+  /** VADER compound, -1 to 1. */
+  sentiment: number;
+  /** Percent of words in each function-word category. */
+  functionWords: Record<string, number>;
+}
+
+/** Seconds, shares 0–1, pitch in semitones above 27.5 Hz, loudness in dBFS; null when not measured. */
+export interface SpeakerMeasures {
+  speechSec: number;
+  talkShare: number;
+  turns: number;
+  medianTurnSec: number | null;
+  longestTurnSec: number | null;
+  pausesPerMin: number | null;
+  medianPauseSec: number | null;
+  speakingRateSylPerSec: number | null;
+  articulationRateSylPerSec: number | null;
+  pitchMedianSt: number | null;
+  pitchRangeSt: number | null;
+  pitchVariabilitySt: number | null;
+  loudnessMeanDb: number | null;
+  loudnessVariabilityDb: number | null;
+  medianGapBeforeTurnSec: number | null;
+  interruptionsMade: number | null;
+  interruptionsReceived: number | null;
+  backchannels: number | null;
+  overlapSec: number | null;
+  language: LanguageMeasures | null;
+}
+
+export interface MediaMetrics {
+  mediaId: Id;
+  speakers: { index: number; entityId: Id | null; label: string | null; metrics: SpeakerMeasures }[];
+}
+
+export interface EntityMetrics {
+  entityId: Id;
+  label: string | null;
+  /** The profile over the appearances in analysed media; null when they hold no speech. */
+  metrics: SpeakerMeasures | null;
+  appearances: { mediaId: Id; speakerIndex: number; metrics: SpeakerMeasures }[];
+}
+
 // ---- entities ----
 
 export interface Entity {

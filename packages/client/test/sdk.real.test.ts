@@ -56,6 +56,9 @@ describe('against a real service', () => {
     assert.equal(media.label, 'Weekly call');
     assert.deepEqual(progress.at(-1), { loaded: wav.byteLength, total: wav.byteLength });
 
+    // Analysis runs off the API's event loop and may be running now; a transcript attached to a
+    // running analysis is a documented 409, so attach it once the first analysis has ended.
+    await analysed(media.id);
     const withTranscript = await client.files.upload(new TextEncoder().encode(twoVoiceVtt()), { filename: 'conversation.vtt', mediaId: media.id });
     assert.equal(withTranscript.id, media.id, 'a transcript attaches to its media');
     assert.equal(withTranscript.hasTranscript, true);
@@ -66,6 +69,27 @@ describe('against a real service', () => {
     const d = await client.files.diarization(media.id);
     assert.equal(d.mediaId, media.id);
     assert.ok(d.segments.length > 0);
+    // The same segments as files: one RTTM line per segment, WebVTT and SRT with the transcript's words.
+    const rttm = await client.files.diarizationFile(media.id, 'rttm');
+    assert.equal(rttm.trimEnd().split('\n').length, d.segments.length);
+    assert.match(rttm, new RegExp(`^SPEAKER ${media.id} 1 `));
+    const vtt = await client.files.diarizationFile(media.id, 'vtt');
+    assert.match(vtt, /^WEBVTT\n/);
+    assert.match(vtt, /<v Speaker 1>/);
+    assert.match(await client.files.diarizationFile(media.id, 'srt'), /^1\n\d\d:\d\d:\d\d,\d{3} --> /);
+    assert.deepEqual(JSON.parse(await client.files.diarizationFile(media.id, 'json')), d);
+    const bad = await client.files.diarizationFile(media.id, 'textgrid' as 'srt').catch((e: unknown) => e);
+    assert.ok(bad instanceof ValidationError && bad.status === 400 && bad.code === 'VALIDATION_FAILED', String(bad));
+    // Each speaker's measurements, and an entity's profile over its media.
+    const measured = await client.files.metrics(media.id);
+    assert.deepEqual(measured.speakers.map((s) => s.index), media.analysis.speakers.map((s) => s.index));
+    assert.ok(measured.speakers.every((s) => s.metrics.speechSec > 0));
+    const entityId = media.analysis.speakers[0]?.entityId;
+    assert.ok(entityId);
+    const profile = await client.entities.metrics(entityId);
+    assert.equal(profile.entityId, entityId);
+    assert.deepEqual(profile.appearances.map((a) => a.mediaId), [media.id]);
+    assert.equal(profile.metrics?.speechSec, measured.speakers[0]?.metrics.speechSec);
     // The transcript names both voices, so both speakers carry its names.
     assert.deepEqual(media.analysis.speakers.map((s) => s.label).sort(), ['Ann', 'Bob']);
   });
@@ -101,6 +125,12 @@ describe('against a real service', () => {
       assert.deepEqual(await client.matching.byJob(last.id), result);
       assert.equal((await client.matching.retrieve(result.id)).id, result.id);
       assert.ok(await client.matching.evidence(result.id));
+      // The standalone HTML file: the document's title and its figures drawn as SVG.
+      const html = await client.matching.html(result.id);
+      assert.match(html, /^<!doctype html>/);
+      assert.ok(html.includes(`<h1>${result.json?.title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</h1>`));
+      assert.equal(html.match(/<svg /g)?.length, result.json?.sections.flatMap((x) => (Array.isArray(x.section_content) ? x.section_content : [])).filter((b) => b.type === 'illustration').length);
+      assert.doesNotMatch(html, /<script/);
       const fb = await client.feedback.create({ resultId: result.id, rating: 4, comment: 'useful' });
       assert.equal(fb.rating, 4);
     } else {

@@ -14,6 +14,7 @@ import { SqliteResultStore } from './results/results.store.ts';
 import { SqliteIdempotencyStore } from './idempotency/idempotency.store.ts';
 import { FileBlobStore } from './store/blob-store.ts';
 import { MemoryJobEventBus } from './events/job-event-bus.ts';
+import { StreamRegistry } from './jobs/stream-registry.ts';
 import { JobService } from './jobs/jobs.service.ts';
 import { MatchingService } from './matching/matching.service.ts';
 import { ReportService } from './reports/reports.service.ts';
@@ -77,12 +78,16 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     webhooks: new SqliteWebhookStore(db),
     idempotency: new SqliteIdempotencyStore(db),
   };
+  const workspaceService = new WorkspaceService(workspaces, config.initialCredits);
+  const streams = new StreamRegistry((apiKey) => workspaceService.authenticate(apiKey));
+  workspaceService.onKeyRevoked((keyId) => streams.closeKey(keyId));
   const services = {
     config,
+    streams,
     lifecycle: { closing: false },
     stores,
     bus,
-    workspace: new WorkspaceService(workspaces, config.initialCredits),
+    workspace: workspaceService,
     jobs: new JobService(jobs, stores.idempotency, () => wake()),
     webhooks: new WebhookService(stores.webhooks, () => wakeWebhooks()),
     wakeWorker: () => wake(),

@@ -24,6 +24,14 @@ export interface Config {
   role: 'all' | 'api' | 'worker';
   workerConcurrency: number;
   maxUploadBytes: number;
+  /** Media longer than this is refused at upload when declared, and its decoding stops past it (default 4 h). */
+  maxMediaSec: number;
+  /** Heap limit of one media analysis, run in its own worker thread. */
+  analysisMemoryMb: number;
+  /** A connection that sends and receives nothing for this long is closed (a stalled request or upload). */
+  requestIdleTimeoutSec: number;
+  /** Headers must arrive within this long of the connection's first byte. */
+  headersTimeoutSec: number;
   serviceApiKey: string | null;
   signingSecret: string | null;
   webhookAllowPrivate: boolean;
@@ -107,6 +115,10 @@ export function loadConfig(env: Env = process.env): Config {
     role: oneOf('ROLE', ROLES, 'all'),
     workerConcurrency: int('WORKER_CONCURRENCY', 2, 1, 64),
     maxUploadBytes: int('MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1),
+    maxMediaSec: int('MAX_MEDIA_SEC', 4 * 3600, 1, 24 * 3600),
+    analysisMemoryMb: int('ANALYSIS_MEMORY_MB', 3072, 64, 65536),
+    requestIdleTimeoutSec: int('REQUEST_IDLE_TIMEOUT_SEC', 60, 1, 3600),
+    headersTimeoutSec: int('HEADERS_TIMEOUT_SEC', 20, 1, 3600),
     serviceApiKey,
     signingSecret,
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE'),

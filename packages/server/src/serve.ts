@@ -19,6 +19,7 @@ export async function runService(config: Config, opts: { logger?: boolean; engin
   const engine = opts.engine !== undefined ? opts.engine : await loadEngine();
   const composed = await composeService(config, { ...opts, engine });
   const boot = await composed.services.workspace.bootstrap({ serviceApiKey: config.serviceApiKey, signingSecret: config.signingSecret });
+  for (const warning of boot.warnings) composed.app.log.warn(warning);
   const { blobs, media } = composed.services.stores;
   await blobs.sweepTemp(60 * 60 * 1000);
   await blobs.sweepOrphans(async (id) => (await media.load(id)) !== null, 60 * 1000);

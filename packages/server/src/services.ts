@@ -8,6 +8,7 @@ import type { JobService } from './jobs/jobs.service.ts';
 import type { JobStore } from './jobs/jobs.store.ts';
 import type { QueueStore } from './queue/queue.store.ts';
 import type { JobEventBus } from './events/job-event-bus.ts';
+import type { StreamRegistry } from './jobs/stream-registry.ts';
 import type { SqliteMediaStore } from './files/media.store.ts';
 import type { SqliteEntityStore } from './entities/entities.store.ts';
 import type { SqliteResultStore } from './results/results.store.ts';
@@ -60,4 +61,6 @@ export interface Services {
   webhooks: WebhookService;
   /** Wakes the worker when new tasks were queued in this process. */
   wakeWorker: () => void;
+  /** Open event streams, capped per key and workspace, ended when their key is revoked. */
+  streams: StreamRegistry;
 }

@@ -159,6 +159,17 @@ describe('matching jobs', () => {
       assert.equal((await call(t, t.main, { method: 'GET', url: `/v1/matching/${stored.resultId}/evidence` })).statusCode, 200);
       assert.equal((await call(t, t.main, { method: 'GET', url: '/v1/matching/mat_doesnotexist00000000000' })).statusCode, 404);
       assert.equal((await call(t, t.main, { method: 'GET', url: '/v1/matching/mat_doesnotexist00000000000/evidence' })).statusCode, 404);
+      // The standalone HTML file: the document escaped into one page that may load nothing.
+      const html = await call(t, t.main, { method: 'GET', url: `/v1/matching/${stored.resultId}/html` });
+      assert.equal(html.statusCode, 200);
+      assert.match(String(html.headers['content-type']), /^text\/html; charset=utf-8/);
+      assert.match(String(html.headers['content-security-policy']), /default-src 'none'/);
+      assert.match(html.body, /^<!doctype html>/);
+      assert.match(html.body, /<h1>Fixture<\/h1>/);
+      assert.doesNotMatch(html.body, /<script/);
+      assert.equal((await call(t, t.main, { method: 'GET', url: '/v1/matching/mat_doesnotexist00000000000/html' })).statusCode, 404);
+      assert.equal((await call(t, t.other, { method: 'GET', url: `/v1/matching/${stored.resultId}/html` })).statusCode, 404, 'another workspace');
+      assert.equal((await call(t, t.main, { method: 'GET', url: `/v1/reports/${stored.resultId}/html` })).statusCode, 404, 'not a report');
     });
   });
 

@@ -1,17 +1,24 @@
 // Decoding entry point: any media path to 16 kHz mono float chunks. WAV is read natively (no
-// process spawn, exact); everything else goes through ffmpeg, which also mixes and resamples.
-import { spawn } from 'node:child_process';
+// process spawn, exact); every other format is sniffed from its bytes and decoded, as exactly that
+// container, by FFmpeg compiled to WebAssembly inside the media sandbox (sandbox.ts), which can
+// read nothing but the file's bytes. Decoding stops a little past `maxDurationSec`, and media
+// that runs past it is refused: the decoded samples, not a header, say how long media lasts.
 import { openSync, readSync, closeSync } from 'node:fs';
 import { EngineError } from '../types.ts';
 import { looksLikeWav, readWavFormat, readWavMono } from './wav.ts';
 import { StreamingResampler } from './resample.ts';
+import { DEMUXERS, SNIFF_BYTES, sniffFormat } from './sniff.ts';
+import { startSandbox, watchChild } from './sandbox.ts';
 
 export const ANALYSIS_RATE = 16000;
 
+/** Four hours: the default ceiling on what one media file may decode to. */
+export const DEFAULT_MAX_MEDIA_SEC = 4 * 3600;
+
 export interface DecodeOptions {
-  /** Path to an ffmpeg binary; without it only WAV can be read. */
-  ffmpegPath?: string;
   signal?: AbortSignal;
+  /** Media that decodes to more than this is refused (media_unreadable); default 4 h. */
+  maxDurationSec?: number;
 }
 
 function readHead(path: string): Buffer {
@@ -22,12 +29,16 @@ function readHead(path: string): Buffer {
     throw new EngineError('media_unreadable', `cannot open media: ${(err as Error).message}`);
   }
   try {
-    const head = Buffer.alloc(64);
-    const n = readSync(fd, head, 0, 64, 0);
+    const head = Buffer.alloc(SNIFF_BYTES);
+    const n = readSync(fd, head, 0, SNIFF_BYTES, 0);
     return head.subarray(0, n);
   } finally {
     closeSync(fd);
   }
+}
+
+function tooLong(maxSec: number): EngineError {
+  return new EngineError('media_unreadable', `the media decodes to more than ${maxSec} s, the longest this server analyses (MAX_MEDIA_SEC)`);
 }
 
 function* decodeWav(path: string): Generator<Float32Array, void, undefined> {
@@ -43,24 +54,14 @@ function* decodeWav(path: string): Generator<Float32Array, void, undefined> {
   }
 }
 
-async function* decodeWithFfmpeg(path: string, ffmpegPath: string, signal?: AbortSignal): AsyncGenerator<Float32Array, void, undefined> {
-  const args = ['-nostdin', '-v', 'error', '-i', path, '-vn', '-ac', '1', '-ar', String(ANALYSIS_RATE), '-f', 'f32le', 'pipe:1'];
-  const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => {
-    if (stderr.length < 4000) stderr += d.toString();
-  });
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.once('error', (err) => reject(new EngineError('media_unreadable', `ffmpeg failed to start: ${err.message}`)));
-    child.once('close', (code) => resolve(code));
-  });
-  exited.catch(() => undefined); // observed below; avoid an unhandled rejection meanwhile
+async function* decodeInSandbox(path: string, demuxer: string, maxSec: number, signal?: AbortSignal): AsyncGenerator<Float32Array, void, undefined> {
+  const child = startSandbox('decode', path, demuxer, maxSec);
+  const { stderr, exited } = watchChild(child);
   const onAbort = (): void => {
     child.kill('SIGKILL');
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   let carry = Buffer.alloc(0);
-  let total = 0;
   try {
     for await (const data of child.stdout as AsyncIterable<Buffer>) {
       const bytes = carry.length ? Buffer.concat([carry, data]) : data;
@@ -70,13 +71,11 @@ async function* decodeWithFfmpeg(path: string, ffmpegPath: string, signal?: Abor
       // Copy into an aligned buffer: the pipe's chunks may start at any byte offset.
       const out = new Float32Array(usable / 4);
       new Uint8Array(out.buffer).set(bytes.subarray(0, usable));
-      total += out.length;
       yield out;
     }
     const code = await exited;
     if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
-    if (code !== 0) throw new EngineError('media_unreadable', `ffmpeg could not decode the media: ${stderr.trim().split('\n').slice(-2).join(' ') || `exit ${code}`}`);
-    if (total === 0) throw new EngineError('media_unreadable', 'the media has no audio samples');
+    if (code !== 0) throw new EngineError('media_unreadable', `the media could not be decoded: ${stderr() || `exit ${code}`}`);
   } finally {
     signal?.removeEventListener('abort', onAbort);
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -85,20 +84,26 @@ async function* decodeWithFfmpeg(path: string, ffmpegPath: string, signal?: Abor
 
 /** Streams the media at `path` as 16 kHz mono float chunks. Throws EngineError('media_unreadable'). */
 export async function* decodeAudio(path: string, options: DecodeOptions = {}): AsyncGenerator<Float32Array, void, undefined> {
+  const maxSec = options.maxDurationSec ?? DEFAULT_MAX_MEDIA_SEC;
+  const maxSamples = maxSec * ANALYSIS_RATE;
   const head = readHead(path);
   if (head.length === 0) throw new EngineError('media_unreadable', 'the media file is empty');
+  let source: Iterable<Float32Array> | AsyncIterable<Float32Array>;
   if (looksLikeWav(head)) {
-    let total = 0;
-    for (const chunk of decodeWav(path)) {
-      if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error('aborted');
-      total += chunk.length;
-      yield chunk;
-    }
-    if (total === 0) throw new EngineError('media_unreadable', 'the WAV file has no samples');
-    return;
+    source = decodeWav(path);
+  } else {
+    const sniffed = sniffFormat(head);
+    if (sniffed.family !== 'probe') throw new EngineError('media_unreadable', 'the file is no audio or video format this server decodes');
+    source = decodeInSandbox(path, DEMUXERS[sniffed.format], maxSec, options.signal);
   }
-  if (!options.ffmpegPath) throw new EngineError('media_unreadable', 'not a WAV file and no ffmpeg configured to decode it');
-  yield* decodeWithFfmpeg(path, options.ffmpegPath, options.signal);
+  let total = 0;
+  for await (const chunk of source) {
+    if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error('aborted');
+    total += chunk.length;
+    if (total > maxSamples) throw tooLong(maxSec);
+    yield chunk;
+  }
+  if (total === 0) throw new EngineError('media_unreadable', 'the media has no audio samples');
 }
 
 /** Decodes a whole file into one array (tests and tools; the engine itself streams). */

@@ -32,6 +32,11 @@ export interface MediaFixture {
   segments?: SpeechSegment[];
   acoustic?: AcousticStats[];
   transcript?: Transcript | null;
+  /**
+   * Whether the track can show overlapped speech (analyze.ts decides it from the transcript's cues);
+   * false makes interruptions, backchannels and overlap "not measured". Default: as computeSpeakerMetrics.
+   */
+  overlapMeasured?: boolean;
 }
 
 export function acousticFor(speaker: number, extra: Partial<AcousticStats> = {}): AcousticStats {
@@ -56,7 +61,7 @@ export function makeMedia(f: MediaFixture): MediaAnalysis {
   const acoustic = f.acoustic ?? Array.from({ length: n }, (_, i) => acousticFor(i));
   const transcript = f.transcript ?? null;
   const labels = transcript ? alignTranscript(segments, transcript).labels : Array.from({ length: n }, () => null);
-  const metrics = computeSpeakerMetrics({ durationSec: f.durationSec, segments, turns: f.turns, acoustic, transcript, labels });
+  const metrics = computeSpeakerMetrics({ durationSec: f.durationSec, segments, turns: f.turns, acoustic, transcript, labels, ...(f.overlapMeasured === undefined ? {} : { overlapMeasured: f.overlapMeasured }) });
   return {
     version: 1,
     durationSec: f.durationSec,
@@ -71,7 +76,7 @@ export function makeMedia(f: MediaFixture): MediaAnalysis {
     })),
     turns: f.turns,
     transcript,
-    method: { vad: 'fixture', diarization: 'fixture', voiceprint: 'fixture', realTimeFactor: null },
+    method: { vad: 'fixture', diarization: 'fixture', voiceprint: 'fixture', realTimeFactor: null, ...(f.overlapMeasured === undefined ? {} : { overlapMeasured: f.overlapMeasured }) },
   };
 }
 

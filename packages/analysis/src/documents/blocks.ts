@@ -6,7 +6,7 @@ import type { FunctionWordCategory } from '../language/lexicon.ts';
 import { ICONS } from './icons.ts';
 import type { IconKey } from './icons.ts';
 import { DOCUMENT_CONSTANTS } from './evidence.ts';
-import { count, fixed, measured, percent } from './format.ts';
+import { count, duration, fixed, measured, percent } from './format.ts';
 import type { Block, CardBlock, MatchingEvidence, MemberEvidence, TextBlock } from './types.ts';
 
 export function card(icon: IconKey, title: string, content: string): CardBlock {
@@ -18,12 +18,12 @@ export function gridColumns(n: number): 2 | 3 | 4 {
 }
 
 export function speechCard(m: MemberEvidence): CardBlock {
-  return card('speech', 'Speech', `${fixed(m.speechMin, 1)} min of speech in ${count(m.mediaCount, 'recording')}; average talk share ${percent(m.metrics.talkShare)}.`);
+  return card('speech', 'Speech', `${duration(m.metrics.speechSec)} of speech in ${count(m.mediaCount, 'recording')}; average talk share ${percent(m.metrics.talkShare)}.`);
 }
 
 export function turnsCard(m: MemberEvidence): CardBlock {
   const x = m.metrics;
-  return card('turns', 'Turns', `${count(x.turns, 'turn')}; median ${measured(x.medianTurnSec, 1, 's')}, longest ${measured(x.longestTurnSec, 1, 's')}.`);
+  return card('turns', 'Turns', `${count(x.turns, 'turn')}; median ${measured(x.medianTurnSec, 1, 's')}, longest ${duration(x.longestTurnSec)}.`);
 }
 
 /** Why interruptions, backchannels and overlap can be absent: said the same way wherever they are. */
@@ -49,7 +49,7 @@ export function paceCard(m: MemberEvidence): CardBlock {
 export function voiceCard(m: MemberEvidence): CardBlock {
   const x = m.metrics;
   return card('pitch', 'Voice',
-    `Pitch median ${measured(x.pitchMedianSt, 1, 'semitones')} above ${fixed(DOCUMENT_CONSTANTS.pitchReferenceHz, 1)} Hz, range ${measured(x.pitchRangeSt, 1, 'semitones')}, variability ${measured(x.pitchVariabilitySt, 1, 'semitones')}.`);
+    `Pitch median ${measured(m.pitchMedianHz, 0, 'Hz')}; range ${measured(x.pitchRangeSt, 1, 'semitones')}, variability ${measured(x.pitchVariabilitySt, 1, 'semitones')}.`);
 }
 
 export function loudnessCard(m: MemberEvidence): CardBlock {
@@ -112,7 +112,7 @@ export function profileGrowth(m: MemberEvidence, covered: ReadonlySet<string> = 
 }
 
 function dataLine(m: MemberEvidence): string {
-  return `${m.name}: ${fixed(m.speechMin, 1)} min of speech in ${count(m.mediaCount, 'recording')}, ${m.transcribedMediaCount} with a transcript; profile confidence ${percent(m.profileConfidence)}.`;
+  return `${m.name}: ${duration(m.metrics.speechSec)} of speech in ${count(m.mediaCount, 'recording')}, ${m.transcribedMediaCount} with a transcript; profile confidence ${percent(m.profileConfidence)}.`;
 }
 
 export function methodBlocks(e: MatchingEvidence): Block[] {

@@ -4,7 +4,8 @@ import { buildMatching } from './matching.ts';
 import { buildReport } from './report.ts';
 import { validateResultDocument } from './schema.ts';
 import { ICON_NAMES } from './icons.ts';
-import type { Block, MatchingEvidence, MemberInput, ResultDocument } from './types.ts';
+import type { Block, MemberInput, ResultDocument } from './types.ts';
+import { unexplainedFigures } from './figures.testkit.ts';
 import { aggregateMetrics } from '../behavior/speaker-metrics.ts';
 import { conversation, makeMedia } from '../behavior/fixtures.testkit.ts';
 import type { MediaAnalysis, Transcript } from '../types.ts';
@@ -32,25 +33,6 @@ function member(ref: string, name: string, entityId: string | null, apps: { medi
 const target = member('target', 'Nora', 'ent_nora', [{ mediaId: 'med_a', speakerIndex: 0 }]);
 const omar = member('group[0]', 'Omar', 'ent_omar', [{ mediaId: 'med_a', speakerIndex: 1 }]);
 const pia = member('group[1]', 'Pia', null, [{ mediaId: 'med_b', speakerIndex: 0 }]);
-
-/** Every numeric leaf of the evidence. */
-function evidenceNumbers(e: unknown, out: number[] = []): number[] {
-  if (typeof e === 'number' && Number.isFinite(e)) out.push(e);
-  else if (Array.isArray(e)) for (const x of e) evidenceNumbers(x, out);
-  else if (e && typeof e === 'object') for (const x of Object.values(e)) evidenceNumbers(x, out);
-  return out;
-}
-
-/** Figures of a text that no evidence value rounds to (shares may be shown as percentages). */
-function unexplainedFigures(text: string, evidence: MatchingEvidence): string[] {
-  const values = evidenceNumbers(evidence);
-  const figures = text.match(/(?<![\w.])-?\d+(?:\.\d+)?(?![\w])/g) ?? [];
-  return figures.filter((f) => {
-    const decimals = f.includes('.') ? (f.split('.')[1]?.length ?? 0) : 0;
-    const n = Number(f);
-    return !values.some((v) => Number(v.toFixed(decimals)) === n || Number((v * 100).toFixed(decimals)) === n);
-  });
-}
 
 function blocksOf(doc: ResultDocument): Block[] {
   return doc.sections.flatMap((s) => (Array.isArray(s.section_content) ? s.section_content : 'type' in s.section_content ? [s.section_content as Block] : []));
@@ -121,6 +103,7 @@ test('every figure in the markdown and the document is in the evidence', () => {
   }
   // The check can fail: a figure that is not in the evidence is caught.
   assert.deepEqual(unexplainedFigures('score 12345.6789', matching.evidence), ['12345.6789']);
+  assert.deepEqual(unexplainedFigures('spoke 97 min 13 s', matching.evidence), ['97 min 13 s']);
 });
 
 test('the markdown renders every title, card and text', () => {

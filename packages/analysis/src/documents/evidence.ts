@@ -6,6 +6,7 @@ import type { PairConversation } from '../behavior/pair-metrics.ts';
 import { PERMUTATIONS } from '../behavior/entrainment.ts';
 import { SCORING, scorePair } from '../matching/scoring.ts';
 import { overlapMeasured } from '../behavior/speaker-metrics.ts';
+import { semitonesToHz } from './format.ts';
 import type { DimensionEvidence, MatchingEvidence, MemberEvidence, MemberInput, PairEvidence } from './types.ts';
 
 /** Reference values and thresholds that documents quote (growth advice, method). */
@@ -33,6 +34,7 @@ export function memberEvidence(m: MemberInput, media: Record<string, MediaAnalys
   return {
     ref: m.ref,
     name: m.name,
+    shortName: m.shortName ?? m.name,
     entityId: m.entityId,
     metrics: m.metrics,
     appearances,
@@ -40,6 +42,7 @@ export function memberEvidence(m: MemberInput, media: Record<string, MediaAnalys
     transcribedMediaCount: transcribed.size,
     speechMin: m.metrics.speechSec / 60,
     interruptionsPerMin: m.metrics.speechSec >= 1 && m.metrics.interruptionsMade !== null ? m.metrics.interruptionsMade / (m.metrics.speechSec / 60) : null,
+    pitchMedianHz: semitonesToHz(m.metrics.pitchMedianSt, DOCUMENT_CONSTANTS.pitchReferenceHz),
     profileConfidence: Math.min(1, m.metrics.speechSec / SCORING.fullConfidenceSpeechSec),
   };
 }

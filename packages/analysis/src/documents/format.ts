@@ -27,3 +27,26 @@ export function measured(value: number | null, decimals: number, unit = ''): str
 export function count(n: number, singular: string, plural = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : plural}`;
 }
+
+/**
+ * A duration as a person reads it: "42 s", "2 min 24 s", "1 h 3 min" (whole seconds; under 10 s
+ * one decimal). The figures are a rounding of the seconds in the evidence.
+ */
+export function duration(sec: number | null): string {
+  if (sec === null || !Number.isFinite(sec)) return 'not measured';
+  if (sec < 9.95) return `${fixed(sec, 1)} s`;
+  const total = Math.round(sec);
+  if (total < 60) return `${total} s`;
+  if (total < 3600) {
+    const s = total % 60;
+    return s === 0 ? `${total / 60} min` : `${Math.floor(total / 60)} min ${s} s`;
+  }
+  const min = Math.round(sec / 60);
+  const m = min % 60;
+  return m === 0 ? `${min / 60} h` : `${Math.floor(min / 60)} h ${m} min`;
+}
+
+/** Semitones above the reference frequency (the engine's pitch scale) as hertz. */
+export function semitonesToHz(st: number | null, referenceHz: number): number | null {
+  return st === null || !Number.isFinite(st) ? null : referenceHz * 2 ** (st / 12);
+}

@@ -1,8 +1,11 @@
 // Markdown rendering of a result document: every title, card and text of the document appears,
-// in document order. Illustrations become HTML comments (Markdown has nothing to draw them with).
-import type { Block, ResultDocument } from './types.ts';
+// in document order, and every illustration as a text figure drawn from the evidence
+// (decisions §11). Without evidence an illustration is an HTML comment naming its variant.
+import { figureFor } from './figures.ts';
+import { figureText } from './figure-text.ts';
+import type { Block, IllustrationVariant, MatchingEvidence, ResultDocument } from './types.ts';
 
-function renderBlock(block: Block, out: string[]): void {
+function renderBlock(block: Block, out: string[], figure: () => string | null): void {
   switch (block.type) {
     case 'card':
       out.push(`- **${block.title}**: ${block.content}`);
@@ -15,13 +18,14 @@ function renderBlock(block: Block, out: string[]): void {
       out.push(block.content);
       return;
     case 'illustration':
-      out.push(`<!-- illustration: ${block.variant} -->`);
+      out.push(figure() ?? `<!-- illustration: ${block.variant} -->`);
       return;
   }
 }
 
-export function renderMarkdown(doc: ResultDocument): string {
+export function renderMarkdown(doc: ResultDocument, evidence?: MatchingEvidence): string {
   const out: string[] = [`# ${doc.title}`, '', doc.summary];
+  const seen: Partial<Record<IllustrationVariant, number>> = {};
   for (const section of doc.sections) {
     out.push('', `## ${section.section_title}`);
     const content = section.section_content;
@@ -31,7 +35,13 @@ export function renderMarkdown(doc: ResultDocument): string {
       // Consecutive list items stay one list; anything else is its own paragraph.
       const listLike = block.type === 'card' || block.type === 'grid';
       if (!(listLike && (previous === 'card' || previous === 'grid'))) out.push('');
-      renderBlock(block, out);
+      renderBlock(block, out, () => {
+        if (block.type !== 'illustration' || !evidence) return null;
+        const k = seen[block.variant] ?? 0;
+        seen[block.variant] = k + 1;
+        const f = figureFor(block.variant, evidence, k);
+        return f ? figureText(f) : null;
+      });
       previous = block.type;
     }
   }

@@ -5,6 +5,7 @@ import { card, gridColumns, languageText, methodBlocks, profileCards, profileGro
 import { DOCUMENT_CONSTANTS, buildEvidence } from './evidence.ts';
 import { count, fixed, percent, score } from './format.ts';
 import { renderMarkdown } from './markdown.ts';
+import { naming } from './naming.ts';
 import { componentAdvice, componentCards } from './pair-blocks.ts';
 import type { Block, CardBlock, MatchingEvidence, MemberInput, PairEvidence, ResultDocument, Section } from './types.ts';
 
@@ -90,11 +91,20 @@ function growthSection(e: MatchingEvidence): Section {
 }
 
 export function buildMatching(input: BuildMatchingInput): BuiltDocument {
-  const evidence = buildEvidence('matching', input.target, input.group, input.media);
+  const names = naming([input.target, ...input.group]);
+  const [target, ...group] = names.members;
+  const built = writeMatching(buildEvidence('matching', target ?? input.target, group, input.media));
+  const document = names.resolveDocument(built);
+  const evidence = names.resolveEvidence(built.evidence);
+  return { document, markdown: renderMarkdown(document, evidence), evidence };
+}
+
+function writeMatching(evidence: MatchingEvidence): ResultDocument & { evidence: MatchingEvidence } {
   const t = evidence.target;
   const memberCards = evidence.pairs.map((p) => memberCard(p, evidence.scale.max));
   const profile = profileCards(t);
-  const document: ResultDocument = {
+  return {
+    evidence,
     schemaVersion: 1,
     title: `Behavioral compatibility: ${t.name}`,
     summary: summaryOf(evidence),
@@ -115,5 +125,4 @@ export function buildMatching(input: BuildMatchingInput): BuiltDocument {
       { section_title: 'Method and confidence', section_content: methodBlocks(evidence) },
     ],
   };
-  return { document, markdown: renderMarkdown(document), evidence };
 }

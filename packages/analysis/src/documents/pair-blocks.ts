@@ -5,7 +5,7 @@ import type { ComponentScore } from '../matching/scoring.ts';
 import { card, OVERLAP_NOT_MEASURED } from './blocks.ts';
 import { DOCUMENT_CONSTANTS } from './evidence.ts';
 import type { IconKey } from './icons.ts';
-import { count, fixed, measured, percent, score } from './format.ts';
+import { count, duration, fixed, measured, percent, score } from './format.ts';
 import type { CardBlock, PairEvidence } from './types.ts';
 
 const FEATURE_NAMES: Record<string, string> = {
@@ -17,8 +17,27 @@ const FEATURE_NAMES: Record<string, string> = {
   medianTurnSec: 'turn length',
 };
 
+/** Each compared feature's value as a person reads it: decimals and unit. */
+const FEATURE_UNITS: Record<string, [number, string]> = {
+  speakingRateSylPerSec: [1, 'syllables/s'],
+  pitchVariabilitySt: [1, 'semitones'],
+  loudnessVariabilityDb: [1, 'dB'],
+  medianGapBeforeTurnSec: [2, 's'],
+  pausesPerMin: [1, 'per minute'],
+  medianTurnSec: [1, 's'],
+};
+
+function featureValue(key: string, v: number | null): string {
+  const [decimals, unit] = FEATURE_UNITS[key] ?? [2, ''];
+  return measured(v, decimals, unit);
+}
+
 function inp(c: ComponentScore, key: string): number | null {
   return c.inputs[key] ?? null;
+}
+
+function minutes(min: number | null): string {
+  return duration(min === null ? null : min * 60);
 }
 
 function describe(c: ComponentScore, target: string, member: string): string {
@@ -29,10 +48,10 @@ function describe(c: ComponentScore, target: string, member: string): string {
       // Unmeasured counts are null, not zero: "0 times ... of 0.0 min" would state a measurement.
       if (inp(c, 'interruptionsByTarget') === null || inp(c, 'interruptionsByMember') === null)
         return `Not measured: no recording they share shows overlapping speech (${OVERLAP_NOT_MEASURED}).`;
-      return `${target} interrupted ${member} ${count(inp(c, 'interruptionsByTarget') ?? 0, 'time')} and ${member} interrupted ${target} ${count(inp(c, 'interruptionsByMember') ?? 0, 'time')}: ${measured(inp(c, 'interruptionsPerMin'), 2, 'per minute')} of their ${measured(inp(c, 'jointSpeechMin'), 1, 'min')} of speech.`;
+      return `${target} interrupted ${member} ${count(inp(c, 'interruptionsByTarget') ?? 0, 'time')} and ${member} interrupted ${target} ${count(inp(c, 'interruptionsByMember') ?? 0, 'time')}: ${measured(inp(c, 'interruptionsPerMin'), 2, 'per minute')} of their ${minutes(inp(c, 'jointSpeechMin'))} of speech.`;
     case 'floorBalance': {
       const share = inp(c, 'targetShareOfPair');
-      return `${target} spoke ${measured(inp(c, 'speechTargetSec'), 0, 's')} and ${member} ${measured(inp(c, 'speechMemberSec'), 0, 's')}${share === null ? '' : `: ${target} held ${percent(share)} of their shared talk`}; ${inp(c, 'turnsTarget') ?? 0} and ${inp(c, 'turnsMember') ?? 0} turns.`;
+      return `${target} spoke ${duration(inp(c, 'speechTargetSec'))} and ${member} ${duration(inp(c, 'speechMemberSec'))}${share === null ? '' : `: ${target} held ${percent(share)} of their shared talk`}; ${inp(c, 'turnsTarget') ?? 0} and ${inp(c, 'turnsMember') ?? 0} turns.`;
     }
     case 'entrainment': {
       const features = ['pitch', 'loudness', 'rate'].map((f) => {
@@ -58,7 +77,7 @@ function describe(c: ComponentScore, target: string, member: string): string {
       const worst = sims[0];
       const best = sims[sims.length - 1];
       if (!worst || !best) return 'Not enough measurements of both to compare.';
-      return `Compared on ${count(sims.length, 'measure')}: most alike in ${FEATURE_NAMES[best.k]}, most different in ${FEATURE_NAMES[worst.k]} (${target} ${measured(inp(c, `${worst.k}Target`), 2)}, ${member} ${measured(inp(c, `${worst.k}Member`), 2)}).${inp(c, 'lsm') === null ? '' : ` Language style matching ${measured(inp(c, 'lsm'), 2)}.`}`;
+      return `Compared on ${count(sims.length, 'measure')}: most alike in ${FEATURE_NAMES[best.k]}, most different in ${FEATURE_NAMES[worst.k]} (${target} ${featureValue(worst.k, inp(c, `${worst.k}Target`))}, ${member} ${featureValue(worst.k, inp(c, `${worst.k}Member`))}).${inp(c, 'lsm') === null ? '' : ` Language style matching ${measured(inp(c, 'lsm'), 2)}.`}`;
     }
     case 'complementarity':
       return `Patience fit (waiting past the other's pauses): ${target} ${fitText(inp(c, 'patienceFitTargetAfterMember'))}, ${member} ${fitText(inp(c, 'patienceFitMemberAfterTarget'))}; interruptions per minute of own speech: ${target} ${measured(inp(c, 'interruptionsPerMinTarget'), 2)}, ${member} ${measured(inp(c, 'interruptionsPerMinMember'), 2)}.`;

@@ -3,8 +3,9 @@
 import type { MediaAnalysis } from '../types.ts';
 import { languageText, loudnessCard, methodBlocks, paceCard, profileGrowth, speechCard, turnTakingCard, turnsCard, voiceCard } from './blocks.ts';
 import { buildEvidence } from './evidence.ts';
-import { count, fixed, measured, percent } from './format.ts';
+import { count, duration, fixed, measured, percent } from './format.ts';
 import { renderMarkdown } from './markdown.ts';
+import { naming } from './naming.ts';
 import type { BuiltDocument } from './matching.ts';
 import type { Block, MemberInput, ResultDocument } from './types.ts';
 
@@ -14,7 +15,8 @@ export interface BuildReportInput {
 }
 
 export function buildReport(input: BuildReportInput): BuiltDocument {
-  const evidence = buildEvidence('report', input.target, [], input.media);
+  const names = naming([input.target]);
+  const evidence = buildEvidence('report', names.members[0] ?? input.target, [], input.media);
   const t = evidence.target;
   const x = t.metrics;
   const language = x.language
@@ -33,7 +35,7 @@ export function buildReport(input: BuildReportInput): BuiltDocument {
     schemaVersion: 1,
     title: `Behavioral profile: ${t.name}`,
     summary:
-      `${t.name} spoke for ${fixed(t.speechMin, 1)} min in ${count(t.mediaCount, 'recording')}, with an average talk share of ${percent(x.talkShare)} ` +
+      `${t.name} spoke for ${duration(x.speechSec)} in ${count(t.mediaCount, 'recording')}, with an average talk share of ${percent(x.talkShare)} ` +
       `and a median gap of ${measured(x.medianGapBeforeTurnSec, 2, 's')} before taking the floor.${language}`,
     sections: [
       {
@@ -49,5 +51,7 @@ export function buildReport(input: BuildReportInput): BuiltDocument {
       { section_title: 'Method and confidence', section_content: methodBlocks(evidence) },
     ],
   };
-  return { document, markdown: renderMarkdown(document), evidence };
+  const resolved = names.resolveDocument(document);
+  const resolvedEvidence = names.resolveEvidence(evidence);
+  return { document: resolved, markdown: renderMarkdown(resolved, resolvedEvidence), evidence: resolvedEvidence };
 }

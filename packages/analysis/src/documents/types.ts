@@ -42,7 +42,10 @@ export interface ResultDocument {
 export interface MemberInput {
   /** "target" or "group[2]". */
   ref: string;
+  /** The entity's label, else the long form "Speaker 2 in interview.wav". */
   name: string;
+  /** What to call the member after the first mention ("Speaker 2"); the name when absent. */
+  shortName?: string;
   entityId: string | null;
   metrics: SpeakerMetrics;
   appearances: { mediaId: string; speakerIndex: number }[];
@@ -51,6 +54,8 @@ export interface MemberInput {
 export interface MemberEvidence {
   ref: string;
   name: string;
+  /** The name documents use after the first mention (the full name when a short one is ambiguous). */
+  shortName: string;
   entityId: string | null;
   metrics: SpeakerMetrics;
   appearances: { mediaId: string; speakerIndex: number; speechSec: number | null; transcribed: boolean }[];
@@ -59,6 +64,8 @@ export interface MemberEvidence {
   speechMin: number;
   /** Interruptions made per minute of own speech (derived from metrics, quoted by documents). */
   interruptionsPerMin: number | null;
+  /** The median pitch in hertz (metrics.pitchMedianSt is in semitones above method.pitchReferenceHz). */
+  pitchMedianHz: number | null;
   /** How much the profile rests on: speech seconds over the full-confidence amount, capped at 1. */
   profileConfidence: number;
 }

@@ -1,9 +1,10 @@
-// entities list|get|label|tag|untag|merge.
+// entities list|get|label|tag|untag|merge|metrics.
 import type { Entity } from '@rapport/client';
 import { int, need, str } from '../context.ts';
 import type { Command } from '../context.ts';
 import { UsageError } from '../usage-error.ts';
 import { table } from '../output.ts';
+import { entityMetricsCsv, measuresTable } from '../metrics-csv.ts';
 
 function row(e: Entity): string[] {
   return [e.id, e.label ?? '-', `${e.speechSec.toFixed(1)} s`, `${e.appearances.length} media`, e.tags.join(',')];
@@ -75,5 +76,20 @@ export const entitiesMerge: Command = {
     if (args.length < 2) throw new UsageError('missing FROM');
     const e = await ctx.client.entities.merge({ into, from: args.slice(1) });
     ctx.out.result(e, show(e));
+  },
+};
+
+export const entitiesMetrics: Command = {
+  summary: 'an entity\'s measurements: its profile and each appearance (a table, or CSV with --csv)',
+  usage: ['entities metrics ID [--csv]'],
+  options: { csv: { type: 'boolean' } },
+  async run(ctx, args, flags) {
+    const e = await ctx.client.entities.metrics(need(args, 0, 'ID'));
+    if (flags.csv && !ctx.out.json) {
+      ctx.out.result(null, entityMetricsCsv(e));
+      return;
+    }
+    const heads = ['profile', ...e.appearances.map((a) => `${a.mediaId} speaker ${a.speakerIndex}`)];
+    ctx.out.result(e, table(measuresTable(heads, [e.metrics, ...e.appearances.map((a) => a.metrics)])));
   },
 };

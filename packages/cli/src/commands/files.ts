@@ -1,7 +1,8 @@
-// upload FILE…, files list|get|delete|reanalyze.
+// upload FILE…, files list|get|delete|reanalyze|diarization|metrics.
 import { basename } from 'node:path';
 import { APIError } from '@rapport/client';
-import type { Media, ReanalyzeParams, SpeakerHints } from '@rapport/client';
+import type { DiarizationFormat, Media, ReanalyzeParams, SpeakerHints } from '@rapport/client';
+import { measuresTable, mediaMetricsCsv } from '../metrics-csv.ts';
 import { int, need, str } from '../context.ts';
 import type { Command, Flags } from '../context.ts';
 import { UsageError } from '../usage-error.ts';
@@ -122,5 +123,39 @@ export const filesReanalyze: Command = {
     const text = done.length ? table(done.map(mediaRow)) : flags.all && ids.length === 0 ? 'nothing to do: no media was analysed by an older engine' : 'no media analysed again';
     ctx.out.result({ reanalyzing: done, refused }, text);
     return refused.length > 0 ? 1 : 0;
+  },
+};
+
+const FORMATS: readonly DiarizationFormat[] = ['json', 'rttm', 'vtt', 'srt'];
+
+export const filesDiarization: Command = {
+  summary: 'who speaks when, as JSON or as an RTTM, WebVTT or SRT file (to save: > talk.vtt)',
+  usage: ['files diarization ID [--format json|rttm|vtt|srt]'],
+  options: { format: { type: 'string' } },
+  async run(ctx, args, flags) {
+    const id = need(args, 0, 'ID');
+    const format = (str(flags, 'format') ?? 'json') as DiarizationFormat;
+    if (!FORMATS.includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`);
+    if (format === 'json' || ctx.out.json) {
+      const d = await ctx.client.files.diarization(id);
+      ctx.out.result(d, JSON.stringify(d, null, 2));
+      return;
+    }
+    ctx.out.result(null, await ctx.client.files.diarizationFile(id, format));
+  },
+};
+
+export const filesMetrics: Command = {
+  summary: 'each speaker\'s measurements (a table, or CSV with --csv: units in the header)',
+  usage: ['files metrics ID [--csv]'],
+  options: { csv: { type: 'boolean' } },
+  async run(ctx, args, flags) {
+    const m = await ctx.client.files.metrics(need(args, 0, 'ID'));
+    if (flags.csv && !ctx.out.json) {
+      ctx.out.result(null, mediaMetricsCsv(m));
+      return;
+    }
+    const heads = m.speakers.map((s) => `speaker ${s.index}${s.label ? ` (${s.label})` : ''}`);
+    ctx.out.result(m, table(measuresTable(heads, m.speakers.map((s) => s.metrics))));
   },
 };

@@ -2,8 +2,8 @@
 // never reach this table: main.ts sends them to the server package.
 import type { Command } from '../context.ts';
 import { credits, creditsTransactions, feedback, webhooksDeliveries, webhooksDelivery, webhooksRedeliver } from './account.ts';
-import { entitiesGet, entitiesLabel, entitiesList, entitiesMerge, entitiesTag, entitiesUntag } from './entities.ts';
-import { filesDelete, filesGet, filesList, filesReanalyze, upload } from './files.ts';
+import { entitiesGet, entitiesLabel, entitiesList, entitiesMerge, entitiesMetrics, entitiesTag, entitiesUntag } from './entities.ts';
+import { filesDelete, filesDiarization, filesGet, filesList, filesMetrics, filesReanalyze, upload } from './files.ts';
 import { jobsCancel, jobsGet, jobsList, jobsWatch, match, report } from './jobs.ts';
 import { result } from './result.ts';
 
@@ -13,6 +13,8 @@ export const COMMANDS: Record<string, Command> = {
   'files get': filesGet,
   'files delete': filesDelete,
   'files reanalyze': filesReanalyze,
+  'files diarization': filesDiarization,
+  'files metrics': filesMetrics,
   match,
   report,
   'jobs watch': jobsWatch,
@@ -26,6 +28,7 @@ export const COMMANDS: Record<string, Command> = {
   'entities tag': entitiesTag,
   'entities untag': entitiesUntag,
   'entities merge': entitiesMerge,
+  'entities metrics': entitiesMetrics,
   credits,
   'credits transactions': creditsTransactions,
   'webhooks deliveries': webhooksDeliveries,

@@ -1,5 +1,6 @@
 // result ID: a matching or report result by its id (mat_…, rep_…) or by its job's id (job_…),
-// as Markdown for the terminal or as the payload with --json.
+// as Markdown for the terminal, as the payload with --json, or as a standalone HTML file with
+// --html (`rapport result ID --html > report.html`).
 import type { MatchingPayload, ReportPayload } from '@rapport/client';
 import { need } from '../context.ts';
 import type { Command, Context } from '../context.ts';
@@ -23,9 +24,10 @@ async function load(ctx: Context, id: string): Promise<MatchingPayload | ReportP
 }
 
 export const result: Command = {
-  summary: 'print a result as Markdown (or the payload with --json); ID is mat_…, rep_… or job_…',
-  usage: ['result ID'],
-  async run(ctx, args) {
+  summary: 'print a result as Markdown (the payload with --json, one HTML file with --html); ID is mat_…, rep_… or job_…',
+  usage: ['result ID [--html]'],
+  options: { html: { type: 'boolean' } },
+  async run(ctx, args, flags) {
     const id = need(args, 0, 'ID');
     const payload = await load(ctx, id);
     if (payload === null) {
@@ -34,6 +36,11 @@ export const result: Command = {
       const why = job.error ? `failed: ${job.error.code}: ${job.error.message}` : `is ${job.status} (${job.stage})`;
       ctx.out.result(null, `job ${id} has no result: it ${why}`);
       return job.status === 'failed' ? 5 : 1;
+    }
+    if (flags.html && !ctx.out.json) {
+      const html = payload.context === 'behavioral_profile' ? await ctx.client.reports.html(payload.id) : await ctx.client.matching.html(payload.id);
+      ctx.out.result(null, html);
+      return;
     }
     ctx.out.result(payload, renderResult(ctx.out, payload));
   },

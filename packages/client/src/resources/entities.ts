@@ -2,7 +2,7 @@
 import { PagePromise } from '../core/pagination.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type { Entity, EntityListParams, EntityMergeParams, EntityUpdateParams, List, RequestOptions } from '../types.ts';
+import type { Entity, EntityListParams, EntityMetrics, EntityMergeParams, EntityUpdateParams, List, RequestOptions } from '../types.ts';
 
 export class Entities {
   readonly #http: HttpClient;
@@ -17,6 +17,11 @@ export class Entities {
 
   retrieve(id: string, options?: RequestOptions): Promise<Entity> {
     return this.#http.request({ ...pathFor('entities.retrieve', { id }), options });
+  }
+
+  /** The entity's profile over its analysed media and each appearance's measurements. */
+  metrics(id: string, options?: RequestOptions): Promise<EntityMetrics> {
+    return this.#http.request({ ...pathFor('entities.metrics', { id }), options });
   }
 
   /** Sets (or, with null, clears) the label. */

@@ -1,11 +1,11 @@
-// /v1/files: upload (path, stream, Blob or bytes, with progress), get, list, delete, diarization,
-// re-analysis.
+// /v1/files: upload (path, stream, Blob or bytes, with progress), get, list, delete, diarization
+// (as JSON or as an RTTM, WebVTT or SRT file), metrics, re-analysis.
 import { multipartBody } from '../core/multipart.ts';
 import type { Uploadable, UploadProgress } from '../core/multipart.ts';
 import { PagePromise } from '../core/pagination.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type { Diarization, FileListParams, List, Media, ReanalyzeParams, RequestOptions, SpeakerHints } from '../types.ts';
+import type { Diarization, DiarizationParams, FileListParams, List, Media, MediaMetrics, ReanalyzeParams, RequestOptions, SpeakerHints } from '../types.ts';
 
 export interface UploadParams extends SpeakerHints {
   label?: string;
@@ -16,6 +16,15 @@ export interface UploadParams extends SpeakerHints {
   contentType?: string;
   onProgress?: (progress: UploadProgress) => void;
 }
+
+export type DiarizationFormat = NonNullable<DiarizationParams['format']>;
+
+const DIARIZATION_ACCEPT: Record<DiarizationFormat, string> = {
+  json: 'application/json',
+  rttm: 'text/plain',
+  vtt: 'text/vtt',
+  srt: 'application/x-subrip',
+};
 
 /** Uploads take as long as the file does: without an explicit timeout they get ten minutes. */
 const UPLOAD_TIMEOUT_MS = 10 * 60_000;
@@ -80,5 +89,23 @@ export class Files {
    */
   reanalyze(id: string, hints: ReanalyzeParams = {}, options?: RequestOptions): Promise<Media> {
     return this.#http.request({ ...pathFor('files.reanalyze', { id }), body: hints, options });
+  }
+
+  /** Each speaker's measurements (409 until the analysis is ready). */
+  metrics(id: string, options?: RequestOptions): Promise<MediaMetrics> {
+    return this.#http.request({ ...pathFor('files.metrics', { id }), options });
+  }
+
+  /**
+   * The diarization as a file's text: `rttm` (RTTM for diarization scorers), `vtt` (WebVTT with
+   * `<v Speaker N>` voices and the transcript's text), `srt`, or `json` (the JSON of `diarization`).
+   */
+  async diarizationFile(id: string, format: DiarizationFormat, options?: RequestOptions): Promise<string> {
+    const res = await this.#http.send({
+      ...pathFor('files.diarization', { id }),
+      query: { format },
+      options: { ...options, headers: { Accept: DIARIZATION_ACCEPT[format], ...options?.headers } },
+    });
+    return res.text();
   }
 }

@@ -1,4 +1,5 @@
-// /v1/matching: create a job, read its result by id or by job, its evidence, and createAndWait.
+// /v1/matching: create a job, read its result by id or by job, its evidence, its HTML file, and
+// createAndWait.
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
 import type { Evidence, JobReceipt, MatchingJobCreateParams, MatchingPayload, RequestOptions } from '../types.ts';
@@ -30,6 +31,12 @@ export class Matching {
 
   evidence(id: string, options?: RequestOptions): Promise<Evidence> {
     return this.#http.request({ ...pathFor('matching.evidence', { id }), options });
+  }
+
+  /** The result as one standalone HTML file (inline CSS and SVG figures, no script): save it, print it, send it. */
+  async html(id: string, options?: RequestOptions): Promise<string> {
+    const res = await this.#http.send({ ...pathFor('matching.html', { id }), options: { ...options, headers: { Accept: 'text/html', ...options?.headers } } });
+    return res.text();
   }
 
   /** Creates the job, waits for it (stream, else polling) and answers the result; `JobFailedError` when it fails. */

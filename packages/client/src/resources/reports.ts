@@ -21,6 +21,12 @@ export class Reports {
     return this.#http.request({ ...pathFor('reports.retrieve', { id }), options });
   }
 
+  /** The report as one standalone HTML file (inline CSS and SVG figures, no script). */
+  async html(id: string, options?: RequestOptions): Promise<string> {
+    const res = await this.#http.send({ ...pathFor('reports.html', { id }), options: { ...options, headers: { Accept: 'text/html', ...options?.headers } } });
+    return res.text();
+  }
+
   byJob(jobId: string, options?: RequestOptions): Promise<ReportPayload | null> {
     return this.#http.request({ ...pathFor('reports.byJob', { jobId }), options });
   }

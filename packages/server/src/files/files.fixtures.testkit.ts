@@ -1,12 +1,8 @@
 // Upload fixtures for the tests, generated in code: WAV written sample by sample, compressed
-// formats made by running the bundled ffmpeg on a generated WAV, transcripts as text, and a
+// formats made by FFmpeg compiled to WebAssembly from a generated WAV, transcripts as text, and a
 // multipart body builder (so that tests control every part, including broken ones).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
 import { pcm16WavHeader } from '@rapport/analysis';
+import { ffmpegEncode } from '@rapport/analysis/testkit';
 
 /** 16-bit PCM mono WAV: a tone that changes pitch every half second, `seconds` long. */
 export function wavFile(seconds: number, sampleRate = 16_000): Buffer {
@@ -46,32 +42,30 @@ export function twoVoiceWav(seconds = 24, sampleRate = 16_000): Buffer {
   return buf;
 }
 
-export function ffmpegPath(): string {
-  return (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-}
-
 /**
- * Runs ffmpeg on a generated WAV and answers the encoded file. `video` adds a small test-pattern
- * video track (H.264 in MP4/MOV/MKV, VP8 in WebM).
+ * Encodes a generated WAV with FFmpeg compiled to WebAssembly (the decoder's own package) and
+ * answers the file. `video` adds a small test-pattern video track (H.264 in MP4/MOV/MKV, VP8 in
+ * WebM).
  */
-export function encodeWith(ext: 'mp3' | 'ogg' | 'flac' | 'm4a' | 'aac' | 'webm' | 'mkv' | 'mp4' | 'mov', opts: { seconds?: number; video?: boolean } = {}): Buffer {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-fixture-'));
-  try {
-    const wav = path.join(dir, 'in.wav');
-    writeFileSync(wav, wavFile(opts.seconds ?? 2));
-    const out = path.join(dir, `out.${ext}`);
-    const args = ['-hide_banner', '-loglevel', 'error', '-y'];
-    if (opts.video) args.push('-f', 'lavfi', '-i', `testsrc=size=64x64:rate=5:duration=${opts.seconds ?? 2}`);
-    args.push('-i', wav);
-    if (opts.video) args.push(...(ext === 'webm' ? ['-c:v', 'libvpx'] : ['-c:v', 'libx264', '-pix_fmt', 'yuv420p']), '-shortest');
-    if (ext === 'ogg' || ext === 'webm') args.push('-c:a', 'libopus');
-    if (ext === 'mp4' || ext === 'mov' || ext === 'm4a') args.push('-c:a', 'aac');
-    args.push(out);
-    execFileSync(ffmpegPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    return readFileSync(out);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+export async function encodeWith(ext: 'mp3' | 'ogg' | 'flac' | 'm4a' | 'aac' | 'webm' | 'mkv' | 'mp4' | 'mov', opts: { seconds?: number; video?: boolean } = {}): Promise<Buffer> {
+  const seconds = opts.seconds ?? 2;
+  const inputArgs = opts.video ? ['-f', 'lavfi', '-i', `testsrc=size=64x64:rate=5:duration=${seconds}`] : [];
+  const out: string[] = [];
+  if (opts.video) out.push(...(ext === 'webm' ? ['-c:v', 'libvpx'] : ['-c:v', 'libx264', '-pix_fmt', 'yuv420p']), '-shortest');
+  const audio: Record<typeof ext, string[]> = {
+    mp3: ['-c:a', 'libmp3lame', '-f', 'mp3'],
+    ogg: ['-c:a', 'libopus', '-f', 'ogg'],
+    flac: ['-c:a', 'flac', '-f', 'flac'],
+    m4a: ['-c:a', 'aac', '-f', 'ipod'],
+    aac: ['-c:a', 'aac', '-f', 'adts'],
+    webm: ['-c:a', 'libopus', '-f', 'webm'],
+    mkv: ['-c:a', 'libopus', '-f', 'matroska'],
+    mp4: ['-c:a', 'aac', '-f', 'mp4'],
+    mov: ['-c:a', 'aac', '-f', 'mov'],
+  };
+  // The WAV is the last input, so its index in -map follows the video's.
+  const map = opts.video ? ['-map', '0:v', '-map', '1:a'] : [];
+  return ffmpegEncode(wavFile(seconds), [...map, ...out, ...audio[ext]], inputArgs);
 }
 
 export const VTT = `WEBVTT

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
 import { requireAuth } from '../http/context.ts';
 import { IdParams, ListOf } from '../http/schema-helpers.ts';
-import { Diarization, Media, MediaListQuery, ReanalyzeBody, UploadForm } from './files.schemas.ts';
+import { Diarization, DiarizationQuery, Media, MediaListQuery, ReanalyzeBody, UploadForm } from './files.schemas.ts';
+import { DIARIZATION_CONTENT_TYPES } from './diarization-export.ts';
 
 export function registerFilesRoutes(app: FastifyInstance, services: Services): void {
   const files = services.files;
@@ -63,10 +64,27 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
   });
 
   app.get('/v1/files/:id/diarization', {
-    schema: { params: IdParams },
+    schema: { params: IdParams, querystring: DiarizationQuery },
     config: {
       rateClass: 'files',
-      doc: { summary: 'Who speaks when (409 CONFLICT until analysis.status is ready)', tags: ['files'], responses: { 200: { description: 'Speech segments by speaker index, seconds', schema: Diarization } } },
+      doc: {
+        summary: 'Who speaks when (409 CONFLICT until analysis.status is ready); ?format=rttm|vtt|srt for the same segments as a file',
+        tags: ['files'],
+        responses: {
+          200: {
+            description: 'Speech segments by speaker index, seconds; with format rttm, vtt or srt the RTTM, WebVTT or SRT text',
+            schema: Diarization,
+            alternatives: Object.values(DIARIZATION_CONTENT_TYPES).map((t) => t.split(';')[0] ?? t),
+          },
+        },
+      },
     },
-  }, async (req) => files.diarization(requireAuth(req.auth), (req.params as IdParams).id));
+  }, async (req, reply) => {
+    const auth = requireAuth(req.auth);
+    const { id } = req.params as IdParams;
+    const format = (req.query as DiarizationQuery).format ?? 'json';
+    if (format === 'json') return files.diarization(auth, id);
+    const file = await files.diarizationFile(auth, id, format);
+    return reply.type(file.contentType).send(file.body);
+  });
 }

@@ -89,6 +89,14 @@ export const Diarization = Strict({
 });
 export type Diarization = Static<typeof Diarization>;
 
+export const DIARIZATION_FORMATS = ['json', 'rttm', 'vtt', 'srt'] as const;
+export type DiarizationFormat = (typeof DIARIZATION_FORMATS)[number];
+
+export const DiarizationQuery = Strict({
+  format: Type.Optional(Type.Union(DIARIZATION_FORMATS.map((f) => Type.Literal(f)), { default: 'json', description: 'json (default), rttm (text/plain), vtt (text/vtt) or srt (application/x-subrip)' })),
+});
+export type DiarizationQuery = Static<typeof DiarizationQuery>;
+
 export const MediaListQuery = Strict({
   ...ListQuery.properties,
   outdated: Type.Optional(Type.Boolean({ description: 'true: only audio and video whose analysis (ready or failed) was made by an engine other than the current one' })),

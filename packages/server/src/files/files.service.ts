@@ -3,6 +3,7 @@
 // media, and read, list and delete media. A file on disk without its row, or a row without its
 // file, is never left behind by a failed request.
 import type { FastifyRequest } from 'fastify';
+import { DIARIZATION_CONTENT_TYPES, segmentTexts, toRttm, toSrt, toWebVtt } from './diarization-export.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
 import type { Services } from '../services.ts';
@@ -14,7 +15,7 @@ import { receiveUpload, type ReceivedUpload } from './upload-stream.ts';
 import { detectMedia } from './media-probe.ts';
 import { toDiarization, toMediaResource } from './media-resource.ts';
 import { hintsFromBody, hintsFromForm } from './speaker-hints.ts';
-import type { Diarization, Media, MediaListQuery, ReanalyzeBody, SpeakerHints } from './files.schemas.ts';
+import type { Diarization, DiarizationFormat, Media, MediaListQuery, ReanalyzeBody, SpeakerHints } from './files.schemas.ts';
 import { ENGINE_VERSION } from '@rapport/analysis';
 
 const MAX_LABEL_CODE_POINTS = 64;
@@ -43,7 +44,7 @@ export class FilesService {
           details: [{ path: '/mediaId', message: `media ${mediaId} does not exist in this workspace` }],
         });
       }
-      const detected = await detectMedia(up.tempPath, up.head, up.sizeBytes);
+      const detected = await detectMedia(up.tempPath, up.head, up.sizeBytes, this.services.config.maxMediaSec);
       if (mediaId !== undefined) {
         if (detected.kind !== 'transcript' || !detected.transcript) {
           throw new ApiError('VALIDATION_FAILED', 'mediaId is only for attaching a transcript to existing media.', {
@@ -181,6 +182,19 @@ export class FilesService {
       throw new ApiError('CONFLICT', `The analysis of media ${id} is ${m.analysisStatus}; the diarization exists once analysis.status is ready.`);
     }
     return toDiarization(m);
+  }
+
+  /** The diarization as an RTTM, WebVTT or SRT file (decisions §7), with the transcript's text. */
+  async diarizationFile(auth: AuthContext, id: string, format: Exclude<DiarizationFormat, 'json'>): Promise<{ contentType: string; body: string }> {
+    const d = await this.diarization(auth, id);
+    const m = await this.load(auth, id);
+    // Transcript media: one segment per cue, in cue order. Audio and video: the attached
+    // transcript's cues placed on the segments of the speakers their names were aligned to.
+    const texts = !m.analysis && m.transcript
+      ? m.transcript.cues.map((c) => c.text)
+      : segmentTexts(d.segments, m.transcript ?? m.analysis?.transcript ?? null, m.analysis?.speakers.map((s) => s.label) ?? []);
+    const body = format === 'rttm' ? toRttm(d) : format === 'vtt' ? toWebVtt(d, texts) : toSrt(d, texts);
+    return { contentType: DIARIZATION_CONTENT_TYPES[format], body };
   }
 
   private async load(auth: AuthContext, id: string): Promise<MediaRecord> {

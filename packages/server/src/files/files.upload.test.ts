@@ -52,7 +52,7 @@ describe('POST /v1/files', () => {
     assert.deepEqual(tmpFiles(t), []);
   });
 
-  const formats: [string, () => Buffer, Media['kind'], string][] = [
+  const formats: [string, () => Promise<Buffer>, Media['kind'], string][] = [
     ['MP3', () => encodeWith('mp3'), 'audio', 'audio/mpeg'],
     ['FLAC', () => encodeWith('flac'), 'audio', 'audio/flac'],
     ['Ogg/Opus', () => encodeWith('ogg'), 'audio', 'audio/ogg'],
@@ -65,9 +65,9 @@ describe('POST /v1/files', () => {
     ['MKV audio only', () => encodeWith('mkv'), 'audio', 'audio/x-matroska'],
   ];
   for (const [name, make, kind, contentType] of formats) {
-    it(`detects ${name} from its content (${kind}, ${contentType}) and reads its duration with ffprobe`, async () => {
+    it(`detects ${name} from its content (${kind}, ${contentType}) and reads its duration with the sandboxed probe`, async () => {
       // The client's name and content type claim an image: only the bytes count.
-      const res = await upload(make(), 'misleading.png', {}, 'image/png');
+      const res = await upload(await make(), 'misleading.png', {}, 'image/png');
       assert.equal(res.statusCode, 201, res.body);
       const m = json<Media>(res);
       assert.equal(m.kind, kind);

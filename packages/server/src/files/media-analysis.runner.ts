@@ -39,6 +39,8 @@ export class MediaAnalysisRunner implements TaskHandler {
         transcript: m.transcript,
         ...(speakers ? { speakers } : {}),
         signal: ctx.signal,
+        maxDurationSec: this.services.config.maxMediaSec,
+        memoryLimitMb: this.services.config.analysisMemoryMb,
         onProgress: (stage, fraction) => {
           // Progress is advisory: at most a few writes a second, never awaited by the engine.
           const now = Date.now();
@@ -71,7 +73,14 @@ export class MediaAnalysisRunner implements TaskHandler {
       if (old && old.length > 0) replaced.set(index, old);
     }
     const links = speakerLinks(analysis.speakers, linked, existing, () => newId('ent'), replaced);
-    await media.completeAnalysis(m.id, analysis, links, analysis.engineVersion ?? engine.version);
+    const outcome = await media.completeAnalysis(m.id, analysis, links, analysis.engineVersion ?? engine.version);
+    if (outcome === 'insufficient_credits') {
+      // No engine version recorded: the media stays in the outdated list, to be analysed again.
+      await media.failAnalysis(m.id, {
+        code: 'insufficient_credits',
+        message: `The media decoded to ${analysis.durationSec} s, which costs more credits than the workspace has left.`,
+      });
+    }
     return { kind: 'done' };
   }
 

@@ -64,12 +64,18 @@ describe('wavDurationSec', () => {
     assert.equal(await wavDurationSec(write('zero.wav', wav), wav.length), 2);
   });
 
-  it('refuses a header without format or data, or with a zero byte rate', async () => {
+  it('refuses a header without format or data, or with a zero sample rate', async () => {
     const wav = wavFile(0.5);
     await assert.rejects(wavDurationSec(write('cut.wav', wav.subarray(0, 30)), 30), /UNSUPPORTED|format|data/i);
     const zero = Buffer.from(wav);
-    zero.writeUInt32LE(0, 28);
+    zero.writeUInt32LE(0, 24);
     await assert.rejects(wavDurationSec(write('zero-rate.wav', zero), zero.length));
+  });
+
+  it('reads the duration from the sample rate, not the byte rate a crafted header lies with', async () => {
+    const wav = wavFile(2);
+    wav.writeUInt32LE(0x7fffffff, 28);
+    assert.equal(await wavDurationSec(write('lying-rate.wav', wav), wav.length), 2);
     rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,11 +1,10 @@
 // What an uploaded file holds, read from the file on disk after it was streamed there: WAV
-// headers are read natively; other audio and video are checked with ffprobe (which also tells a
-// video container from an audio-only one and gives the duration); text is parsed as a
-// transcript. Anything that is none of these is a 415.
-import { execFile } from 'node:child_process';
+// headers are read natively; other audio and video are probed in the media sandbox as the
+// container their bytes show (which tells a video container from an audio-only one and gives the
+// declared duration); text is parsed as a transcript. Anything that is none of these is a 415;
+// media that declares more than MAX_MEDIA_SEC is a 413.
 import { open, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { parseTranscript, type Transcript } from '@rapport/analysis';
+import { DEMUXERS, parseTranscript, probeMedia, type ProbeOutput, type ProbeStream, type Transcript } from '@rapport/analysis';
 import { ApiError } from '../http/errors.ts';
 import type { MediaKind } from './media.store.ts';
 import { sniffFormat, type ProbeFormat } from './media-format.ts';
@@ -22,17 +21,16 @@ export interface DetectedMedia {
  * text is days of speech.
  */
 export const MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
-const PROBE_TIMEOUT_MS = 30_000;
 
 const unsupported = (message: string) => new ApiError('UNSUPPORTED_MEDIA_TYPE', message);
 
-export async function detectMedia(filePath: string, head: Buffer, sizeBytes: number): Promise<DetectedMedia> {
+export async function detectMedia(filePath: string, head: Buffer, sizeBytes: number, maxMediaSec = Infinity): Promise<DetectedMedia> {
   const sniffed = sniffFormat(head);
   switch (sniffed.family) {
     case 'wav':
-      return { kind: 'audio', contentType: 'audio/wav', durationSec: await wavDurationSec(filePath, sizeBytes), transcript: null };
+      return withinLimit({ kind: 'audio', contentType: 'audio/wav', durationSec: await wavDurationSec(filePath, sizeBytes), transcript: null }, maxMediaSec);
     case 'probe':
-      return probeContainer(filePath, sniffed.format);
+      return withinLimit(await probeContainer(filePath, sniffed.format), maxMediaSec);
     case 'text':
       return readTranscript(filePath, sizeBytes);
     case 'unknown':
@@ -40,9 +38,21 @@ export async function detectMedia(filePath: string, head: Buffer, sizeBytes: num
   }
 }
 
+/** Media whose container declares more than the limit is refused before anything is reserved. */
+function withinLimit(detected: DetectedMedia, maxMediaSec: number): DetectedMedia {
+  if (detected.durationSec !== null && detected.durationSec > maxMediaSec) {
+    throw new ApiError('PAYLOAD_TOO_LARGE', `The media declares ${detected.durationSec} s; this server analyses media up to ${maxMediaSec} s (MAX_MEDIA_SEC).`);
+  }
+  return detected;
+}
+
 // ---- WAV ----
 
-/** Duration from the RIFF header: the `data` chunk's size over the `fmt ` chunk's byte rate. */
+/**
+ * Duration from the RIFF header: the `data` chunk's sample frames over the sample rate (the
+ * decoder's own reading; the header's byte rate is not trusted). It is only the declared length:
+ * the analysis charges the duration of the samples it decodes.
+ */
 export async function wavDurationSec(filePath: string, sizeBytes: number): Promise<number> {
   const fh = await open(filePath, 'r');
   try {
@@ -61,8 +71,9 @@ export async function wavDurationSec(filePath: string, sizeBytes: number): Promi
         if (r.bytesRead < 16 || size < 16) throw unsupported('The WAV file has a truncated format chunk.');
         const channels = fmt.readUInt16LE(2);
         const sampleRate = fmt.readUInt32LE(4);
-        byteRate = fmt.readUInt32LE(8);
-        if (channels === 0 || sampleRate === 0 || byteRate === 0) throw unsupported('The WAV file declares no channels, sample rate or byte rate.');
+        const bits = fmt.readUInt16LE(14);
+        if (channels === 0 || sampleRate === 0 || bits === 0) throw unsupported('The WAV file declares no channels, sample rate or sample size.');
+        byteRate = sampleRate * channels * Math.ceil(bits / 8);
       } else if (id === 'data') {
         if (byteRate === null) throw unsupported('The WAV file has its data before its format chunk.');
         // Streaming writers leave the size at 0 or 0xFFFFFFFF: the data then runs to the end.
@@ -79,53 +90,7 @@ export async function wavDurationSec(filePath: string, sizeBytes: number): Promi
   }
 }
 
-// ---- ffprobe ----
-
-interface ProbeStream {
-  codec_type?: string;
-  codec_name?: string;
-  duration?: string;
-  disposition?: { attached_pic?: number };
-}
-
-interface ProbeOutput {
-  streams?: ProbeStream[];
-  format?: { format_name?: string; duration?: string };
-}
-
-let ffprobeBinary: string | null | undefined;
-
-function ffprobePath(): string | null {
-  if (ffprobeBinary === undefined) {
-    try {
-      ffprobeBinary = (createRequire(import.meta.url)('@ffprobe-installer/ffprobe') as { path: string }).path;
-    } catch {
-      ffprobeBinary = null;
-    }
-  }
-  return ffprobeBinary;
-}
-
-function runFfprobe(filePath: string): Promise<ProbeOutput | null> {
-  const bin = ffprobePath();
-  if (!bin) return Promise.reject(new ApiError('UNAVAILABLE', 'Media probing (ffprobe) is not available on this server.'));
-  return new Promise((resolve) => {
-    execFile(
-      bin,
-      ['-v', 'error', '-show_format', '-show_streams', '-of', 'json', filePath],
-      { timeout: PROBE_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 },
-      (err, stdout) => {
-        // ffprobe fails on files it cannot read: that is an answer about the file, not an error.
-        if (err) return resolve(null);
-        try {
-          resolve(JSON.parse(stdout) as ProbeOutput);
-        } catch {
-          resolve(null);
-        }
-      },
-    );
-  });
-}
+// ---- sandboxed probe ----
 
 const AUDIO_TYPES: Record<ProbeFormat, string> = {
   flac: 'audio/flac',
@@ -149,7 +114,7 @@ const VIDEO_TYPES: Partial<Record<ProbeFormat, string>> = {
 };
 
 async function probeContainer(filePath: string, format: ProbeFormat): Promise<DetectedMedia> {
-  const probe = await runFfprobe(filePath);
+  const probe = await probeMedia(filePath, DEMUXERS[format]);
   const streams = probe?.streams ?? [];
   const audio = streams.filter((s) => s.codec_type === 'audio');
   if (!probe || audio.length === 0) {

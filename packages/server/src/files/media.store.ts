@@ -6,7 +6,7 @@
 import type { SqliteDb } from '../store/sqlite.ts';
 import { nowIso } from '../ids.ts';
 import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
-import { chargeCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
+import { chargeCredits, InsufficientCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import { upgradeCachedAnalysis, type MediaAnalysis, type Transcript } from '@rapport/analysis';
 import type { SpeakerHints } from './files.schemas.ts';
@@ -100,6 +100,13 @@ function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
     previousSpeakers: r.previous_speakers_json ? (JSON.parse(r.previous_speakers_json) as PreviousSpeaker[]) : null,
     createdAt: r.created_at,
   };
+}
+
+/** Entity labels are 1 to 64 code points (the API's bound); a transcript's speaker name may be longer. */
+export function entityLabel(name: string | null): string | null {
+  if (name === null) return null;
+  const trimmed = name.trim();
+  return trimmed === '' ? null : [...trimmed].slice(0, 64).join('');
 }
 
 /** Media analysis costs 1 credit per started minute of audio (decisions §10). */
@@ -268,24 +275,41 @@ export class SqliteMediaStore {
     this.db.run("UPDATE media SET analysis_status = 'running' WHERE id = ? AND analysis_status IN ('pending', 'running')", id);
   }
 
-  async completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[], engineVersion: string | null = analysis.engineVersion ?? null): Promise<void> {
-    this.db.transaction(() => {
+  /**
+   * Stores the analysis, with the engine version that made it, and charges it by its decoded
+   * duration. 'insufficient_credits' when that duration costs more than the workspace can pay:
+   * nothing is stored then.
+   */
+  async completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[], engineVersion: string | null = analysis.engineVersion ?? null): Promise<'done' | 'insufficient_credits'> {
+    return this.db.transaction(() => {
       const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
-      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return;
+      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return 'done';
+      // What is charged is what was analysed: the decoded samples' duration, not the header's
+      // claim the reservation was made on (a WAV's byte rate can say 0 s for an hour of audio).
+      // More than was reserved is reserved now; a workspace that cannot pay it gets no result.
+      const extra = analysisCost(analysis.durationSec) - analysisCost(r.duration_sec);
+      if (extra > 0) {
+        try {
+          reserveCredits(this.db, r.workspace_id, extra, { mediaId: id });
+        } catch (err) {
+          if (!(err instanceof InsufficientCredits)) throw err;
+          return 'insufficient_credits';
+        }
+      }
       const now = nowIso();
       this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
       for (const link of links) {
         if (link.create) {
           this.db.run(
             'INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-            link.entityId, r.workspace_id, link.create.label, '[]', JSON.stringify(link.create.voiceprint), now, now, this.db.nextSeq(),
+            link.entityId, r.workspace_id, entityLabel(link.create.label), '[]', JSON.stringify(link.create.voiceprint), now, now, this.db.nextSeq(),
           );
         } else {
           this.db.run(
             'UPDATE entities SET voiceprint_json = COALESCE(?, voiceprint_json), updated_at = ? WHERE id = ?',
             link.voiceprint ? JSON.stringify(link.voiceprint) : null, now, link.entityId,
           );
-          const label = analysis.speakers[link.speakerIndex]?.label ?? null;
+          const label = entityLabel(analysis.speakers[link.speakerIndex]?.label ?? null);
           if (label) this.db.run('UPDATE entities SET label = ? WHERE id = ? AND label IS NULL', label, link.entityId);
         }
         this.db.run(
@@ -295,11 +319,14 @@ export class SqliteMediaStore {
       }
       this.db.run(
         `UPDATE media SET analysis_status = 'ready', analysis_json = ?, engine_version = ?, previous_speakers_json = NULL,
-         duration_sec = COALESCE(duration_sec, ?) WHERE id = ?`,
+         duration_sec = ? WHERE id = ?`,
         JSON.stringify(analysis), engineVersion, analysis.durationSec, id,
       );
-      chargeCredits(this.db, r.workspace_id, analysisCost(r.duration_sec), { mediaId: id });
+      chargeCredits(this.db, r.workspace_id, analysisCost(analysis.durationSec), { mediaId: id });
+      const unused = analysisCost(r.duration_sec) - analysisCost(analysis.durationSec);
+      if (unused > 0) releaseCredits(this.db, r.workspace_id, unused, { mediaId: id });
       dropTasks(this.db, 'media.analyze', id);
+      return 'done';
     });
   }
 

@@ -34,9 +34,17 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
     return503OnClosing: false,
     forceCloseConnections: true,
+    // A request or upload that stalls holds a socket (and a temp file) only this long: the
+    // connection is closed after REQUEST_IDLE_TIMEOUT_SEC with no byte either way (event
+    // streams send a heartbeat every 15 s), and headers must come within HEADERS_TIMEOUT_SEC.
+    connectionTimeout: config.requestIdleTimeoutSec * 1000,
     // Ids may be 256 characters (interface-spec): the router must not refuse them before the
     // schema sees them (its default is 100, answered with a bare 414).
     routerOptions: { maxParamLength: 1024 },
+    // An absolute-form request line (`GET http://host/v1/files`, RFC 9112 §3.2.2) is routed by
+    // its path: rewritten to origin-form before routing, so that every hook sees `/v1/...` and
+    // authentication and rate limits apply as for any other request.
+    rewriteUrl: (req) => originForm(req.url ?? '/'),
     // Errors raised by the router before any hook (a malformed URL escape, an over-long path
     // parameter) get the error body of decisions §2 too, never fastify's own shape.
     frameworkErrors: (err, req, reply) => {
@@ -46,6 +54,7 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
       return r.code(apiError.status).type('application/json; charset=utf-8').send(errorBody(apiError, req.id));
     },
   });
+  app.server.headersTimeout = config.headersTimeoutSec * 1000;
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON (or multipart for uploads): fastify's default text/plain parser would hand a
   // string to the schema (a 400); the wrong content type is a 415 (decisions §2).
@@ -131,6 +140,17 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
   registerIdempotencyHooks(app, services.stores.idempotency);
   for (const register of registrars) register(app, services);
   return app;
+}
+
+/** The path and query of an absolute-form request target; other targets unchanged. */
+export function originForm(url: string): string {
+  if (url.startsWith('/') || !/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return url;
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
 }
 
 // Request ids (`req_` + 24 base62 characters, like every id) drawn from a pool of random bytes

@@ -13,7 +13,7 @@ export interface RouteDoc {
   summary: string;
   tags: string[];
   /** Success responses by status code; errors are documented once for all routes. */
-  responses: Record<number, { description: string; schema?: TSchema; contentType?: string }>;
+  responses: Record<number, { description: string; schema?: TSchema; contentType?: string; alternatives?: string[] }>;
   /** The multipart form the route reads (POST /v1/files), for the OpenAPI document. */
   multipart?: TSchema;
   /** The JSON body may be left out (the route then reads `{}`). */
@@ -31,6 +31,8 @@ declare module 'fastify' {
     admin?: boolean;
     /** The route honours idempotency keys itself, inside its own transaction (job creation). */
     ownIdempotency?: boolean;
+    /** The answer shows a secret once (a new API key, a new signing secret): it is never stored for replay. */
+    revealsSecret?: boolean;
     doc?: RouteDoc;
   }
 }

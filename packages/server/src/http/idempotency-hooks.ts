@@ -2,7 +2,9 @@
 // transaction that creates the job (JobService); every other POST goes through these hooks:
 // the key is taken before the handler runs and completed with the response when it was a
 // success, or freed on an error so that a retry runs the request again. Replays carry
-// `Idempotent-Replayed: true`.
+// `Idempotent-Replayed: true`. An answer that shows a secret (a created API key, a rotated
+// signing secret) is not kept: its replay is a 409 naming what was created, since a secret is
+// shown once and stored only hashed.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 import { requestHash, type IdempotencyScope, type SqliteIdempotencyStore } from '../idempotency/idempotency.store.ts';
@@ -35,7 +37,11 @@ export function registerIdempotencyHooks(app: FastifyInstance, store: SqliteIdem
     if (taken.state === 'mismatch') throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with a different request.');
     if (taken.state === 'in_flight') throw new ApiError('IDEMPOTENCY_KEY_IN_USE');
     if (taken.state === 'replay') {
-      const stored = taken.response.body as { raw: string; contentType: string | null };
+      const stored = taken.response.body as { raw: string; contentType: string | null; secretShown?: { id: string | null } };
+      if (stored.secretShown) {
+        const what = stored.secretShown.id ? ` (${stored.secretShown.id})` : '';
+        throw new ApiError('CONFLICT', `The request with this Idempotency-Key succeeded${what}; its answer showed a secret, which is shown once and not kept, so it cannot be replayed.`);
+      }
       reply.headers(taken.response.headers);
       reply.header('idempotent-replayed', 'true');
       if (stored.contentType) reply.type(stored.contentType);
@@ -50,6 +56,10 @@ export function registerIdempotencyHooks(app: FastifyInstance, store: SqliteIdem
     scopes.delete(req);
     if (reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || payload === null || payload === undefined)) {
       const location = reply.getHeader('location');
+      if (req.routeOptions.config?.revealsSecret) {
+        store.complete(scope, { statusCode: reply.statusCode, body: { raw: '', contentType: null, secretShown: { id: createdId(payload) } }, headers: {} });
+        return payload;
+      }
       store.complete(scope, {
         statusCode: reply.statusCode,
         body: { raw: payload ?? '', contentType: (reply.getHeader('content-type') as string | undefined) ?? null },
@@ -60,4 +70,15 @@ export function registerIdempotencyHooks(app: FastifyInstance, store: SqliteIdem
     }
     return payload;
   });
+}
+
+/** The id of what a secret-revealing answer created (an API key's `id`), if it has one. */
+function createdId(payload: unknown): string | null {
+  if (typeof payload !== 'string') return null;
+  try {
+    const id = (JSON.parse(payload) as { id?: unknown }).id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
 }

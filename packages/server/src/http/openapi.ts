@@ -74,8 +74,10 @@ export class OpenApiBuilder {
       }
       const responses: Record<string, unknown> = {};
       for (const [status, res] of Object.entries(doc.responses)) {
+        // Alternatives: the same resource as text in other media types (the diarization's files).
+        const alternatives = Object.fromEntries((res.alternatives ?? []).map((t) => [t, { schema: { type: 'string' } }]));
         responses[status] = res.schema
-          ? { description: res.description, content: { [res.contentType ?? 'application/json']: { schema: res.schema } } }
+          ? { description: res.description, content: { [res.contentType ?? 'application/json']: { schema: res.schema }, ...alternatives } }
           : { description: res.description };
       }
       responses.default = { description: 'Error (decisions §2)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };

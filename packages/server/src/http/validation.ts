@@ -30,12 +30,25 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
+/**
+ * At most this many details are listed (then one saying how many more): a body of thousands of
+ * bad items costs linear time and a bounded answer.
+ */
+export const MAX_DETAILS = 100;
+
 /** Ajv errors as `details`: one JSON Pointer per field at fault, the pointer into the body. */
 export function ajvDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
   const prefix = part === 'body' ? '' : `/${part === 'querystring' ? 'query' : part}`;
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
+  // Past a few times the listed maximum, deeper errors are only counted: the work per error
+  // then is a comparison, whatever the body holds. Top-level ones are always read.
+  let unread = 0;
   for (const e of errors) {
+    if (details.length >= MAX_DETAILS * 4 && e.instancePath.indexOf('/', 1) >= 0) {
+      unread++;
+      continue;
+    }
     let path = e.instancePath;
     let message = e.message ?? 'is not valid';
     if (e.keyword === 'required') {
@@ -57,10 +70,27 @@ export function ajvDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
     details.push({ path: full, message });
   }
   // A union failure ("must match a schema in anyOf") next to a precise error on the same or a
-  // deeper path adds nothing: keep only the precise one.
-  return details.filter(
-    (d) => !(/anyOf|oneOf/.test(d.message) && details.some((o) => o !== d && o.path.startsWith(d.path) && !/anyOf|oneOf/.test(o.message))),
-  );
+  // deeper path adds nothing: keep only the precise one. The paths under precise errors are
+  // collected once, so that this stays linear in the number of errors.
+  const isUnion = (d: ErrorDetail): boolean => /anyOf|oneOf/.test(d.message);
+  const covered = new Set<string>();
+  for (const d of details) {
+    if (isUnion(d)) continue;
+    for (let p = d.path; ; ) {
+      covered.add(p);
+      const cut = p.lastIndexOf('/');
+      if (cut <= 0) break;
+      p = p.slice(0, cut);
+    }
+    covered.add('/');
+  }
+  const precise = details.filter((d) => !(isUnion(d) && covered.has(d.path)));
+  // Top-level faults (a group over its size limit) come first: they are the first thing to fix.
+  const topLevel = (d: ErrorDetail): boolean => d.path.indexOf('/', 1) < 0;
+  const kept = [...precise.filter(topLevel), ...precise.filter((d) => !topLevel(d))];
+  if (kept.length <= MAX_DETAILS && unread === 0) return kept;
+  const more = kept.length - Math.min(kept.length, MAX_DETAILS) + unread;
+  return [...kept.slice(0, MAX_DETAILS), { path: '/', message: `and about ${more} more errors` }];
 }
 
 function escapePointer(s: string): string {

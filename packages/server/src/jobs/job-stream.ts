@@ -22,7 +22,8 @@ function eventName(job: Job): JobEvent['event'] {
   return job.status === 'succeeded' ? 'job.succeeded' : job.status === 'failed' ? 'job.failed' : 'job.updated';
 }
 
-function openStream(req: FastifyRequest, reply: FastifyReply): void {
+/** Writes the stream's head; false for a HEAD request, which ends there (no stream is held open for it). */
+function openStream(req: FastifyRequest, reply: FastifyReply): boolean {
   reply.hijack();
   const headers: Record<string, string | number | string[]> = {};
   for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = v;
@@ -33,8 +34,13 @@ function openStream(req: FastifyRequest, reply: FastifyReply): void {
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
+  if (req.method === 'HEAD') {
+    reply.raw.end();
+    return false;
+  }
   reply.raw.write('retry: 2000\n\n');
   req.raw.socket.setNoDelay(true);
+  return true;
 }
 
 export function lastEventId(req: FastifyRequest): number | null {
@@ -45,7 +51,7 @@ export function lastEventId(req: FastifyRequest): number | null {
 }
 
 export async function streamJob(req: FastifyRequest, reply: FastifyReply, jobs: JobStore, bus: JobEventBus, job: Job): Promise<void> {
-  openStream(req, reply);
+  if (!openStream(req, reply)) return;
   let last = lastEventId(req);
   let closed = false;
   let pumping = Promise.resolve();
@@ -90,7 +96,7 @@ export async function streamJob(req: FastifyRequest, reply: FastifyReply, jobs: 
 
 /** GET /v1/events: the same events for every job of the workspace, ids global to it. */
 export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, jobs: JobStore, bus: JobEventBus, workspaceId: string): Promise<void> {
-  openStream(req, reply);
+  if (!openStream(req, reply)) return;
   let last = lastEventId(req);
   if (last === null) {
     last = await jobs.latestWorkspaceEventId(workspaceId);

@@ -5,6 +5,7 @@ import { requireAuth } from '../http/context.ts';
 import { IdParams, ListOf } from '../http/schema-helpers.ts';
 import { Job, JobListQuery } from './jobs.schemas.ts';
 import { streamJob, streamWorkspace } from './job-stream.ts';
+import { registerStream } from './stream-registry.ts';
 
 export function registerJobRoutes(app: FastifyInstance, services: Services): void {
   app.get('/v1/jobs', {
@@ -27,12 +28,14 @@ export function registerJobRoutes(app: FastifyInstance, services: Services): voi
     config: { rateClass: 'jobStatus', doc: { summary: 'Progress of one job as server-sent events', tags: ['jobs'], responses: { 200: { description: 'text/event-stream of job.updated, job.succeeded, job.failed', contentType: 'text/event-stream' } } } },
   }, async (req, reply) => {
     const job = await services.jobs.get(requireAuth(req.auth), (req.params as IdParams).id);
+    registerStream(services.streams, req, reply);
     await streamJob(req, reply, services.stores.jobs, services.bus, job);
   });
 
   app.get('/v1/events', {
     config: { doc: { summary: 'Progress of every job of the workspace as server-sent events', tags: ['jobs'], responses: { 200: { description: 'text/event-stream', contentType: 'text/event-stream' } } } },
   }, async (req, reply) => {
+    registerStream(services.streams, req, reply);
     await streamWorkspace(req, reply, services.stores.jobs, services.bus, requireAuth(req.auth).workspaceId);
   });
 }

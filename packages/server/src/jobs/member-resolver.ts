@@ -80,7 +80,7 @@ export async function resolveMember(
       resolvedLabel: entity.label,
       input: {
         ref,
-        name: entity.label ?? `Entity ${entity.id}`,
+        ...(entity.label ? { name: entity.label } : unlabelledEntityName(entity.appearances, media)),
         entityId: entity.id,
         metrics: engine.aggregateMetrics(items),
         appearances: entity.appearances.map((a) => ({ mediaId: a.mediaId, speakerIndex: a.speakerIndex })),
@@ -106,10 +106,26 @@ export async function resolveMember(
     resolvedLabel: label,
     input: {
       ref,
-      name: label ?? `Speaker ${speaker.index + 1} of ${m.label ?? m.filename}`,
+      // Decisions §11: the label, else "Speaker 2 in interview.wav" at the first mention and "Speaker 2" after.
+      name: label ?? `Speaker ${speaker.index + 1} in ${m.label ?? m.filename}`,
+      ...(label ? {} : { shortName: `Speaker ${speaker.index + 1}` }),
       entityId,
       metrics: speaker.metrics,
       appearances: [{ mediaId: m.id, speakerIndex: speaker.index }],
     },
   };
+}
+
+/**
+ * An entity without a label, named after its first appearance (decisions §11): "Speaker 2 in
+ * interview.wav and 2 other recordings" at the first mention, "Speaker 2" after.
+ */
+export function unlabelledEntityName(appearances: readonly { mediaId: string; speakerIndex: number }[], media: Map<string, MediaRecord>): { name: string; shortName: string } {
+  const first = appearances.find((a) => media.has(a.mediaId)) ?? appearances[0];
+  const record = first ? media.get(first.mediaId) : undefined;
+  if (!first || !record) return { name: 'Unnamed speaker', shortName: 'Unnamed speaker' };
+  const short = `Speaker ${first.speakerIndex + 1}`;
+  const others = new Set(appearances.map((a) => a.mediaId)).size - 1;
+  const rest = others === 0 ? '' : ` and ${others} other ${others === 1 ? 'recording' : 'recordings'}`;
+  return { name: `${short} in ${record.label ?? record.filename}${rest}`, shortName: short };
 }

@@ -1,5 +1,7 @@
 // HTTP routes of matching jobs and results: thin handlers over MatchingService.
 import type { FastifyInstance } from 'fastify';
+import { RESULT_HTML_CSP } from '@rapport/analysis';
+import { resultHtml } from '../results/result-html.ts';
 import { Type } from 'typebox';
 import type { Services } from '../services.ts';
 import { requireAuth } from '../http/context.ts';
@@ -35,6 +37,14 @@ export function registerMatchingRoutes(app: FastifyInstance, services: Services)
   }, async (req, reply) => {
     const json = await services.matching.get(requireAuth(req.auth), (req.params as { matchingId: string }).matchingId);
     return reply.type('application/json; charset=utf-8').send(json);
+  });
+
+  app.get('/v1/matching/:matchingId/html', {
+    schema: { params: MatchingIdParams },
+    config: { doc: { summary: 'A matching result as one standalone HTML file (inline CSS and SVG figures, no script, nothing fetched)', tags: ['matching'], responses: { 200: { description: 'The HTML report', contentType: 'text/html' } } } },
+  }, async (req, reply) => {
+    const html = await resultHtml(services, requireAuth(req.auth), (req.params as { matchingId: string }).matchingId, 'matching');
+    return reply.type('text/html; charset=utf-8').header('content-security-policy', RESULT_HTML_CSP).send(html);
   });
 
   app.get('/v1/matching/:matchingId/evidence', {

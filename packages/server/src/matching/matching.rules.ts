@@ -2,9 +2,9 @@
 // timerange order, group size, webhook URL and header rules. Every fault is reported at once,
 // each with its JSON Pointer.
 import type { ErrorDetail } from '../http/errors.ts';
-import type { Member, WebhookTarget } from './matching.schemas.ts';
+import { MAX_GROUP, type Member, type WebhookTarget } from './matching.schemas.ts';
 
-export const MAX_GROUP = 20;
+export { MAX_GROUP };
 const RESERVED_HEADERS = new Set(['host', 'content-type', 'content-length', 'transfer-encoding', 'connection', 'user-agent']);
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 

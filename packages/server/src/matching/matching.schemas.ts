@@ -37,8 +37,11 @@ export const WebhookTarget = Strict({
 });
 export type WebhookTarget = Static<typeof WebhookTarget>;
 
+/** decisions §5: a group holds 1 to 20 members; in the schema, so a huge group costs no per-item work after it. */
+export const MAX_GROUP = 20;
+
 export const MatchingJobRequest = Strict({
-  group: Type.Array(Member, { minItems: 1 }),
+  group: Type.Array(Member, { minItems: 1, maxItems: MAX_GROUP }),
   target: Member,
   context: Type.Literal('behavioral_compatibility'),
   idempotencyKey: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),

@@ -1,5 +1,7 @@
 // HTTP routes of report jobs and reports.
 import type { FastifyInstance } from 'fastify';
+import { RESULT_HTML_CSP } from '@rapport/analysis';
+import { resultHtml } from '../results/result-html.ts';
 import { Type } from 'typebox';
 import type { Services } from '../services.ts';
 import { requireAuth } from '../http/context.ts';
@@ -31,4 +33,12 @@ export function registerReportRoutes(app: FastifyInstance, services: Services): 
     schema: { params: ReportIdParams },
     config: { doc: { summary: 'A report', tags: ['reports'], responses: { 200: { description: 'The report payload', schema: ReportPayload } } } },
   }, async (req, reply) => reply.type('application/json; charset=utf-8').send(await services.reports.get(requireAuth(req.auth), (req.params as { reportId: string }).reportId)));
+
+  app.get('/v1/reports/:reportId/html', {
+    schema: { params: ReportIdParams },
+    config: { doc: { summary: 'A report as one standalone HTML file (inline CSS and SVG figures, no script, nothing fetched)', tags: ['reports'], responses: { 200: { description: 'The HTML report', contentType: 'text/html' } } } },
+  }, async (req, reply) => {
+    const html = await resultHtml(services, requireAuth(req.auth), (req.params as { reportId: string }).reportId, 'report');
+    return reply.type('text/html; charset=utf-8').header('content-security-policy', RESULT_HTML_CSP).send(html);
+  });
 }

@@ -31,15 +31,17 @@ export class FileBlobStore implements BlobStore {
   constructor(dataDir: string) {
     this.mediaDir = path.join(dataDir, 'media');
     this.tmpDir = path.join(dataDir, 'tmp');
-    mkdirSync(this.mediaDir, { recursive: true });
-    mkdirSync(this.tmpDir, { recursive: true });
+    // Uploads are the workspaces' private data: only the service's user may read them.
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    mkdirSync(this.mediaDir, { recursive: true, mode: 0o700 });
+    mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
   }
 
   createTemp(): { path: string; stream: WriteStream } {
     // The writer's pid is in the name, so that a restart can tell a crashed process's partial
     // upload from one that another live process (sharing DATA_DIR) is still receiving.
     const p = path.join(this.tmpDir, `upload-${process.pid}-${Date.now()}-${randomToken(12)}`);
-    return { path: p, stream: createWriteStream(p, { flags: 'wx' }) };
+    return { path: p, stream: createWriteStream(p, { flags: 'wx', mode: 0o600 }) };
   }
 
   async commit(tempPath: string, mediaId: string): Promise<string> {

@@ -209,4 +209,16 @@ ALTER TABLE media ADD COLUMN previous_speakers_json TEXT;
 UPDATE media SET engine_version = json_extract(analysis_json, '$.engineVersion') WHERE analysis_json IS NOT NULL;
 `,
   },
+  {
+    // Every signing secret a workspace has had (hashed), so that a SIGNING_SECRET that was its
+    // secret before is never applied again at start (decisions §3).
+    version: 3,
+    sql: `
+CREATE TABLE signing_secret_history (
+  workspace_id TEXT NOT NULL,
+  secret_hash TEXT NOT NULL,
+  PRIMARY KEY (workspace_id, secret_hash)
+);
+`,
+  },
 ];

@@ -3,7 +3,7 @@
 // synchronous=NORMAL keeps every committed transaction across a process crash (kill -9), which
 // is the failure this store must survive; only a power loss may drop the last commits.
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS } from './migrations.ts';
 
@@ -17,8 +17,11 @@ export class SqliteDb {
   private seq = 0;
 
   constructor(file: string) {
-    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     this.db = new DatabaseSync(file);
+    // The store holds signing secrets and every workspace's data: owner-only, set before the WAL
+    // and shared-memory files are made (SQLite gives them the database file's mode).
+    if (file !== ':memory:') chmodSync(file, 0o600);
     // busy_timeout first: switching a fresh file to WAL takes a lock, and a second process opening
     // the same DATA_DIR at that moment (an admin command while the service starts) must wait for
     // it rather than fail with "database is locked".

@@ -83,7 +83,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, services: Services
     preValidation: async (req) => {
       req.body ??= {};
     },
-    config: admin('Create an API key (shown once, in this answer)', 201, 'The key, with the secret apiKey', CreatedApiKey),
+    config: { ...admin('Create an API key (shown once, in this answer)', 201, 'The key, with the secret apiKey', CreatedApiKey), revealsSecret: true },
   }, async (req, reply) => {
     const body = req.body as CreateKeyBody;
     const created = await ws.createKey(requireAuth(req.auth).workspaceId, body.scope ?? 'standard', body.name ?? null);
@@ -113,6 +113,6 @@ export function registerWorkspaceRoutes(app: FastifyInstance, services: Services
   }, async (req) => signingSecretOf(ws.signingSecrets(requireAuth(req.auth).workspaceId)));
 
   app.post('/v1/workspace/signing-secret/rotate', {
-    config: admin('Rotate the webhook signing secret (the old one keeps signing too for 24 h)', 200, 'The new signing secret', SigningSecret),
+    config: { ...admin('Rotate the webhook signing secret (the old one keeps signing too for 24 h)', 200, 'The new signing secret', SigningSecret), revealsSecret: true },
   }, async (req) => signingSecretOf(ws.rotateSigningSecret(requireAuth(req.auth).workspaceId)));
 }

@@ -14,6 +14,8 @@ export interface BootstrapResult {
   workspaceId: string;
   /** Set only when the server generated them (shown once). */
   generated: { apiKey: string; signingSecret: string } | null;
+  /** What the environment asked for and was not applied, for the operator's log. */
+  warnings: string[];
 }
 
 /** How long a known key is trusted without asking the store again. */
@@ -22,6 +24,7 @@ const AUTH_CACHE_MAX = 10_000;
 
 export class WorkspaceService {
   private readonly authCache = new Map<string, { auth: AuthContext; until: number }>();
+  private readonly revokedListeners: ((keyId: string) => void)[] = [];
   private readonly store: WorkspaceStore;
   private readonly initialCredits: number;
 
@@ -55,6 +58,11 @@ export class WorkspaceService {
    * if missing and given exactly that key and secret; with neither set and no workspace, both
    * are generated and returned so that the caller prints them once.
    */
+  /** Called with the id of every key this process revokes (its open streams end). */
+  onKeyRevoked(listener: (keyId: string) => void): void {
+    this.revokedListeners.push(listener);
+  }
+
   async bootstrap(env: { serviceApiKey: string | null; signingSecret: string | null }): Promise<BootstrapResult> {
     const existing = await this.store.anyWorkspace();
     if (!existing) {
@@ -62,14 +70,21 @@ export class WorkspaceService {
       const signingSecret = env.signingSecret ?? generateSigningSecret();
       const { workspace } = await this.store.createWorkspace({ name: 'default', apiKey, signingSecret, initialCredits: this.initialCredits });
       const generated = env.serviceApiKey || env.signingSecret ? null : { apiKey, signingSecret };
-      return { workspaceId: workspace.id, generated };
+      await this.store.wasSigningSecret(workspace.id, signingSecret); // records it in the history
+      return { workspaceId: workspace.id, generated, warnings: [] };
     }
-    if (env.serviceApiKey) await this.store.ensureKey(existing.id, env.serviceApiKey);
-    if (env.signingSecret) {
-      const { current } = await this.store.getSigningSecrets(existing.id);
-      if (current !== env.signingSecret) await this.store.setSigningSecret(existing.id, env.signingSecret);
+    // Later starts never undo an operator's change (decisions §3).
+    const warnings: string[] = [];
+    if (env.serviceApiKey) {
+      const state = await this.store.ensureKey(existing.id, env.serviceApiKey);
+      if (state === 'revoked') warnings.push('SERVICE_API_KEY names a key that was revoked; it stays revoked (401). Unset it or set a new key.');
+      if (state === 'elsewhere') warnings.push('SERVICE_API_KEY names a key of another workspace; it is left as it is.');
     }
-    return { workspaceId: existing.id, generated: null };
+    if (env.signingSecret && !(await this.store.wasSigningSecret(existing.id, env.signingSecret))) {
+      // A secret the workspace never had is installed as a rotation: the previous one keeps signing for 24 h.
+      await this.store.rotateSigningSecret(existing.id, env.signingSecret);
+    }
+    return { workspaceId: existing.id, generated: null, warnings };
   }
 
   async createWorkspace(name: string): Promise<{ workspaceId: string; apiKey: string; signingSecret: string }> {
@@ -98,6 +113,7 @@ export class WorkspaceService {
   async revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord> {
     const key = await this.store.revokeKey(workspaceId, keyId);
     for (const [k, v] of this.authCache) if (v.auth.keyId === keyId) this.authCache.delete(k);
+    for (const listener of this.revokedListeners) listener(keyId);
     if (!key) throw new ApiError('NOT_FOUND', `No API key ${keyId} in this workspace.`);
     return key;
   }

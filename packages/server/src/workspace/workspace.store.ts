@@ -53,7 +53,10 @@ export interface WorkspaceStore {
   authenticate(apiKey: string): Promise<ApiKeyRecord | null>;
   createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }): Promise<ApiKeyRecord>;
   /** Makes sure this exact key exists, as admin, in the workspace (bootstrap from the environment). */
-  ensureKey(workspaceId: string, apiKey: string): Promise<void>;
+  /** The key named by SERVICE_API_KEY: created if unknown; a revoked one stays revoked. */
+  ensureKey(workspaceId: string, apiKey: string): Promise<'created' | 'live' | 'revoked' | 'elsewhere'>;
+  /** Whether `secret` is or ever was the workspace's signing secret (since secrets were recorded). */
+  wasSigningSecret(workspaceId: string, secret: string): Promise<boolean>;
   listKeys(workspaceId: string): Promise<ApiKeyRecord[]>;
   revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null>;
   getSigningSecrets(workspaceId: string, now?: number): Promise<SigningSecrets>;
@@ -149,16 +152,30 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
     return this.insertKey(workspaceId, input.apiKey, input.scope, input.name);
   }
 
-  async ensureKey(workspaceId: string, apiKey: string): Promise<void> {
-    this.db.transaction(() => {
+  async ensureKey(workspaceId: string, apiKey: string): Promise<'created' | 'live' | 'revoked' | 'elsewhere'> {
+    return this.db.transaction(() => {
       const existing = this.db.get<KeyRow>('SELECT * FROM api_keys WHERE hash = ?', hashKey(apiKey));
       if (!existing) {
         this.insertKey(workspaceId, apiKey, 'admin', 'SERVICE_API_KEY');
-      } else if (existing.workspace_id === workspaceId) {
-        // The operator named this key in the environment: it is live and admin, whatever it was.
-        this.db.run("UPDATE api_keys SET revoked_at = NULL, scope = 'admin' WHERE id = ?", existing.id);
+        return 'created';
       }
+      // The environment never undoes an operator's change: a revoked key stays revoked.
+      if (existing.workspace_id !== workspaceId) return 'elsewhere';
+      return existing.revoked_at ? 'revoked' : 'live';
     });
+  }
+
+  async wasSigningSecret(workspaceId: string, secret: string): Promise<boolean> {
+    this.rememberSecrets(workspaceId);
+    return this.db.get('SELECT 1 AS x FROM signing_secret_history WHERE workspace_id = ? AND secret_hash = ?', workspaceId, hashKey(secret)) !== undefined;
+  }
+
+  /** Records the workspace's current and previous secrets (hashed) in its history. */
+  private rememberSecrets(workspaceId: string): void {
+    const r = this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', workspaceId);
+    for (const secret of [r?.signing_secret, r?.previous_signing_secret]) {
+      if (secret) this.db.run('INSERT OR IGNORE INTO signing_secret_history (workspace_id, secret_hash) VALUES (?, ?)', workspaceId, hashKey(secret));
+    }
   }
 
   async listKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
@@ -184,6 +201,7 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
 
   async setSigningSecret(workspaceId: string, secret: string): Promise<void> {
     this.db.run('UPDATE workspaces SET signing_secret = ?, updated_at = ? WHERE id = ?', secret, nowIso(), workspaceId);
+    this.rememberSecrets(workspaceId);
   }
 
   async rotateSigningSecret(workspaceId: string, newSecret: string, now: number = Date.now()): Promise<SigningSecrets> {
@@ -192,6 +210,7 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
        signing_secret = ?, updated_at = ? WHERE id = ?`,
       now + SECRET_GRACE_MS, newSecret, nowIso(now), workspaceId,
     );
+    this.rememberSecrets(workspaceId);
     return this.getSigningSecrets(workspaceId, now);
   }
 }

@@ -1,0 +1,113 @@
+// Load with liveness (issue 20): GET /v1/matching/:id driven by autocannon (a child process) while
+// idle, then while a long recording (LIVENESS_SEC, default 3600 s of a synthetic two-voice
+// conversation) is analysed by the service's own worker; the API's event-loop delay (gaps of a
+// 5 ms timer) during the analysis, and the busy/idle throughput ratio, in one run.
+// Goals: p99 delay < 50 ms, ratio >= 0.8. BENCH_QUICK=1 analyses 600 s instead.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pcm16WavHeader } from '../packages/analysis/src/index.ts';
+import { loadConfig } from '../packages/server/src/config.ts';
+import { composeService } from '../packages/server/src/compose.ts';
+import { createEngine } from '../packages/server/src/analysis/engine.adapter.ts';
+import { newId, randomToken } from '../packages/server/src/ids.ts';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const SECONDS = Number(process.env.LIVENESS_SEC ?? (QUICK ? 600 : 3600));
+const LOAD_SEC = QUICK ? 5 : 10;
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+function conversationWav(file: string, seconds: number): void {
+  const rate = 16000;
+  const n = seconds * rate;
+  const buf = Buffer.alloc(44 + n * 2);
+  pcm16WavHeader(n * 2, rate).copy(buf, 0);
+  for (let i = 0; i < n; i++) {
+    const t = i / rate;
+    const k = Math.floor(t / 4);
+    if (t - k * 4 > 3.5) continue;
+    const f0 = (k % 2 === 0 ? 120 : 210) * (1 + 0.04 * Math.sin(2 * Math.PI * 0.7 * t + k));
+    let v = 0;
+    for (let h = 1; h <= 6; h++) v += Math.sin(2 * Math.PI * f0 * h * t + h) / h;
+    buf.writeInt16LE(Math.round(v * Math.max(0, Math.sin(2 * Math.PI * 4.2 * t)) ** 0.6 * 6000), 44 + i * 2);
+  }
+  writeFileSync(file, buf);
+}
+
+function rps(url: string, apiKey: string, seconds: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [AUTOCANNON, '-j', '-c', '16', '-d', String(seconds), '-H', `service-api-key=${apiKey}`, url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
+      resolve((JSON.parse(out.trim().split('\n').pop() ?? '{}') as { requests: { average: number } }).requests.average);
+    });
+  });
+}
+
+export async function benchLiveness(): Promise<Record<string, string | number>> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rapport-liveness-'));
+  const apiKey = `rk_${randomToken(40)}`;
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ROLE: 'all', SERVICE_API_KEY: apiKey, RATE_LIMIT_DEFAULT: '1000000000', INITIAL_CREDITS: '100000', WORKER_CONCURRENCY: '1' });
+  const composed = await composeService(config, { engine: createEngine(), logger: false });
+  await composed.webhooks?.close();
+  const { services, app } = composed;
+  try {
+    const { workspaceId } = await services.workspace.bootstrap({ serviceApiKey: apiKey, signingSecret: null });
+    const job = await services.stores.jobs.create({ workspaceId, type: 'matching', request: {}, cost: 1 });
+    const resultId = newId('mat');
+    const payload = { id: resultId, jobId: job.id, context: 'behavioral_compatibility', markdown: '# bench\n'.repeat(200), json: { sections: [] } };
+    await services.stores.jobs.succeed(job.id, { id: resultId, kind: 'matching', payloadJson: JSON.stringify(payload), evidenceJson: null }, { type: 'matching.completed', data: {}, webhook: undefined });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `${base}/v1/matching/${resultId}`;
+    const idle = await rps(url, apiKey, LOAD_SEC);
+
+    const mediaId = newId('med');
+    const file = path.join(dataDir, 'media', mediaId);
+    conversationWav(file, SECONDS);
+    await services.stores.media.insert({
+      id: mediaId, workspaceId, kind: 'audio', filename: 'long.wav', contentType: 'audio/wav', sizeBytes: 44 + SECONDS * 32000, sha256: '0'.repeat(64),
+      durationSec: SECONDS, label: null, storagePath: file, transcript: null, analysisStatus: 'pending',
+    });
+    const gaps: number[] = [];
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      gaps.push(now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    composed.worker?.start();
+    // Load starts once the analysis is running, and must end before it does to count.
+    while ((await services.stores.media.load(mediaId))?.analysisStatus === 'pending') await new Promise((r) => setTimeout(r, 100));
+    const busy = await rps(url, apiKey, LOAD_SEC);
+    const stillRunning = (await services.stores.media.load(mediaId))?.analysisStatus === 'running';
+    while (['pending', 'running'].includes((await services.stores.media.load(mediaId))?.analysisStatus ?? '')) await new Promise((r) => setTimeout(r, 250));
+    clearInterval(timer);
+    const analysisSec = (performance.now() - started) / 1000;
+    const m = await services.stores.media.load(mediaId);
+    gaps.sort((a, b) => a - b);
+    const p99 = gaps[Math.floor(gaps.length * 0.99)] ?? 0;
+    const ratio = busy / idle;
+    return {
+      'recording (s)': SECONDS,
+      'analysis status': `${m?.analysisStatus ?? '?'}${m?.analysisError ? ` (${m.analysisError.code})` : ''}`,
+      'analysis wall time (s)': Number(analysisSec.toFixed(1)),
+      'event-loop delay p99 (ms), 5 ms timer': Number((p99 - 5).toFixed(1)),
+      'event-loop delay max (ms)': Number(((gaps.at(-1) ?? 0) - 5).toFixed(1)),
+      'GET /v1/matching/:id idle (req/s)': Math.round(idle),
+      'GET /v1/matching/:id during analysis (req/s)': Math.round(busy),
+      'busy / idle': Number(ratio.toFixed(2)),
+      'load ran inside the analysis': stillRunning ? 'yes' : 'NO (analysis ended first)',
+      'goals (p99 < 50 ms, ratio >= 0.8)': p99 - 5 < 50 && ratio >= 0.8 ? 'met' : 'NOT met',
+    };
+  } finally {
+    await composed.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) console.table(await benchLiveness());

@@ -1,0 +1,92 @@
+// The diarization as files other tools read (decisions §7): RTTM for diarization scorers, WebVTT
+// and SRT for video players and editors. Pure functions of the JSON diarization, plus the
+// transcript's words placed on the segments they were spoken in.
+import type { Transcript } from '@rapport/analysis';
+import type { Diarization, DiarizationFormat } from './files.schemas.ts';
+
+export const DIARIZATION_CONTENT_TYPES: Record<Exclude<DiarizationFormat, 'json'>, string> = {
+  rttm: 'text/plain; charset=utf-8',
+  vtt: 'text/vtt; charset=utf-8',
+  srt: 'application/x-subrip; charset=utf-8',
+};
+
+type Segment = Diarization['segments'][number];
+
+/**
+ * The text of each segment: every cue of the transcript goes to the one segment it overlaps most,
+ * among the segments of the speaker its name was aligned to when there is one (`labels[i]` is the
+ * name of speaker i), else among all. Segments without a cue get null.
+ */
+export function segmentTexts(segments: readonly Segment[], transcript: Transcript | null, labels: readonly (string | null)[]): (string | null)[] {
+  const parts: string[][] = segments.map(() => []);
+  if (!transcript) return segments.map(() => null);
+  for (const cue of transcript.cues) {
+    const text = cue.text.replace(/\s+/g, ' ').trim();
+    if (!text) continue;
+    const named = labels.includes(cue.speaker);
+    let best = -1;
+    let bestOverlap = 0;
+    segments.forEach((s, k) => {
+      if (named && labels[s.speaker] !== cue.speaker) return;
+      const overlap = Math.min(s.end, cue.end) - Math.max(s.start, cue.start);
+      if (overlap > bestOverlap) {
+        bestOverlap = overlap;
+        best = k;
+      }
+    });
+    if (best >= 0) parts[best]?.push(text);
+  }
+  return parts.map((p) => (p.length ? p.join(' ') : null));
+}
+
+function fixed3(sec: number): string {
+  return (Math.round(sec * 1000) / 1000).toFixed(3);
+}
+
+/** RTTM (NIST): one SPEAKER line per segment; file id the media id, speaker `speaker_<index>`. */
+export function toRttm(d: Diarization): string {
+  return d.segments
+    .map((s) => `SPEAKER ${d.mediaId} 1 ${fixed3(s.start)} ${fixed3(Math.max(0, s.end - s.start))} <NA> <NA> speaker_${s.speaker} <NA> <NA>\n`)
+    .join('');
+}
+
+/** Cue times in whole milliseconds; a segment shorter than 1 ms keeps 1 ms (cues must end after they start). */
+function cueTimes(s: Segment, separator: '.' | ','): string {
+  const start = Math.max(0, Math.round(s.start * 1000));
+  const end = Math.max(start + 1, Math.round(s.end * 1000));
+  return `${clock(start, separator)} --> ${clock(end, separator)}`;
+}
+
+function clock(ms: number, separator: '.' | ','): string {
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}${separator}${pad(ms % 1000, 3)}`;
+}
+
+/** A cue's text may not hold a blank line (it would end the cue) nor "-->" (it would start one). */
+function cueSafe(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/-->/g, '->').trim();
+}
+
+function vttEscape(text: string): string {
+  return cueSafe(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** WebVTT: cues numbered from 1, `<v Speaker N>` (N = index + 1) and the transcript's text, else the name. */
+export function toWebVtt(d: Diarization, texts: readonly (string | null)[]): string {
+  const cues = d.segments.map((s, k) => {
+    const name = `Speaker ${s.speaker + 1}`;
+    return `${k + 1}\n${cueTimes(s, '.')}\n<v ${name}>${vttEscape(texts[k] ?? name)}\n`;
+  });
+  return ['WEBVTT\n', ...cues].join('\n');
+}
+
+/** SRT: entries numbered from 1, `Speaker N: ` before the transcript's text (the name alone without one). */
+export function toSrt(d: Diarization, texts: readonly (string | null)[]): string {
+  return d.segments
+    .map((s, k) => {
+      const name = `Speaker ${s.speaker + 1}`;
+      const text = texts[k];
+      return `${k + 1}\n${cueTimes(s, ',')}\n${text ? `${name}: ${cueSafe(text)}` : name}\n`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,18 @@
+// A stored result as the standalone HTML file of the analysis package (decisions §11 document and
+// its figures, drawn from the evidence stored beside it).
+import { renderHtml } from '@rapport/analysis';
+import type { MatchingEvidence, ResultDocument } from '@rapport/analysis';
+import { ApiError } from '../http/errors.ts';
+import type { AuthContext } from '../http/context.ts';
+import type { Services } from '../services.ts';
+
+export async function resultHtml(services: Services, auth: AuthContext, id: string, kind: 'matching' | 'report'): Promise<string> {
+  const r = await services.stores.results.get(auth.workspaceId, id, kind);
+  const what = kind === 'matching' ? 'matching result' : 'report';
+  if (!r) throw new ApiError('NOT_FOUND', `No ${what} ${id}.`);
+  const payload = JSON.parse(r.payloadJson) as { json?: ResultDocument | null; createdAt?: string; label?: string };
+  if (!payload.json) throw new ApiError('CONFLICT', `The ${what} ${id} holds no document to render.`);
+  const evidence = r.evidenceJson ? (JSON.parse(r.evidenceJson) as MatchingEvidence) : null;
+  const footer = `Rapport ${what} ${id}${payload.label ? ` (${payload.label})` : ''}${payload.createdAt ? `, ${payload.createdAt}` : ''}. Every figure comes from the measurements of the recordings; scores describe behavior in these recordings, not personality or worth.`;
+  return renderHtml(payload.json, evidence, { footer });
+}
