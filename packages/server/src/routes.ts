@@ -10,5 +10,6 @@ import { registerEntityRoutes } from './entities/entities.routes.ts';
 import { registerCreditRoutes } from './credits/credits.routes.ts';
 import { registerFeedbackRoutes } from './feedback/feedback.routes.ts';
 import { registerWorkspaceRoutes } from './workspace/workspace.routes.ts';
+import { registerDashboardRoutes } from './dashboard/dashboard.routes.ts';
 
-export const ROUTES: RouteRegistrar[] = [registerHealthRoutes, registerMatchingRoutes, registerJobRoutes, registerReportRoutes, registerWebhookRoutes, registerFilesRoutes, registerEntityRoutes, registerCreditRoutes, registerFeedbackRoutes, registerWorkspaceRoutes];
+export const ROUTES: RouteRegistrar[] = [registerHealthRoutes, registerMatchingRoutes, registerJobRoutes, registerReportRoutes, registerWebhookRoutes, registerFilesRoutes, registerEntityRoutes, registerCreditRoutes, registerFeedbackRoutes, registerWorkspaceRoutes, (app) => registerDashboardRoutes(app)];
