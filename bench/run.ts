@@ -257,6 +257,7 @@ async function main(): Promise<void> {
 
   await optionalBench('engine.ts', 'benchEngine');
   await optionalBench('webhooks.ts', 'benchWebhooks');
+  await optionalBench('dashboard.ts', 'benchDashboard');
 }
 
 await main();
