@@ -16,10 +16,12 @@ export function newClient(apiKey: string, fetchImpl?: typeof fetch): Rapport {
   return new Rapport({ apiKey, baseUrl: location.origin, maxRetries: 1, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
 }
 
-/** Checks the key against the API (any key may read its credits; only admin keys the workspace). */
+/**
+ * Checks the key with one request: the workspace answers admin keys, `403` standard ones (the key
+ * is checked before its scope, so a `403` means a valid key), `401` unknown or revoked keys.
+ */
 export async function signIn(apiKey: string): Promise<Session> {
   const client = newClient(apiKey);
-  await client.credits.balance();
   let admin = false;
   let workspaceName: string | null = null;
   try {

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { forgetKey, signIn, storedKey } from './api.ts';
 import type { Session } from './api.ts';
 import { ErrorNote } from './ui.tsx';
+import { localCopies } from './upload.ts';
 import { RecordingsPage } from './pages/recordings.tsx';
 import { RecordingPage } from './pages/recording.tsx';
 import { PeoplePage } from './pages/people.tsx';
@@ -129,6 +130,7 @@ function App(): JSX.Element {
         <span class="who">{session.workspaceName ? `${session.workspaceName} · admin` : 'standard key'}</span>
         <button type="button" onClick={() => {
           forgetKey();
+          localCopies.clear();
           setSession(null);
           location.hash = '';
         }}>Sign out</button>
