@@ -2,7 +2,6 @@
 // SDK from its TypeScript source), the stylesheet and the page, each also gzipped for browsers
 // that accept it. Run by `npm install` (the root `prepare` script) and by the browser tests, so
 // that what the service serves is always built from the sources beside it; dist/ is not committed.
-import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -18,6 +17,8 @@ export interface BuildReport {
 }
 
 export async function buildDashboard(outDir = DASHBOARD_DIST): Promise<BuildReport> {
+  // Imported here: an install without dev dependencies has no esbuild (see the end of the file).
+  const { build } = await import('esbuild');
   await mkdir(outDir, { recursive: true });
   await build({
     entryPoints: [join(ROOT, 'src/main.tsx')],
@@ -49,6 +50,13 @@ export async function buildDashboard(outDir = DASHBOARD_DIST): Promise<BuildRepo
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const report = await buildDashboard();
-  console.log(`dashboard built in ${DASHBOARD_DIST}: ${report.files.map((f) => `${f.name} ${f.gzipBytes} B gzipped`).join(', ')}`);
+  try {
+    const report = await buildDashboard();
+    console.log(`dashboard built in ${DASHBOARD_DIST}: ${report.files.map((f) => `${f.name} ${f.gzipBytes} B gzipped`).join(', ')}`);
+  } catch (err) {
+    // `npm install --omit=dev` runs this too, without esbuild: the service then answers `/` with
+    // 503 and the way out, and the install itself does not fail.
+    if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    console.warn('dashboard not built: esbuild is not installed (an install without dev dependencies)');
+  }
 }

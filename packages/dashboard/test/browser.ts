@@ -43,6 +43,9 @@ export async function checkPage(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOTS}${name}-laptop.png`, fullPage: true });
   await page.setViewportSize(PHONE);
   await assertAccessible(page, `${name} (phone)`);
+  // At phone width nothing makes the page itself scroll sideways (wide tables scroll in place).
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= PHONE.width, `${name} is ${width} px wide at phone width`);
   await page.screenshot({ path: `${SCREENSHOTS}${name}-phone.png`, fullPage: true });
   await page.setViewportSize(LAPTOP);
 }

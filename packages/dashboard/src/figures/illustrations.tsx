@@ -47,17 +47,19 @@ export function Illustration({ variant, evidence, diarization }: { variant: Vari
   );
 }
 
+const short = (name: string): string => (name.length > 30 ? `${name.slice(0, 29)}…` : name);
+
 function Bars({ rows, label, threshold }: { rows: { name: string; value: number | null; opacity?: number; text: string }[]; label: string; threshold?: number }): JSX.Element {
   const h = rows.length * 26 + 8;
-  const x = (v: number): number => 150 + (v / 100) * 300;
+  const x = (v: number): number => 210 + (v / 100) * 280;
   return (
-    <svg viewBox={`0 0 520 ${h}`} role="img" aria-label={`${label}: ${rows.map((r) => `${r.name} ${r.text}`).join('; ')}`}>
+    <svg viewBox={`0 0 760 ${h}`} role="img" aria-label={`${label}: ${rows.map((r) => `${r.name} ${r.text}`).join('; ')}`}>
       {rows.map((r, i) => (
         <g key={`${r.name}-${i}`}>
-          <text x={144} y={i * 26 + 20} text-anchor="end" class="axis">{r.name.length > 22 ? `${r.name.slice(0, 21)}…` : r.name}</text>
-          <rect x={150} y={i * 26 + 8} width={300} height={16} fill="#eee" />
-          {r.value !== null ? <rect x={150} y={i * 26 + 8} width={Math.max(1, x(r.value) - 150)} height={16} fill="#0072B2" fill-opacity={r.opacity ?? 1} /> : null}
-          <text x={456} y={i * 26 + 20} class="axis">{r.text}</text>
+          <text x={202} y={i * 26 + 20} text-anchor="end" class="axis">{short(r.name)}</text>
+          <rect x={210} y={i * 26 + 8} width={280} height={16} fill="#eee" />
+          {r.value !== null ? <rect x={210} y={i * 26 + 8} width={Math.max(1, x(r.value) - 210)} height={16} fill="#0072B2" fill-opacity={r.opacity ?? 1} /> : null}
+          <text x={496} y={i * 26 + 20} class="axis">{r.text}</text>
         </g>
       ))}
       {threshold !== undefined ? <line x1={x(threshold)} x2={x(threshold)} y1={2} y2={h - 2} stroke="#D55E00" stroke-width={2} stroke-dasharray="4 3" /> : null}
@@ -109,7 +111,7 @@ function Conversation({ ev, diarization }: { ev: FigureEvidence; diarization: (m
   const b = member.appearances.find((x) => x.mediaId === mediaId)?.speakerIndex;
   const rows = [{ name: ev.target.name, sp: a }, { name: member.name, sp: b }];
   const dur = Math.max(d.durationSec ?? 0, ...d.segments.map((s) => s.end), 0.001);
-  const x = (t: number): number => 150 + (t / dur) * 360;
+  const x = (t: number): number => 210 + (t / dur) * 520;
   const segs = (sp: number | undefined) => d.segments.filter((s) => s.speaker === sp);
   const overlaps: { start: number; end: number }[] = [];
   for (const s of segs(a)) for (const t of segs(b)) {
@@ -118,16 +120,16 @@ function Conversation({ ev, diarization }: { ev: FigureEvidence; diarization: (m
     if (end > start) overlaps.push({ start, end });
   }
   return (
-    <svg viewBox="0 0 520 96" role="img" aria-label={`Turns of ${rows[0]!.name} and ${rows[1]!.name} over ${fmtSec(dur)}, ${overlaps.length} overlaps`}>
+    <svg viewBox="0 0 760 96" role="img" aria-label={`Turns of ${rows[0]!.name} and ${rows[1]!.name} over ${fmtSec(dur)}, ${overlaps.length} overlaps`}>
       {rows.map((r, i) => (
         <g key={r.name}>
-          <text x={144} y={i * 30 + 24} text-anchor="end" class="axis">{r.name}</text>
+          <text x={202} y={i * 30 + 24} text-anchor="end" class="axis">{short(r.name)}</text>
           {segs(r.sp).map((s) => <rect key={s.start} x={x(s.start)} y={i * 30 + 10} width={Math.max(1, x(s.end) - x(s.start))} height={20} fill={speakerColour(i)} />)}
         </g>
       ))}
       {overlaps.map((o) => <rect key={o.start} x={x(o.start)} y={8} width={Math.max(1, x(o.end) - x(o.start))} height={54} fill="#000" fill-opacity={0.25} />)}
-      <text x={150} y={88} class="axis">0:00</text>
-      <text x={510} y={88} text-anchor="end" class="axis">{fmtSec(dur)}</text>
+      <text x={210} y={88} class="axis">0:00</text>
+      <text x={730} y={88} text-anchor="end" class="axis">{fmtSec(dur)}</text>
     </svg>
   );
 }

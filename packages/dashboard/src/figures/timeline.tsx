@@ -25,7 +25,7 @@ export function Timeline({ segments, durationSec, names, env, onPlay, playing }:
   const ticks = Math.max(1, Math.ceil(dur / 10));
   const step = dur > 600 ? 60 : dur > 120 ? 30 : dur > 30 ? 10 : 5;
   return (
-    <figure class="timeline">
+    <figure class="timeline" tabIndex={0} aria-label="Speaker timeline, scrolls sideways on small screens">
       <svg viewBox={`-90 0 ${W + 100} ${h}`} role="group" aria-label={`Speaker timeline, ${fmtSec(dur)} long`}>
         {env ? (
           <g aria-hidden="true">
