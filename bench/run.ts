@@ -258,6 +258,7 @@ async function main(): Promise<void> {
   await optionalBench('engine.ts', 'benchEngine');
   await optionalBench('webhooks.ts', 'benchWebhooks');
   await optionalBench('liveness.ts', 'benchLiveness');
+  await optionalBench('dashboard.ts', 'benchDashboard');
 }
 
 await main();

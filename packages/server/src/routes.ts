@@ -11,5 +11,6 @@ import { registerCreditRoutes } from './credits/credits.routes.ts';
 import { registerFeedbackRoutes } from './feedback/feedback.routes.ts';
 import { registerWorkspaceRoutes } from './workspace/workspace.routes.ts';
 import { registerMetricsRoutes } from './metrics/metrics.routes.ts';
+import { registerDashboardRoutes } from './dashboard/dashboard.routes.ts';
 
-export const ROUTES: RouteRegistrar[] = [registerHealthRoutes, registerMatchingRoutes, registerJobRoutes, registerReportRoutes, registerWebhookRoutes, registerFilesRoutes, registerMetricsRoutes, registerEntityRoutes, registerCreditRoutes, registerFeedbackRoutes, registerWorkspaceRoutes];
+export const ROUTES: RouteRegistrar[] = [registerHealthRoutes, registerMatchingRoutes, registerJobRoutes, registerReportRoutes, registerWebhookRoutes, registerFilesRoutes, registerMetricsRoutes, registerEntityRoutes, registerCreditRoutes, registerFeedbackRoutes, registerWorkspaceRoutes, (app) => registerDashboardRoutes(app)];

@@ -99,7 +99,9 @@ export class HttpClient {
     this.maxRetryAfterSec = opts.maxRetryAfterSec ?? 60;
     const f = opts.fetch ?? globalThis.fetch;
     if (typeof f !== 'function') throw new Error('Rapport: no fetch in this runtime; pass { fetch }');
-    this.#fetch = f;
+    // Called as a plain function: browsers refuse `fetch` invoked with another `this` ("Illegal
+    // invocation"), which `this.#fetch(...)` would pass.
+    this.#fetch = (input, init) => f(input, init);
     this.#headers = { ...opts.defaultHeaders };
   }
 

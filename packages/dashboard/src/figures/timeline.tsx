@@ -1,0 +1,92 @@
+// The speaker timeline: one row per speaker, a bar for each of their segments (each speaker a
+// colour), the loudness envelope above when the audio is at hand. Every bar is a button that
+// plays its stretch.
+import type { JSX } from 'preact';
+import { fmtSec, speakerColour } from '../ui.tsx';
+import type { Segment } from './speaker-stats.ts';
+
+const W = 1000;
+const ROW = 26;
+const ENV_H = 60;
+
+export function Timeline({ segments, durationSec, names, env, onPlay, playing }: {
+  segments: readonly Segment[];
+  durationSec: number;
+  names: (speaker: number) => string;
+  env: number[] | null;
+  onPlay: ((s: Segment) => void) | null;
+  playing: Segment | null;
+}): JSX.Element {
+  const speakers = [...new Set(segments.map((s) => s.speaker))].sort((a, b) => a - b);
+  const dur = Math.max(durationSec, ...segments.map((s) => s.end), 0.001);
+  const x = (t: number): number => (t / dur) * W;
+  const top = env ? ENV_H + 8 : 0;
+  const h = top + speakers.length * ROW + 20;
+  const ticks = Math.max(1, Math.ceil(dur / 10));
+  const step = dur > 600 ? 60 : dur > 120 ? 30 : dur > 30 ? 10 : 5;
+  return (
+    <figure class="timeline" tabIndex={0} aria-label="Speaker timeline, scrolls sideways on small screens">
+      <svg viewBox={`-90 0 ${W + 100} ${h}`} role="group" aria-label={`Speaker timeline, ${fmtSec(dur)} long`}>
+        {env ? (
+          <g aria-hidden="true">
+            <path d={envPath(env)} fill="#8a8a8a" />
+            <text x={-8} y={ENV_H / 2} text-anchor="end" class="axis">loudness</text>
+          </g>
+        ) : null}
+        {speakers.map((sp, row) => (
+          <g key={sp}>
+            <text x={-8} y={top + row * ROW + 17} text-anchor="end" class="axis">{names(sp)}</text>
+            {segments.filter((s) => s.speaker === sp).map((s) => {
+              const label = `${names(sp)}, ${fmtSec(s.start)} to ${fmtSec(s.end)}${onPlay ? ', play' : ''}`;
+              const active = playing === s;
+              const props = onPlay ? {
+                role: 'button' as const, tabIndex: 0, 'aria-label': label, 'aria-pressed': active,
+                onClick: () => onPlay(s),
+                onKeyDown: (e: KeyboardEvent) => {
+                  if (e.key === 'Enter' || e.key === ' ') {
+                    e.preventDefault();
+                    onPlay(s);
+                  }
+                },
+              } : { role: 'img' as const, 'aria-label': label };
+              return (
+                <rect key={`${s.start}`} class={`seg${active ? ' active' : ''}`} data-speaker={sp} data-start={s.start} x={x(s.start)} y={top + row * ROW + 3}
+                  width={Math.max(1.5, x(s.end) - x(s.start))} height={ROW - 6} fill={speakerColour(sp)} {...props}>
+                  <title>{label}</title>
+                </rect>
+              );
+            })}
+          </g>
+        ))}
+        <g aria-hidden="true">
+          {Array.from({ length: Math.floor(dur / step) + 1 }, (_, i) => i * step).slice(0, ticks * 10).map((t) => (
+            <text key={t} x={x(t)} y={h - 4} class="axis" text-anchor="middle">{fmtSec(t).replace(/\.0$/, '')}</text>
+          ))}
+        </g>
+      </svg>
+    </figure>
+  );
+}
+
+function envPath(env: number[]): string {
+  const n = env.length;
+  const mid = ENV_H / 2;
+  const up = env.map((v, i) => `${((i / n) * W).toFixed(1)},${(mid - v * mid).toFixed(1)}`);
+  const down = env.map((v, i) => `${((i / n) * W).toFixed(1)},${(mid + v * mid).toFixed(1)}`).reverse();
+  return `M${up.join('L')}L${down.join('L')}Z`;
+}
+
+/** A horizontal bar chart of shares (0–1), one bar per row. */
+export function ShareBars({ rows }: { rows: { label: string; share: number; colour: string }[] }): JSX.Element {
+  return (
+    <svg class="bars" viewBox={`0 0 400 ${rows.length * 24 + 4}`} role="img" aria-label={`Talk share: ${rows.map((r) => `${r.label} ${Math.round(r.share * 100)}%`).join(', ')}`}>
+      {rows.map((r, i) => (
+        <g key={r.label}>
+          <rect x={120} y={i * 24 + 4} width={Math.max(1, r.share * 230)} height={16} fill={r.colour} />
+          <text x={114} y={i * 24 + 16} text-anchor="end" class="axis">{r.label}</text>
+          <text x={126 + r.share * 230} y={i * 24 + 16} class="axis">{Math.round(r.share * 100)}%</text>
+        </g>
+      ))}
+    </svg>
+  );
+}

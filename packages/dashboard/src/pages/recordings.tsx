@@ -1,0 +1,180 @@
+// Recordings: upload (drop or pick several files, a progress bar each, then the analysis status
+// live), the list with search and paging, delete with confirmation.
+import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { Media, SpeakerHints } from '@rapport/client';
+import { newClient, type Session } from '../api.ts';
+import { progressFetch, localCopies } from '../upload.ts';
+import { HintsFields, cleanHints } from '../hints.tsx';
+import { ConfirmButton, ErrorNote, Pager, Section, fmtBytes, fmtDate, fmtSec, useAsync, useCursorPages } from '../ui.tsx';
+
+const PAGE = 20;
+
+interface UploadItem {
+  key: number;
+  file: File;
+  loaded: number;
+  total: number;
+  media: Media | null;
+  error: unknown;
+}
+
+let nextKey = 1;
+
+/** The media's analysis as a phrase (status, speakers found, or the failure). */
+export function analysisText(m: Media): string {
+  const a = m.analysis;
+  if (m.kind === 'transcript') return 'transcript';
+  if (a.status === 'ready') return `ready · ${a.speakers.length} speaker${a.speakers.length === 1 ? '' : 's'}`;
+  if (a.status === 'failed') return `failed${a.error ? `: ${a.error.message}` : ''}`;
+  return a.status === 'pending' ? 'analysis queued' : 'analysing';
+}
+
+function Uploads({ session, onChange }: { session: Session; onChange: () => void }): JSX.Element {
+  const [items, setItems] = useState<UploadItem[]>([]);
+  const [hints, setHints] = useState<SpeakerHints>({});
+  const [over, setOver] = useState(false);
+  const update = (key: number, patch: Partial<UploadItem>): void => setItems((xs) => xs.map((x) => (x.key === key ? { ...x, ...patch } : x)));
+
+  // Media analyses send no events (only jobs do), so the status is followed by reading the media.
+  useEffect(() => {
+    const open = items.filter((i) => i.media && (i.media.analysis.status === 'pending' || i.media.analysis.status === 'running'));
+    if (!open.length) return;
+    const t = setTimeout(async () => {
+      for (const i of open) {
+        try {
+          const m = await session.client.files.retrieve(i.media!.id);
+          update(i.key, { media: m });
+          if (m.analysis.status === 'ready' || m.analysis.status === 'failed') onChange();
+        } catch (err) {
+          update(i.key, { error: err });
+        }
+      }
+    }, 700);
+    return () => clearTimeout(t);
+  }, [items]);
+
+  const start = (files: File[]): void => {
+    const h = cleanHints(hints);
+    const fresh = files.map((file) => ({ key: nextKey++, file, loaded: 0, total: file.size, media: null, error: null }));
+    setItems((xs) => [...fresh, ...xs]);
+    for (const item of fresh) {
+      const client = newClient(session.client.http.apiKey, progressFetch((loaded, total) => update(item.key, { loaded, total })));
+      client.files.upload(item.file, { ...h }).then((media) => {
+        localCopies.set(media.id, item.file);
+        setItems((xs) => xs.map((x) => (x.key === item.key ? { ...x, media, loaded: x.total } : x)));
+        onChange();
+      }, (error: unknown) => update(item.key, { error }));
+    }
+  };
+
+  return (
+    <Section title="Upload">
+      <div class={`drop${over ? ' over' : ''}`}
+        onDragOver={(e) => { e.preventDefault(); setOver(true); }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          start(Array.from(e.dataTransfer?.files ?? []));
+        }}>
+        <p>Drop recordings (audio, video) or transcripts here, or</p>
+        <label class="button" for="upload-files">Choose files</label>
+        <input id="upload-files" class="visually-hidden" type="file" multiple onChange={(e) => {
+          start(Array.from(e.currentTarget.files ?? []));
+          e.currentTarget.value = '';
+        }} />
+        <HintsFields idPrefix="upload" value={hints} onChange={setHints} />
+      </div>
+      {items.length ? (
+        <ul class="uploads" aria-label="Uploads">
+          {items.map((i) => (
+            <li key={i.key} class="upload">
+              <span class="name">{i.file.name}</span>
+              <progress max={i.total || 1} value={i.loaded} aria-label={`Upload of ${i.file.name}`}>{Math.round((i.loaded / (i.total || 1)) * 100)}%</progress>
+              <span class="status" aria-live="polite">
+                {i.error ? 'upload failed' : i.media ? <a href={`#/recordings/${i.media.id}`}>{analysisText(i.media)}</a> : `uploading ${Math.round((i.loaded / (i.total || 1)) * 100)}%`}
+              </span>
+              <ErrorNote error={i.error} context={i.file.name} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Section>
+  );
+}
+
+/** The API has no text search over media: a search reads pages until it has a page of matches. */
+async function searchMedia(session: Session, q: string, signal: AbortSignal): Promise<{ data: Media[]; nextCursor: string | null }> {
+  const needle = q.toLowerCase();
+  const data: Media[] = [];
+  for await (const m of session.client.files.list({ limit: 100 }, { signal })) {
+    if (`${m.filename} ${m.label ?? ''} ${m.id}`.toLowerCase().includes(needle)) data.push(m);
+    if (data.length >= 100) break;
+  }
+  return { data, nextCursor: null };
+}
+
+export function RecordingsPage({ session }: { session: Session }): JSX.Element {
+  const pages = useCursorPages();
+  const [q, setQ] = useState('');
+  const [actionError, setActionError] = useState<unknown>(null);
+  const list = useAsync(async (signal) => {
+    if (q.trim()) return searchMedia(session, q.trim(), signal);
+    const page = await session.client.files.list({ limit: PAGE, ...(pages.cursor ? { cursor: pages.cursor } : {}) }, { signal });
+    return { data: page.data, nextCursor: page.nextCursor };
+  }, [pages.cursor, q]);
+
+  return (
+    <>
+      <h1>Recordings</h1>
+      <Uploads session={session} onChange={list.reload} />
+      <Section title="All recordings">
+        <form role="search" class="row" onSubmit={(e) => {
+          e.preventDefault();
+          setQ(String(new FormData(e.currentTarget).get('q') ?? ''));
+          pages.reset();
+        }}>
+          <label for="rec-q">Search by name</label>
+          <input id="rec-q" name="q" type="search" />
+          <button type="submit">Search</button>
+        </form>
+        <ErrorNote error={list.error} context="Could not list the recordings" />
+        <ErrorNote error={actionError} />
+        {list.data ? (
+          <>
+            <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
+              <table>
+                <caption class="visually-hidden">Recordings, newest first</caption>
+                <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Length</th><th scope="col">Size</th><th scope="col">Analysis</th><th scope="col">Uploaded</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+                <tbody>
+                  {list.data.data.map((m) => (
+                    <tr key={m.id}>
+                      <td><a href={`#/recordings/${m.id}`}>{m.label ?? m.filename}</a></td>
+                      <td>{m.kind}{m.hasTranscript && m.kind !== 'transcript' ? ' + transcript' : ''}</td>
+                      <td>{fmtSec(m.durationSec)}</td>
+                      <td>{fmtBytes(m.sizeBytes)}</td>
+                      <td>{analysisText(m)}</td>
+                      <td>{fmtDate(m.createdAt)}</td>
+                      <td><ConfirmButton label="Delete" question={`Delete ${m.filename}?`} onConfirm={async () => {
+                        setActionError(null);
+                        try {
+                          await session.client.files.delete(m.id);
+                          list.reload();
+                        } catch (err) {
+                          setActionError(err);
+                        }
+                      }} /></td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {list.data.data.length === 0 ? <p>{q ? `No recording matches “${q}”.` : 'No recordings yet: upload one above.'}</p> : null}
+            {q ? null : <Pager label="Recordings" page={pages.page} hasNext={!!list.data.nextCursor} onNext={() => list.data?.nextCursor && pages.next(list.data.nextCursor)} onPrev={pages.prev} />}
+          </>
+        ) : list.loading ? <p class="loading">Loading…</p> : null}
+      </Section>
+    </>
+  );
+}

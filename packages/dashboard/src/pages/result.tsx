@@ -1,0 +1,125 @@
+// A matching or report result rendered from its document: cards with their icons, text, grids,
+// and the illustrations as figures from the evidence; copy or download the Markdown; rate it.
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import type { Block, CardBlock, ResultDocument } from '@rapport/client';
+import {
+  Activity, AudioLines, Clock, Gauge, GitCompare, Languages, MessageCircle, Puzzle, Repeat, Reply, Scale, ShieldCheck, Timer,
+  TrendingUp, Users, Volume2, Waves, Zap,
+} from 'lucide-preact';
+import type { Session } from '../api.ts';
+import { Illustration } from '../figures/illustrations.tsx';
+import type { FigureEvidence } from '../figures/illustrations.tsx';
+import { ErrorNote, useAsync } from '../ui.tsx';
+
+// The Lucide names the documents use (packages/analysis/src/documents/icons.ts).
+const ICONS: Record<string, typeof Users> = {
+  users: Users, gauge: Gauge, clock: Clock, repeat: Repeat, activity: Activity, 'audio-lines': AudioLines, 'volume-2': Volume2,
+  timer: Timer, zap: Zap, 'message-circle': MessageCircle, reply: Reply, scale: Scale, waves: Waves, languages: Languages,
+  'git-compare': GitCompare, puzzle: Puzzle, 'trending-up': TrendingUp, 'shield-check': ShieldCheck,
+};
+
+function Card({ card }: { card: CardBlock }): JSX.Element {
+  const Icon = ICONS[card.icon];
+  return (
+    <div class="card">
+      <h4>{Icon ? <Icon size={20} aria-hidden="true" /> : null} {card.title}</h4>
+      <p>{card.content}</p>
+    </div>
+  );
+}
+
+function Blocks({ blocks, render }: { blocks: Block[]; render: (b: Block) => JSX.Element | null }): JSX.Element {
+  return <>{blocks.map((b, i) => <div key={i} class={`block block-${b.type}`}>{render(b)}</div>)}</>;
+}
+
+export function DocumentView({ doc, evidence, session }: { doc: ResultDocument; evidence: FigureEvidence | null; session: Session }): JSX.Element {
+  const diarization = (id: string) => session.client.files.diarization(id);
+  const render = (b: Block): JSX.Element | null => {
+    switch (b.type) {
+      case 'card': return <Card card={b} />;
+      case 'text': return <>{b.title ? <h4>{b.title}</h4> : null}{b.content.split('\n\n').map((p, i) => <p key={i}>{p}</p>)}</>;
+      case 'grid': return <div class={`grid cols-${b.columns}`}>{b.items.map((c, i) => <Card key={i} card={c} />)}</div>;
+      case 'illustration': return <Illustration variant={b.variant} evidence={evidence} diarization={diarization} />;
+      default: return null;
+    }
+  };
+  return (
+    <article class="document">
+      <h2>{doc.title}</h2>
+      <p class="summary">{doc.summary}</p>
+      {doc.sections.map((s, i) => {
+        const c = s.section_content;
+        const blocks = Array.isArray(c) ? c : 'type' in c ? [c as Block] : [];
+        return (
+          <section key={i} aria-label={s.section_title}>
+            <h3>{s.section_title}</h3>
+            <Blocks blocks={blocks} render={render} />
+          </section>
+        );
+      })}
+    </article>
+  );
+}
+
+function Feedback({ session, resultId }: { session: Session; resultId: string }): JSX.Element {
+  const [error, setError] = useState<unknown>(null);
+  const [sent, setSent] = useState('');
+  return (
+    <form class="feedback" onSubmit={async (e) => {
+      e.preventDefault();
+      const f = new FormData(e.currentTarget);
+      const comment = String(f.get('comment') ?? '').trim();
+      setError(null);
+      try {
+        const fb = await session.client.feedback.create({ resultId, rating: Number(f.get('rating')) as 1 | 2 | 3 | 4 | 5, ...(comment ? { comment } : {}) });
+        setSent(`Thank you: feedback ${fb.id} recorded.`);
+      } catch (err) {
+        setError(err);
+      }
+    }}>
+      <fieldset class="row">
+        <legend>How useful was this?</legend>
+        {[1, 2, 3, 4, 5].map((r) => (
+          <span key={r}><input type="radio" name="rating" id={`rating-${r}`} value={r} required /><label for={`rating-${r}`}>{r}</label></span>
+        ))}
+      </fieldset>
+      <label for="fb-comment">Comment (optional)</label>
+      <textarea id="fb-comment" name="comment" maxLength={2000} rows={2} />
+      <button type="submit">Send feedback</button>
+      <p role="status">{sent}</p>
+      <ErrorNote error={error} context="Feedback not sent" />
+    </form>
+  );
+}
+
+export function ResultPage({ session, kind, id }: { session: Session; kind: 'matching' | 'report'; id: string }): JSX.Element {
+  const [copied, setCopied] = useState('');
+  const data = useAsync(async (signal) => {
+    if (kind === 'report') return { payload: await session.client.reports.retrieve(id, { signal }), evidence: null };
+    const [payload, evidence] = await Promise.all([session.client.matching.retrieve(id, { signal }), session.client.matching.evidence(id, { signal })]);
+    return { payload, evidence: evidence as FigureEvidence };
+  }, [kind, id]);
+  if (!data.data) return <><ErrorNote error={data.error} context="Could not read the result" />{data.loading ? <p class="loading">Loading…</p> : null}</>;
+  const { payload, evidence } = data.data;
+  const md = payload.markdown ?? '';
+  return (
+    <>
+      <h1>{payload.label ?? (kind === 'matching' ? 'Matching' : 'Report')}</h1>
+      <div class="row">
+        <button type="button" disabled={!md} onClick={async () => {
+          try {
+            await navigator.clipboard.writeText(md);
+            setCopied('Markdown copied.');
+          } catch {
+            setCopied('The browser refused the clipboard; use Download instead.');
+          }
+        }}>Copy Markdown</button>
+        <a class="button" download={`${payload.id}.md`} href={`data:text/markdown;charset=utf-8,${encodeURIComponent(md)}`}>Download Markdown</a>
+        <span role="status">{copied}</span>
+      </div>
+      {payload.json ? <DocumentView doc={payload.json} evidence={evidence} session={session} /> : <p>This result has no document.</p>}
+      <Feedback session={session} resultId={payload.id} />
+    </>
+  );
+}

@@ -1,0 +1,139 @@
+// Small shared pieces: the error note (every API error in words with its request id), an async
+// loader hook, pagination by cursor, an inline confirmation, and formatting helpers.
+import type { ComponentChildren, JSX } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { describeError } from './api.ts';
+
+export function ErrorNote({ error, context }: { error: unknown; context?: string }): JSX.Element | null {
+  if (error === null || error === undefined) return null;
+  const e = describeError(error);
+  return (
+    <div class="error" role="alert">
+      <strong>{context ? `${context}: ` : ''}{e.message}</strong>
+      {e.code ? <span class="code"> ({e.code})</span> : null}
+      {e.details.length ? <ul>{e.details.map((d) => <li key={d}>{d}</li>)}</ul> : null}
+      {e.requestId ? <div class="reqid">Request id: <code>{e.requestId}</code></div> : null}
+    </div>
+  );
+}
+
+export interface Async<T> {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  reload: () => void;
+  set: (t: T) => void;
+}
+
+/** Runs `load` when `deps` change (and on `reload`); the latest call wins. */
+export function useAsync<T>(load: (signal: AbortSignal) => PromiseLike<T>, deps: unknown[]): Async<T> {
+  const [data, setData] = useState<T | undefined>(undefined);
+  const [error, setError] = useState<unknown>(null);
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const ctl = new AbortController();
+    setLoading(true);
+    Promise.resolve(load(ctl.signal)).then(
+      (d) => {
+        if (ctl.signal.aborted) return;
+        setData(d);
+        setError(null);
+        setLoading(false);
+      },
+      (err: unknown) => {
+        if (ctl.signal.aborted) return;
+        setError(err);
+        setLoading(false);
+      },
+    );
+    return () => ctl.abort();
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { data, error, loading, reload, set: setData };
+}
+
+/** Cursor paging: a stack of the cursors of the pages before this one. */
+export function useCursorPages(): { cursor: string | undefined; page: number; next: (c: string) => void; prev: () => void; reset: () => void } {
+  const [stack, setStack] = useState<(string | undefined)[]>([undefined]);
+  return {
+    cursor: stack[stack.length - 1],
+    page: stack.length,
+    next: (c) => setStack((s) => [...s, c]),
+    prev: () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)),
+    reset: () => setStack([undefined]),
+  };
+}
+
+export function Pager({ page, hasNext, onNext, onPrev, label }: { page: number; hasNext: boolean; onNext: () => void; onPrev: () => void; label: string }): JSX.Element {
+  return (
+    <nav class="pager" aria-label={`${label} pages`}>
+      <button type="button" onClick={onPrev} disabled={page <= 1}>Previous</button>
+      <span>Page {page}</span>
+      <button type="button" onClick={onNext} disabled={!hasNext}>Next</button>
+    </nav>
+  );
+}
+
+/** A button that asks again inline before it acts (no browser dialog). */
+export function ConfirmButton({ label, question, onConfirm, danger = true }: { label: string; question: string; onConfirm: () => Promise<void> | void; danger?: boolean }): JSX.Element {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const yes = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) yes.current?.focus();
+  }, [asking]);
+  if (!asking) return <button type="button" class={danger ? 'danger' : ''} onClick={() => setAsking(true)}>{label}</button>;
+  return (
+    <span class="confirm" role="group" aria-label={question}>
+      <span>{question}</span>
+      <button ref={yes} type="button" class={danger ? 'danger' : ''} disabled={busy} onClick={async () => {
+        setBusy(true);
+        try {
+          await onConfirm();
+        } finally {
+          setBusy(false);
+          setAsking(false);
+        }
+      }}>Yes, {label.toLowerCase()}</button>
+      <button type="button" onClick={() => setAsking(false)}>Cancel</button>
+    </span>
+  );
+}
+
+export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }): JSX.Element {
+  return (
+    <section class="panel" aria-labelledby={id ?? slug(title)}>
+      <h2 id={id ?? slug(title)}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+export function slug(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+}
+
+export function fmtSec(sec: number | null | undefined): string {
+  if (sec === null || sec === undefined || !Number.isFinite(sec)) return '–';
+  const m = Math.floor(sec / 60);
+  const s = sec - m * 60;
+  return `${m}:${s.toFixed(1).padStart(4, '0')}`;
+}
+
+export function fmtDate(iso: string | null | undefined): string {
+  if (!iso) return '–';
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function fmtBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Speaker colours: the Okabe–Ito palette (distinguishable with colour-blindness), cycled. */
+export const SPEAKER_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#7a6a00', '#000000'];
+export function speakerColour(i: number): string {
+  return SPEAKER_COLOURS[i % SPEAKER_COLOURS.length] ?? '#000';
+}

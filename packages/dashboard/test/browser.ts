@@ -1,0 +1,87 @@
+// What the browser tests share: a fresh build of the dashboard, Debian's chromium driven by
+// playwright-core, axe-core run in the page (serious and critical violations are failures), and
+// screenshots at a laptop and a phone width written to packages/dashboard/screenshots/.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
+export const LAPTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--autoplay-policy=no-user-gesture-required'],
+  });
+}
+
+interface AxeResult {
+  violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+}
+
+/** Runs axe-core on the page as it is; fails on any serious or critical violation. */
+export async function assertAccessible(page: Page, name: string): Promise<void> {
+  // Evaluated through the devtools protocol: the page's CSP (no inline scripts) stays in force.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const result = await page.evaluate(() => (window as unknown as { axe: { run: (o: unknown) => Promise<unknown> } }).axe.run({ resultTypes: ['violations'] })) as AxeResult;
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), [], `axe on ${name}`);
+}
+
+/** Checks the page with axe, then writes its screenshot at laptop and phone width. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  await assertAccessible(page, name);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}${name}-laptop.png`, fullPage: true });
+  await page.setViewportSize(PHONE);
+  await assertAccessible(page, `${name} (phone)`);
+  // At phone width nothing makes the page itself scroll sideways (wide tables scroll in place).
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= PHONE.width, `${name} is ${width} px wide at phone width`);
+  await page.screenshot({ path: `${SCREENSHOTS}${name}-phone.png`, fullPage: true });
+  await page.setViewportSize(LAPTOP);
+}
+
+const RATE = 16_000;
+
+/**
+ * A generated conversation: two alternating harmonic "voices" (f0 of each given), syllable-like
+ * modulation and a pause between turns; 16 kHz mono WAV.
+ */
+export function conversationWav(seconds: number, f0s: [number, number], turn = 3.5, gap = 0.5): Buffer {
+  const n = seconds * RATE;
+  const pcm = new Int16Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = i / RATE;
+    const k = Math.floor(t / (turn + gap));
+    const inTurn = t - k * (turn + gap);
+    if (inTurn > turn) continue;
+    const f0 = f0s[k % 2]! * (1 + 0.04 * Math.sin(2 * Math.PI * 0.7 * t + k));
+    const syllable = Math.max(0, Math.sin(2 * Math.PI * 4.2 * inTurn)) ** 0.6;
+    let v = 0;
+    for (let h = 1; h <= 8; h++) v += Math.sin(2 * Math.PI * f0 * h * t + h) / h;
+    pcm[i] = Math.round(v * syllable * 6000 + (Math.random() - 0.5) * 60);
+  }
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + n * 2, 4);
+  header.write('WAVEfmt ', 8, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(RATE, 24);
+  header.writeUInt32LE(RATE * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(n * 2, 40);
+  return Buffer.concat([header, Buffer.from(pcm.buffer)]);
+}
