@@ -1,5 +1,5 @@
 // `npm run bench`: the two throughput goals of issue 2, measured in one run, then the engine,
-// webhook and liveness (issue 20) benches when their files exist.
+// webhook, liveness (issue 20) and dashboard (issue 22) benches when their files exist.
 //
 // 1. GET /v1/matching/:id (authenticated, rate-limit counters on, a stored result read from the
 //    embedded store) against a bare fastify JSON route added to the same fastify instance and
