@@ -17,9 +17,9 @@ import { parseArgs } from 'node:util';
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 import { pcm16WavHeader } from '../packages/analysis/src/audio/wav.ts';
+import { throughSox } from '../training/sessions.ts';
 import { foldOf, loadCorpus, speechSpans, type CorpusVoice, type VoiceClip } from './validation-corpus.ts';
 
 const SR = 16000;
@@ -150,28 +150,12 @@ function rms(x: Float32Array): number {
   return Math.sqrt(s / Math.max(1, x.length));
 }
 
-/** Runs the mix through sox (telephone codec, reverberation); the same input gives the same output. */
-function throughSox(x: Float32Array, effect: 'telephone' | 'reverb', rand: () => number): Float32Array<ArrayBuffer> {
-  const raw = Buffer.from(x.buffer, x.byteOffset, x.byteLength);
-  const f32 = ['-t', 'raw', '-e', 'floating-point', '-b', '32', '-c', '1', '-r', String(SR)];
-  const run = (args: string[], input: Buffer): Buffer => {
-    const r = spawnSync('sox', args, { input, maxBuffer: 1 << 30 });
-    if (r.status !== 0) throw new Error(`sox ${args.join(' ')}: ${r.stderr.toString()}`);
-    return r.stdout;
-  };
-  let out: Buffer;
-  if (effect === 'telephone') {
-    const gsm = run([...f32, '-', '-t', 'gsm', '-r', '8000', '-c', '1', '-', 'sinc', '300-3400', 'rate', '8000'], raw);
-    out = run(['-t', 'gsm', '-r', '8000', '-c', '1', '-', ...f32, '-'], gsm);
-  } else {
-    const reverberance = String(Math.round(30 + rand() * 50));
-    const room = String(Math.round(40 + rand() * 60));
-    out = run([...f32, '-', ...f32, '-', 'reverb', reverberance, '50', room], raw);
-  }
-  const y = new Float32Array(out.buffer, out.byteOffset, Math.floor(out.byteLength / 4));
-  const fixed = new Float32Array(x.length);
-  fixed.set(y.subarray(0, Math.min(y.length, x.length)));
-  return fixed;
+/** The mix through a telephone codec (GSM at 8 kHz, 300-3,400 Hz) or sox reverberation. */
+function channel(x: Float32Array, effect: 'telephone' | 'reverb', rand: () => number): Float32Array<ArrayBuffer> {
+  if (effect === 'telephone') return throughSox(x, ['-t', 'gsm', '-r', '8000'], ['sinc', '300-3400', 'rate', '8000']);
+  const reverberance = String(Math.round(30 + rand() * 50));
+  const room = String(Math.round(40 + rand() * 60));
+  return throughSox(x, null, ['reverb', reverberance, '50', room]);
 }
 
 function render(plan: Plan, placed: Placed[], rand: () => number): Float32Array<ArrayBuffer> {
@@ -182,7 +166,7 @@ function render(plan: Plan, placed: Placed[], rand: () => number): Float32Array<
     const x = p.clip.samples;
     for (let i = 0; i < x.length && at + i < mix.length; i++) mix[at + i] = mix[at + i]! + g * x[i]!;
   }
-  if (plan.conditions.includes('reverb')) mix = throughSox(mix, 'reverb', rand);
+  if (plan.conditions.includes('reverb')) mix = channel(mix, 'reverb', rand);
   if (plan.conditions.includes('noise')) {
     const speech = rms(mix) * Math.sqrt(mix.length / Math.max(1, placed.reduce((a, p) => a + p.clip.samples.length, 0)));
     const snr = 10 + rand() * 10;
@@ -191,7 +175,7 @@ function render(plan: Plan, placed: Placed[], rand: () => number): Float32Array<
     for (let i = 0; i < mix.length; i++) mix[i] = mix[i]! + g * noise[i]!;
     plan.conditions = [`noise-${snr.toFixed(1)}dB` as Condition];
   }
-  if (plan.conditions.includes('telephone')) mix = throughSox(mix, 'telephone', rand);
+  if (plan.conditions.includes('telephone')) mix = channel(mix, 'telephone', rand);
   // A faint room tone everywhere, as a real recording has; scaled down only if it would clip.
   const tone = pinkNoise(mix.length, rand);
   for (let i = 0; i < mix.length; i++) mix[i] = mix[i]! + 10 ** (-72 / 20) * tone[i]!;

@@ -3,6 +3,7 @@
 // The fold of a voice depends on its id alone, so the trainer (training/) and the validation
 // builder (build-validation.ts) agree on it without sharing state.
 import { readFileSync, readdirSync } from 'node:fs';
+import { decodeAudioToArray } from '../packages/analysis/src/audio/decode.ts';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { analyzeFrames } from '../packages/analysis/src/speech/features.ts';
@@ -27,23 +28,6 @@ export interface CorpusVoice {
 /** The leave-voices-out fold of a voice: a hash of its id, so every tool agrees. */
 export function foldOf(id: string, folds: number): number {
   return createHash('sha256').update(id).digest().readUInt32LE(0) % folds;
-}
-
-function readPcm16(path: string): Float32Array {
-  const b = readFileSync(path);
-  let at = 12;
-  while (at + 8 <= b.length) {
-    const id = b.toString('ascii', at, at + 4);
-    const size = b.readUInt32LE(at + 4);
-    if (id === 'data') {
-      const n = Math.floor(Math.min(size, b.length - at - 8) / 2);
-      const out = new Float32Array(n);
-      for (let i = 0; i < n; i++) out[i] = b.readInt16LE(at + 8 + 2 * i) / 32768;
-      return out;
-    }
-    at += 8 + size + (size & 1);
-  }
-  return new Float32Array(0);
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -106,7 +90,11 @@ export async function loadCorpus(dir: string): Promise<CorpusVoice[]> {
   const voices: CorpusVoice[] = [];
   for (const s of list) {
     const files = readdirSync(join(dir, s.id)).filter((n) => n.endsWith('.wav')).sort();
-    const clips = files.map((n) => trimClip(readPcm16(join(dir, s.id, n)))).filter((c): c is VoiceClip => c !== null);
+    const clips: VoiceClip[] = [];
+    for (const n of files) {
+      const clip = trimClip(await decodeAudioToArray(join(dir, s.id, n)));
+      if (clip) clips.push(clip);
+    }
     if (clips.length === 0) continue;
     const f0: number[] = [];
     for (const c of clips.slice(0, 30)) {

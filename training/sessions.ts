@@ -58,10 +58,11 @@ function biquad(x: Float32Array, kind: 'lp' | 'hp' | 'peak', f0: number, q: numb
  * The signal through sox: `via` a lossy format and back (telephone codec), or through effects
  * alone. Same length out as in.
  */
-function throughSox(x: Float32Array, via: string[] | null, effects: string[]): Float32Array {
+export function throughSox(x: Float32Array, via: string[] | null, effects: string[]): Float32Array<ArrayBuffer> {
   const f32 = ['-t', 'raw', '-e', 'floating-point', '-b', '32', '-c', '1', '-r', String(SR)];
   const run = (args: string[], input: Buffer): Buffer => {
-    const r = spawnSync('sox', args, { input, maxBuffer: 1 << 30 });
+    // -R: sox's dither is random unless told to repeat it, and the same seed must give the same audio.
+    const r = spawnSync('sox', ['-R', ...args], { input, maxBuffer: 1 << 30 });
     if (r.status !== 0) throw new Error(`sox ${args.join(' ')}: ${r.stderr.toString()}`);
     return r.stdout;
   };

@@ -206,7 +206,7 @@ for d in "$H"/*/; do
 done
 
 # ---------------------------------------------------------------- guard
-if cut -f6 "$PLAN" | grep -qiE 'festvox|festivox|festival|espeak|mbrola|asterisk-core-sounds|kajongg|codec2|pocketsphinx'; then
+if cut -f6 "$PLAN" | grep -qiE 'festvox|festivox|festival|espeak|mbrola|asterisk-core-sounds|menardi|fillets|kajongg|codec2|pocketsphinx'; then
   die "a forbidden source slipped into the plan"
 fi
 [ -s "$PLAN" ] || die "empty plan"

@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { buildTestApp, insertEntity, insertMedia, type TestApp } from './helpers.ts';
 import { wavFile } from '../src/files/files.fixtures.testkit.ts';
+import { seededRandom } from '@rapport/analysis';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20);
@@ -46,17 +47,6 @@ parentPort.on('message', () => { running = false; });
 })();
 `;
 
-/** mulberry32: a small seeded generator, so a failing run can be replayed by its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface FuzzRequest {
   method: string;
@@ -128,7 +118,7 @@ describe('request fuzzer', () => {
 
   // Bounded in time too: a hang the per-request timeout missed fails instead of stalling the suite.
   it(`${REQUESTS} mutated requests (seed ${SEED}): no 5xx, no stack trace, no hang, /healthz p99 under ${HEALTH_P99_MS} ms`, { timeout: 120_000 + REQUESTS * 50 }, async () => {
-    const rand = rng(SEED);
+    const rand = seededRandom(SEED); // mulberry32: a failing run is replayed by its seed
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
     const junk = (n: number): string => Array.from({ length: n }, () => String.fromCharCode(Math.floor(rand() * 0x2500))).join('');
     const randomJson = (depth: number): unknown => {

@@ -167,23 +167,26 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   const cep = standardisedCepstra(f, model, true);
   const embedding = rangeEmbedder(o.embeddingModel ?? DEFAULT_EMBEDDING, cep, dims, model);
   if (!embedding) return diarizeSeeded(f, regions, mask, options, null, chunked);
-  const windows = embedWindows(embedding, regions);
-  const speech = { model, cep, embedding, count: countBounds(windows, o) };
+  // The embedded windows serve the spectral count and the choice between seedings: embedded
+  // only when one of them runs (a long recording under the merging rule needs neither).
+  let windows: EmbeddedWindows | undefined;
+  const windowsOnce = (): EmbeddedWindows => (windows ??= embedWindows(embedding, regions));
+  const speech = { model, cep, embedding, count: countBounds(windowsOnce, o) };
   if (long || o.seedCandidates <= 1) return diarizeSeeded(f, regions, mask, options, null, chunked, speech);
   // Several UBM seedings, and the run whose speakers the (UBM-free) window embedding fits best.
   const phases = Array.from({ length: o.seedCandidates }, (_, m) => (o.ubmSeedPhase + m / o.seedCandidates) % 1);
-  return bestFitting(phases, (phase) => diarizeSeeded(f, regions, mask, { ...options, ubmSeedPhase: phase }, null, chunked, speech), windows, model);
+  return bestFitting(phases, (phase) => diarizeSeeded(f, regions, mask, { ...options, ubmSeedPhase: phase }, null, chunked, speech), windowsOnce(), model);
 }
 
-/** One run from the UBM seeding of `options`; `speech`: the speaker frames and their features, when already built. */
 /**
  * The speaker count the merging stage must reach: the user's bounds, and under the spectral rule
  * the count read off the window embeddings within them (speaker-count.ts).
  */
-function countBounds(windows: EmbeddedWindows, o: typeof DIARIZE_DEFAULTS & DiarizeOptions): { min: number; max: number } {
+function countBounds(windows: () => EmbeddedWindows, o: typeof DIARIZE_DEFAULTS & DiarizeOptions): { min: number; max: number } {
   const hint = o.speakers ?? { min: 1, max: Infinity };
-  if (o.countRule === 'merging' || hint.min === hint.max) return hint;
-  const decided = decideSpeakerCount(windows.vectors, windows.dims, windows.start.length, { min: hint.min, max: Math.min(hint.max, o.maxInitialClusters) });
+  if (o.countRule === 'merging') return hint;
+  const w = windows();
+  const decided = decideSpeakerCount(w.vectors, w.dims, w.start.length, { min: hint.min, max: Math.min(hint.max, o.maxInitialClusters) });
   return decided ? { min: decided.count, max: decided.count } : hint;
 }
 

@@ -60,53 +60,44 @@ export function mergeVetoed(e: VetoEvidence, r: MergeRules, i: number, j: number
   return distance !== null && distance > r.mergeVetoEmbedding;
 }
 
+/** The pair i < j with the highest score (pairs scored null are skipped), and that score. */
+function bestPair(k: number, score: (i: number, j: number) => number | null): { pick: { i: number; j: number } | null; best: number } {
+  let best = -Infinity;
+  let pick: { i: number; j: number } | null = null;
+  for (let i = 0; i < k; i++)
+    for (let j = i + 1; j < k; j++) {
+      const s = score(i, j);
+      if (s !== null && s > best) {
+        best = s;
+        pick = { i, j };
+      }
+    }
+  return { pick, best };
+}
+
 /**
  * The pair to merge when the speaker count must come down whatever the evidence says (more
  * clusters than the count decided, or than the user's hint allows): the best likelihood ratio,
  * with no veto and no threshold.
  */
 export function forcedMerge(e: MergeEvidence, r: MergeRules): { i: number; j: number } | null {
-  let best = -Infinity;
-  let pick: { i: number; j: number } | null = null;
-  for (let i = 0; i < e.k; i++)
-    for (let j = i + 1; j < e.k; j++) {
-      const score = pairClr(e, i, j, r.clrScaleFrames);
-      if (score > best) {
-        best = score;
-        pick = { i, j };
-      }
-    }
-  return pick;
+  return bestPair(e.k, (i, j) => pairClr(e, i, j, r.clrScaleFrames)).pick;
 }
 
 export function pickMerge(e: MergeEvidence, r: MergeRules): { i: number; j: number } | null {
-  const { k, counts } = e;
-  let best = -Infinity;
-  let pick: { i: number; j: number } | null = null;
-  for (let i = 0; i < k; i++)
-    for (let j = i + 1; j < k; j++) {
-      if (mergeVetoed(e, r, i, j)) continue;
-      const small = Math.min(counts[i]!, counts[j]!) < e.minSpeakerFrames;
-      const score = pairClr(e, i, j, r.clrScaleFrames) + (small ? 1e6 : 0);
-      if (score > best) {
-        best = score;
-        pick = { i, j };
-      }
-    }
-  if (best >= r.clrThreshold) return pick;
+  const { counts } = e;
+  const byClr = bestPair(e.k, (i, j) => {
+    if (mergeVetoed(e, r, i, j)) return null;
+    const small = Math.min(counts[i]!, counts[j]!) < e.minSpeakerFrames;
+    return pairClr(e, i, j, r.clrScaleFrames) + (small ? 1e6 : 0);
+  });
+  if (byClr.best >= r.clrThreshold) return byClr.pick;
   // No pair passes the likelihood test. Two sizeable clusters with closely matching voiceprints
   // are still one voice, heard through two channels: the GMM models see the channel, the
   // voiceprint is built not to.
-  let sure = -Infinity;
-  pick = null;
-  for (let i = 0; i < k; i++)
-    for (let j = i + 1; j < k; j++) {
-      if (!sizeable(counts, r, i, j)) continue;
-      const similarity = voiceprintSimilarity(e.voiceprint(i), e.voiceprint(j));
-      if (similarity >= r.sureMergeSimilarity && similarity > sure) {
-        sure = similarity;
-        pick = { i, j };
-      }
-    }
-  return pick;
+  return bestPair(e.k, (i, j) => {
+    if (!sizeable(counts, r, i, j)) return null;
+    const similarity = voiceprintSimilarity(e.voiceprint(i), e.voiceprint(j));
+    return similarity >= r.sureMergeSimilarity ? similarity : null;
+  }).pick;
 }
