@@ -19,6 +19,7 @@ import path from 'node:path';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { composeService, type ComposedService } from '../packages/server/src/compose.ts';
 import { grantCredits } from '../packages/server/src/credits/credits.ledger.ts';
+import { embeddedDb } from '../packages/server/src/store/backends.ts';
 import { newId, nowIso, randomToken } from '../packages/server/src/ids.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -174,7 +175,7 @@ async function benchRead(): Promise<{ bare: LoadResult; bareSmall: LoadResult; m
 async function benchCreate(): Promise<{ result: LoadResult; stored: number }> {
   const env = await setup('api');
   const { services, app } = env.composed;
-  const db = services.stores.db;
+  const db = embeddedDb(services.stores);
   db.transaction(() => grantCredits(db, env.workspaceId, 100_000_000));
   const mediaId = newId('med');
   await services.stores.media.insert({

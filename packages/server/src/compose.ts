@@ -1,28 +1,16 @@
 // Composition root: builds stores, services, the worker and the HTTP app from one Config.
 // Nothing else wires dependencies; tests call `composeService` with their own DATA_DIR.
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import { SqliteDb } from './store/sqlite.ts';
-import { SqliteWorkspaceStore } from './workspace/workspace.store.ts';
+import { openBackend } from './store/backends.ts';
 import { WorkspaceService } from './workspace/workspace.service.ts';
-import { SqliteJobStore } from './jobs/jobs.store.ts';
-import { SqliteQueueStore } from './queue/queue.store.ts';
-import { SqliteMediaStore } from './files/media.store.ts';
-import { SqliteEntityStore } from './entities/entities.store.ts';
-import { SqliteResultStore } from './results/results.store.ts';
-import { SqliteIdempotencyStore } from './idempotency/idempotency.store.ts';
-import { FileBlobStore } from './store/blob-store.ts';
-import { MemoryJobEventBus } from './events/job-event-bus.ts';
 import { StreamRegistry } from './jobs/stream-registry.ts';
 import { JobService } from './jobs/jobs.service.ts';
 import { MatchingService } from './matching/matching.service.ts';
 import { ReportService } from './reports/reports.service.ts';
 import { FilesService } from './files/files.service.ts';
 import { EntitiesService } from './entities/entities.service.ts';
-import { SqliteCreditStore } from './credits/credits.store.ts';
 import { CreditsService } from './credits/credits.service.ts';
-import { SqliteFeedbackStore } from './feedback/feedback.store.ts';
 import { FeedbackService } from './feedback/feedback.service.ts';
 import { MemoryRateLimitCounter } from './http/rate-limit.ts';
 import { RedisRateLimitCounter } from './http/redis-rate-limit.ts';
@@ -33,7 +21,6 @@ import { JobRunner } from './jobs/job.runner.ts';
 import { MediaAnalysisRunner } from './files/media-analysis.runner.ts';
 import type { AnalysisEngine } from './analysis/engine.ts';
 import type { Services } from './services.ts';
-import { SqliteWebhookStore } from './webhooks/webhooks.store.ts';
 import { WebhookService } from './webhooks/webhooks.service.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { closeDeliveryAgents } from './webhooks/deliver.ts';
@@ -47,37 +34,14 @@ export interface ComposedService {
   close(): Promise<void>;
 }
 
-/** Opens the stores only (for the admin command line). */
-export function openStores(config: Config) {
-  const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
-  return { db, workspaces: new SqliteWorkspaceStore(db) };
-}
-
 export async function composeService(config: Config, opts: { engine: AnalysisEngine | null; logger?: boolean }): Promise<ComposedService> {
-  const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
-  const bus = new MemoryJobEventBus();
   let wake: () => void = () => undefined;
   // A job that ended in this process wakes the webhook dispatcher, so its event goes out at once.
   let wakeWebhooks: () => void = () => undefined;
-  const workspaces = new SqliteWorkspaceStore(db);
-  const jobs = new SqliteJobStore(db, (ws, e) => {
-    bus.publish(ws, e);
+  const { stores, bus } = await openBackend(config, (_ws, e) => {
     if (e.event !== 'job.updated') wakeWebhooks();
   });
-  const stores = {
-    db,
-    workspaces,
-    jobs,
-    queue: new SqliteQueueStore(db),
-    media: new SqliteMediaStore(db),
-    entities: new SqliteEntityStore(db),
-    results: new SqliteResultStore(db),
-    blobs: new FileBlobStore(config.dataDir),
-    credits: new SqliteCreditStore(db),
-    feedback: new SqliteFeedbackStore(db),
-    webhooks: new SqliteWebhookStore(db),
-    idempotency: new SqliteIdempotencyStore(db),
-  };
+  const { workspaces, jobs } = stores;
   const workspaceService = new WorkspaceService(workspaces, config.initialCredits);
   const streams = new StreamRegistry((apiKey) => workspaceService.authenticate(apiKey));
   workspaceService.onKeyRevoked((keyId) => streams.closeKey(keyId));
@@ -129,7 +93,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   }
 
   // Idempotency keys are kept 24 h (decisions §5); forget older ones now and then.
-  const purge = setInterval(() => stores.idempotency.purgeExpired(), 10 * 60 * 1000);
+  const purge = setInterval(() => void stores.idempotency.purgeExpired().catch(() => undefined), 10 * 60 * 1000);
   purge.unref();
   let closed = false;
   return {
@@ -148,7 +112,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
       await app.close();
       closeDeliveryAgents();
       if (rateLimitCounter instanceof RedisRateLimitCounter) await rateLimitCounter.close();
-      db.close();
+      await stores.backend.close();
     },
   };
 }

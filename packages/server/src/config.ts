@@ -102,8 +102,8 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('SIGNING_SECRET must look like whsec_ followed by 16 or more characters');
   }
   const databaseUrl = optional('DATABASE_URL');
-  if (databaseUrl !== null) {
-    problems.push('DATABASE_URL: only the embedded store is built so far; unset DATABASE_URL to use it');
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a PostgreSQL connection URL (postgres://user@host:port/database)');
   }
 
   const config: Config = {

@@ -1,47 +1,23 @@
 // The service container: what route handlers and workers are given. Built once in
 // `compose.ts` from the configuration; tests build it the same way on a temporary DATA_DIR.
 import type { Config } from './config.ts';
-import type { SqliteIdempotencyStore } from './idempotency/idempotency.store.ts';
-import type { SqliteDb } from './store/sqlite.ts';
 import type { WorkspaceService } from './workspace/workspace.service.ts';
 import type { JobService } from './jobs/jobs.service.ts';
-import type { JobStore } from './jobs/jobs.store.ts';
-import type { QueueStore } from './queue/queue.store.ts';
 import type { JobEventBus } from './events/job-event-bus.ts';
 import type { StreamRegistry } from './jobs/stream-registry.ts';
-import type { SqliteMediaStore } from './files/media.store.ts';
-import type { SqliteEntityStore } from './entities/entities.store.ts';
-import type { SqliteResultStore } from './results/results.store.ts';
-import type { SqliteWorkspaceStore } from './workspace/workspace.store.ts';
-import type { BlobStore } from './store/blob-store.ts';
 import type { MatchingService } from './matching/matching.service.ts';
 import type { ReportService } from './reports/reports.service.ts';
 import type { FilesService } from './files/files.service.ts';
 import type { EntitiesService } from './entities/entities.service.ts';
-import type { SqliteCreditStore } from './credits/credits.store.ts';
 import type { CreditsService } from './credits/credits.service.ts';
-import type { SqliteFeedbackStore } from './feedback/feedback.store.ts';
 import type { FeedbackService } from './feedback/feedback.service.ts';
-import type { SqliteWebhookStore } from './webhooks/webhooks.store.ts';
 import type { WebhookService } from './webhooks/webhooks.service.ts';
+import type { Stores } from './store/backends.ts';
+
+export type { Stores } from './store/backends.ts';
 
 export interface Lifecycle {
   closing: boolean;
-}
-
-export interface Stores {
-  db: SqliteDb;
-  workspaces: SqliteWorkspaceStore;
-  jobs: JobStore;
-  queue: QueueStore;
-  media: SqliteMediaStore;
-  entities: SqliteEntityStore;
-  results: SqliteResultStore;
-  blobs: BlobStore;
-  credits: SqliteCreditStore;
-  feedback: SqliteFeedbackStore;
-  webhooks: SqliteWebhookStore;
-  idempotency: SqliteIdempotencyStore;
 }
 
 export interface Services {

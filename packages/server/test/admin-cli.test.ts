@@ -8,7 +8,8 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { composeService } from '../src/compose.ts';
-import { tempDir } from './helpers.ts';
+import { tempDir, type EmbeddedServices } from './helpers.ts';
+import { embeddedDb } from '../src/store/backends.ts';
 
 const dataDir = tempDir('rapport-cli-');
 const SCRIPT = path.join(import.meta.dirname, 'fixtures', 'admin-cli.ts');
@@ -32,10 +33,11 @@ function admin(args: string[], env: Record<string, string> = {}): Promise<{ code
   });
 }
 
-async function withService<T>(fn: (s: Awaited<ReturnType<typeof composeService>>['services']) => Promise<T>): Promise<T> {
+async function withService<T>(fn: (s: EmbeddedServices) => Promise<T>): Promise<T> {
   const composed = await composeService(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), { engine: null, logger: false });
   try {
-    return await fn(composed.services);
+    embeddedDb(composed.services.stores);
+    return await fn(composed.services as EmbeddedServices);
   } finally {
     await composed.close();
   }

@@ -8,6 +8,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { loadConfig } from '../src/config.ts';
 import { composeService, type ComposedService } from '../src/compose.ts';
 import type { Services } from '../src/services.ts';
+import { embeddedDb, type EmbeddedStores } from '../src/store/backends.ts';
 import type { AnalysisEngine } from '../src/analysis/engine.ts';
 import type { MediaKind, MediaRecord } from '../src/files/media.store.ts';
 import { newId, nowIso, randomToken } from '../src/ids.ts';
@@ -18,9 +19,12 @@ export interface Tenant {
   signingSecret: string;
 }
 
+/** The services of a test app on the embedded store, whose database tests may look into. */
+export type EmbeddedServices = Services & { stores: EmbeddedStores };
+
 export interface TestApp {
   app: FastifyInstance;
-  services: Services;
+  services: EmbeddedServices;
   composed: ComposedService;
   dataDir: string;
   /** The bootstrapped (default) workspace, admin key. */
@@ -55,7 +59,8 @@ export async function buildTestApp(env: Record<string, string> = {}, opts: { web
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   const composed = await composeService(config, { engine: opts.engine ?? null, logger: false });
   if (!opts.webhooks) await composed.webhooks?.close();
-  const services = composed.services;
+  embeddedDb(composed.services.stores);
+  const services = composed.services as EmbeddedServices;
   const boot = await services.workspace.bootstrap({ serviceApiKey, signingSecret });
   const second = await services.workspace.createWorkspace('other');
   await composed.app.ready();
@@ -100,7 +105,7 @@ export async function insertMedia(services: Services, workspaceId: string, opts:
 }
 
 /** Inserts an entity row directly (entities are normally created by media analysis). */
-export function insertEntity(services: Services, workspaceId: string, label: string | null = null): string {
+export function insertEntity(services: EmbeddedServices, workspaceId: string, label: string | null = null): string {
   const id = newId('ent');
   const now = nowIso();
   services.stores.db.run(

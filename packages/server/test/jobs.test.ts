@@ -84,14 +84,14 @@ describe('matching jobs', () => {
       // Take the key as a concurrent first request would, before it completes.
       const store = new SqliteIdempotencyStore(t.services.stores.db);
       const scope = { workspaceId: t.main.workspaceId, route: 'POST /v1/matching/jobs', key: 'in-flight-key' };
-      assert.equal(store.take(scope, requestHash(body)).state, 'new');
+      assert.equal((await store.take(scope, requestHash(body))).state, 'new');
       const n = jobCount();
       const res = await create(body);
       assert.equal(res.statusCode, 409);
       assert.equal(json<ErrorJson>(res).error.code, 'IDEMPOTENCY_KEY_IN_USE');
       assert.equal(jobCount(), n);
       // Once the first request completes, the key replays its answer.
-      store.complete(scope, { statusCode: 202, body: { jobId: 'job_fromthefirstrequest0000', status: 'queued' }, headers: { location: '/v1/jobs/job_fromthefirstrequest0000' } });
+      await store.complete(scope, { statusCode: 202, body: { jobId: 'job_fromthefirstrequest0000', status: 'queued' }, headers: { location: '/v1/jobs/job_fromthefirstrequest0000' } });
       const replay = await create(body);
       assert.equal(replay.statusCode, 202);
       assert.equal(json(replay).jobId, 'job_fromthefirstrequest0000');

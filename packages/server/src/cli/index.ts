@@ -3,20 +3,11 @@
 // `runAdminCommand` answers the process exit code; output is JSON for machine use.
 // Only the store modules are imported up front: the HTTP app (fastify, schemas, routes) is
 // loaded for `serve` alone, so that the admin commands start in a fraction of a second.
-import path from 'node:path';
-import { loadConfig, ConfigError, type Config } from '../config.ts';
-import { SqliteDb } from '../store/sqlite.ts';
-import { SqliteWorkspaceStore } from '../workspace/workspace.store.ts';
+import { loadConfig, ConfigError } from '../config.ts';
+import { openAdminStores } from '../store/backends.ts';
 import { WorkspaceService } from '../workspace/workspace.service.ts';
-import { grantCredits } from '../credits/credits.ledger.ts';
 
-/** Opens the stores only (the same file as compose.ts `openStores`, without loading the app). */
-function openStores(config: Config) {
-  const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
-  return { db, workspaces: new SqliteWorkspaceStore(db) };
-}
-
-export const ADMIN_USAGE = `Admin commands (work on the configured store: DATA_DIR):
+export const ADMIN_USAGE = `Admin commands (work on the configured store: DATABASE_URL, else DATA_DIR):
   rapport serve                                   start the service
   rapport workspace create NAME                   new workspace; prints {workspaceId, apiKey, signingSecret}
   rapport key create --workspace ID [--scope admin|standard] [--name NAME]
@@ -53,7 +44,7 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
     }
     if (!ADMIN_COMMANDS.has(`${command} ${sub}`)) throw new UsageError(ADMIN_USAGE);
     const config = loadConfig();
-    const stores = openStores(config);
+    const stores = await openAdminStores(config);
     const service = new WorkspaceService(stores.workspaces, config.initialCredits);
     const out = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
     const workspaceId = async (args: string[]) => {
@@ -85,14 +76,14 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
         const amount = Number(positional(rest)[0]);
         if (!Number.isInteger(amount) || amount <= 0) throw new UsageError('usage: rapport credits grant [--workspace ID] AMOUNT (a positive integer)');
         const id = await workspaceId(rest);
-        const balance = stores.db.transaction(() => grantCredits(stores.db, id, amount));
+        const balance = await stores.credits.grant(id, amount);
         out({ workspaceId: id, granted: amount, balance });
       } else {
         throw new UsageError(ADMIN_USAGE);
       }
       return 0;
     } finally {
-      stores.db.close();
+      await stores.close();
     }
   } catch (err) {
     if (err instanceof UsageError) {

@@ -2,12 +2,12 @@
 import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
 import { InvalidCursor } from '../store/cursor.ts';
-import type { CreditBalance, CreditTransaction, SqliteCreditStore } from './credits.store.ts';
+import type { CreditBalance, CreditTransaction, CreditStore } from './credits.store.ts';
 import type { CreditTransactionQuery } from './credits.schemas.ts';
 
 export class CreditsService {
-  private readonly store: SqliteCreditStore;
-  constructor(store: SqliteCreditStore) {
+  private readonly store: CreditStore;
+  constructor(store: CreditStore) {
     this.store = store;
   }
 

@@ -2,7 +2,7 @@
 // newest first. Writes happen only through credits.ledger.ts, inside the work they pay for.
 import type { SqliteDb } from '../store/sqlite.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import type { CreditKind } from './credits.ledger.ts';
+import { grantCredits, type CreditKind } from './credits.ledger.ts';
 
 export interface CreditBalance {
   balance: number;
@@ -21,7 +21,15 @@ export interface CreditTransaction {
   createdAt: string;
 }
 
-interface TxRow {
+export interface CreditStore {
+  balance(workspaceId: string): Promise<CreditBalance | null>;
+  /** Throws InvalidCursor for a cursor this API did not hand out. */
+  transactions(workspaceId: string, limit: number, cursor: string | undefined): Promise<{ data: CreditTransaction[]; nextCursor: string | null }>;
+  /** Adds credits to the workspace (the operator's `rapport credits grant`); answers the new balance. */
+  grant(workspaceId: string, amount: number): Promise<number>;
+}
+
+export interface TxRow {
   id: string;
   kind: CreditKind;
   amount: number;
@@ -32,7 +40,7 @@ interface TxRow {
   seq: number;
 }
 
-const toTransaction = (r: TxRow): CreditTransaction => ({
+export const toTransaction = (r: TxRow): CreditTransaction => ({
   id: r.id,
   kind: r.kind,
   amount: r.amount,
@@ -42,7 +50,7 @@ const toTransaction = (r: TxRow): CreditTransaction => ({
   createdAt: r.created_at,
 });
 
-export class SqliteCreditStore {
+export class SqliteCreditStore implements CreditStore {
   private readonly db: SqliteDb;
   constructor(db: SqliteDb) {
     this.db = db;
@@ -63,5 +71,9 @@ export class SqliteCreditStore {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return { data: page.map(toTransaction), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+  }
+
+  async grant(workspaceId: string, amount: number): Promise<number> {
+    return this.db.transaction(() => grantCredits(this.db, workspaceId, amount));
   }
 }

@@ -3,12 +3,12 @@
 import { ApiError, type ErrorDetail } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
 import { InvalidCursor } from '../store/cursor.ts';
-import type { EntityRecord, SqliteEntityStore } from './entities.store.ts';
+import type { EntityRecord, EntityStore } from './entities.store.ts';
 import { MAX_TAGS_PER_ENTITY, type Entity, type EntityListQuery, type EntityMergeBody } from './entities.schemas.ts';
 
 export class EntitiesService {
-  private readonly store: SqliteEntityStore;
-  constructor(store: SqliteEntityStore) {
+  private readonly store: EntityStore;
+  constructor(store: EntityStore) {
     this.store = store;
   }
 

@@ -20,7 +20,33 @@ export interface EntityRecord {
   updatedAt: string;
 }
 
-interface EntityRow {
+export interface EntityListQuery {
+  limit: number;
+  cursor?: string;
+  tag?: string;
+  q?: string;
+}
+
+export interface EntityStore {
+  get(workspaceId: string, id: string): Promise<EntityRecord | null>;
+  exists(workspaceId: string, id: string): Promise<boolean>;
+  list(workspaceId: string, q: EntityListQuery): Promise<{ data: EntityRecord[]; nextCursor: string | null }>;
+  /**
+   * Voiceprints of every entity of the workspace, for linking new speakers, with the number of
+   * media each appears in other than `exceptMediaId` (the media being linked: analysing it again
+   * must not count it twice in the running mean).
+   */
+  voiceprints(workspaceId: string, exceptMediaId?: string): Promise<{ entityId: string; voiceprint: number[]; appearances: number }[]>;
+  /** Labels and tags of the given entities, for the magic_hint resolver. */
+  labels(workspaceId: string, ids: string[]): Promise<Record<string, { label: string | null; tags: string[] }>>;
+  setLabel(workspaceId: string, id: string, label: string | null): Promise<EntityRecord | null>;
+  addTags(workspaceId: string, id: string, tags: string[]): Promise<EntityRecord | null>;
+  removeTag(workspaceId: string, id: string, tag: string): Promise<EntityRecord | null>;
+  /** Moves every appearance and tag of `from` into `into`, then deletes `from`. */
+  merge(workspaceId: string, into: string, from: string[]): Promise<EntityRecord | null>;
+}
+
+export interface EntityRow {
   id: string;
   workspace_id: string;
   label: string | null;
@@ -31,28 +57,36 @@ interface EntityRow {
   seq: number;
 }
 
-export class SqliteEntityStore {
+export interface AppearanceRow {
+  media_id: string;
+  speaker_index: number;
+  speech_sec: number;
+}
+
+export function toEntity(r: EntityRow, rows: AppearanceRow[]): EntityRecord {
+  const appearances = rows.map((a) => ({ mediaId: a.media_id, speakerIndex: a.speaker_index, speechSec: a.speech_sec }));
+  return {
+    id: r.id,
+    label: r.label,
+    tags: JSON.parse(r.tags_json) as string[],
+    speechSec: Math.round(appearances.reduce((s, a) => s + a.speechSec, 0) * 1000) / 1000,
+    appearances,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export class SqliteEntityStore implements EntityStore {
   private readonly db: SqliteDb;
   constructor(db: SqliteDb) {
     this.db = db;
   }
 
   private toEntity(r: EntityRow): EntityRecord {
-    const appearances = this.db
-      .all<{ media_id: string; speaker_index: number; speech_sec: number }>(
-        'SELECT media_id, speaker_index, speech_sec FROM appearances WHERE entity_id = ? ORDER BY media_id, speaker_index',
-        r.id,
-      )
-      .map((a) => ({ mediaId: a.media_id, speakerIndex: a.speaker_index, speechSec: a.speech_sec }));
-    return {
-      id: r.id,
-      label: r.label,
-      tags: JSON.parse(r.tags_json) as string[],
-      speechSec: Math.round(appearances.reduce((s, a) => s + a.speechSec, 0) * 1000) / 1000,
-      appearances,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-    };
+    return toEntity(
+      r,
+      this.db.all<AppearanceRow>('SELECT media_id, speaker_index, speech_sec FROM appearances WHERE entity_id = ? ORDER BY media_id, speaker_index', r.id),
+    );
   }
 
   async get(workspaceId: string, id: string): Promise<EntityRecord | null> {
@@ -64,7 +98,7 @@ export class SqliteEntityStore {
     return this.db.get('SELECT 1 AS x FROM entities WHERE id = ? AND workspace_id = ?', id, workspaceId) !== undefined;
   }
 
-  async list(workspaceId: string, q: { limit: number; cursor?: string; tag?: string; q?: string }): Promise<{ data: EntityRecord[]; nextCursor: string | null }> {
+  async list(workspaceId: string, q: EntityListQuery): Promise<{ data: EntityRecord[]; nextCursor: string | null }> {
     const before = q.cursor ? decodeCursor(q.cursor) : Number.MAX_SAFE_INTEGER;
     const rows = this.db.all<EntityRow>(
       `SELECT * FROM entities WHERE workspace_id = ? AND seq < ?
@@ -78,11 +112,6 @@ export class SqliteEntityStore {
     return { data: page.map((r) => this.toEntity(r)), nextCursor: rows.length > q.limit && last ? encodeCursor(last.seq) : null };
   }
 
-  /**
-   * Voiceprints of every entity of the workspace, for linking new speakers, with the number of
-   * media each appears in other than `exceptMediaId` (the media being linked: analysing it again
-   * must not count it twice in the running mean).
-   */
   async voiceprints(workspaceId: string, exceptMediaId = ''): Promise<{ entityId: string; voiceprint: number[]; appearances: number }[]> {
     return this.db
       .all<{ id: string; voiceprint_json: string | null; n: number }>(
@@ -94,7 +123,6 @@ export class SqliteEntityStore {
       .map((r) => ({ entityId: r.id, voiceprint: JSON.parse(r.voiceprint_json as string) as number[], appearances: r.n }));
   }
 
-  /** Labels and tags of the given entities, for the magic_hint resolver. */
   async labels(workspaceId: string, ids: string[]): Promise<Record<string, { label: string | null; tags: string[] }>> {
     const out: Record<string, { label: string | null; tags: string[] }> = {};
     for (const id of new Set(ids)) {
@@ -125,7 +153,6 @@ export class SqliteEntityStore {
     return this.get(workspaceId, id);
   }
 
-  /** Moves every appearance and tag of `from` into `into`, then deletes `from`. */
   async merge(workspaceId: string, into: string, from: string[]): Promise<EntityRecord | null> {
     this.db.transaction(() => {
       const target = this.db.get<EntityRow>('SELECT * FROM entities WHERE id = ? AND workspace_id = ?', into, workspaceId);

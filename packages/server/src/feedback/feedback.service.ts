@@ -2,14 +2,14 @@
 import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
 import { InvalidCursor } from '../store/cursor.ts';
-import type { SqliteResultStore } from '../results/results.store.ts';
-import type { FeedbackRecord, SqliteFeedbackStore } from './feedback.store.ts';
+import type { ResultStore } from '../results/results.store.ts';
+import type { FeedbackRecord, FeedbackStore } from './feedback.store.ts';
 import type { FeedbackBody, FeedbackListQuery } from './feedback.schemas.ts';
 
 export class FeedbackService {
-  private readonly store: SqliteFeedbackStore;
-  private readonly results: SqliteResultStore;
-  constructor(store: SqliteFeedbackStore, results: SqliteResultStore) {
+  private readonly store: FeedbackStore;
+  private readonly results: ResultStore;
+  constructor(store: FeedbackStore, results: ResultStore) {
     this.store = store;
     this.results = results;
   }

@@ -11,7 +11,13 @@ export interface FeedbackRecord {
   createdAt: string;
 }
 
-interface FeedbackRow {
+export interface FeedbackStore {
+  insert(workspaceId: string, input: { resultId: string; rating: number; comment: string | null }): Promise<FeedbackRecord>;
+  /** Throws InvalidCursor for a cursor this API did not hand out. */
+  list(workspaceId: string, limit: number, cursor: string | undefined): Promise<{ data: FeedbackRecord[]; nextCursor: string | null }>;
+}
+
+export interface FeedbackRow {
   id: string;
   result_id: string;
   rating: number;
@@ -20,7 +26,7 @@ interface FeedbackRow {
   seq: number;
 }
 
-const toFeedback = (r: FeedbackRow): FeedbackRecord => ({
+export const toFeedback = (r: FeedbackRow): FeedbackRecord => ({
   id: r.id,
   resultId: r.result_id,
   rating: r.rating,
@@ -28,7 +34,7 @@ const toFeedback = (r: FeedbackRow): FeedbackRecord => ({
   createdAt: r.created_at,
 });
 
-export class SqliteFeedbackStore {
+export class SqliteFeedbackStore implements FeedbackStore {
   private readonly db: SqliteDb;
   constructor(db: SqliteDb) {
     this.db = db;

@@ -55,7 +55,7 @@ export interface SpeakerLink {
   voiceprint?: number[];
 }
 
-interface MediaRow {
+export interface MediaRow {
   id: string;
   workspace_id: string;
   kind: MediaKind;
@@ -77,7 +77,7 @@ interface MediaRow {
   seq: number;
 }
 
-function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
+export function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
   return {
     id: r.id,
     workspaceId: r.workspace_id,
@@ -114,14 +114,48 @@ export function analysisCost(durationSec: number | null): number {
   return durationSec === null ? 1 : Math.max(1, Math.ceil(durationSec / 60));
 }
 
-export class SqliteMediaStore {
+/** What a new media row is given; the rest starts empty. */
+export type NewMedia = Omit<MediaRecord, 'analysis' | 'analysisError' | 'createdAt' | 'engineVersion' | 'previousSpeakers' | 'speakerHints'> & { speakerHints?: SpeakerHints | null };
+
+export interface MediaStore {
+  /** Inserts media; audio and video reserve their analysis credits and queue the analysis. */
+  insert(m: NewMedia): Promise<MediaRecord>;
+  get(workspaceId: string, id: string): Promise<MediaRecord | null>;
+  exists(workspaceId: string, id: string): Promise<boolean>;
+  load(id: string): Promise<MediaRecord | null>;
+  list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }>;
+  attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void>;
+  attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: Transcript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome>;
+  reanalyze(workspaceId: string, id: string, change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' }): Promise<ReanalyzeOutcome>;
+  deleteUnlessInUse(workspaceId: string, id: string): Promise<{ deleted: MediaRecord | null; blockedBy: string[] }>;
+  setAnalysisProgress(id: string, stage: string, fraction: number): Promise<void>;
+  analysisProgress(id: string): Promise<{ stage: string | null; fraction: number } | null>;
+  markAnalysisRunning(id: string): Promise<void>;
+  completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[], engineVersion?: string | null): Promise<'done' | 'insufficient_credits'>;
+  failAnalysis(id: string, error: { code: string; message: string }, engineVersion?: string | null): Promise<void>;
+  links(mediaId: string): Promise<Map<number, string>>;
+  delete(workspaceId: string, id: string): Promise<MediaRecord | null>;
+}
+
+/** The linked speakers of a stored analysis, with their voiceprints and speech, as JSON. */
+export function previousSpeakersJson(analysisJson: string, links: { speaker_index: number; entity_id: string }[]): string | null {
+  const analysis = JSON.parse(analysisJson) as MediaAnalysis;
+  const previous: PreviousSpeaker[] = links.map((l) => ({
+    entityId: l.entity_id,
+    voiceprint: analysis.speakers.find((s) => s.index === l.speaker_index)?.voiceprint ?? [],
+    segments: analysis.segments.filter((g) => g.speaker === l.speaker_index).map((g) => [g.start, g.end] as [number, number]),
+  }));
+  return previous.length > 0 ? JSON.stringify(previous) : null;
+}
+
+export class SqliteMediaStore implements MediaStore {
   private readonly db: SqliteDb;
   constructor(db: SqliteDb) {
     this.db = db;
   }
 
   /** Inserts media; audio and video reserve their analysis credits and queue the analysis. */
-  async insert(m: Omit<MediaRecord, 'analysis' | 'analysisError' | 'createdAt' | 'engineVersion' | 'previousSpeakers' | 'speakerHints'> & { speakerHints?: SpeakerHints | null }): Promise<MediaRecord> {
+  async insert(m: NewMedia): Promise<MediaRecord> {
     this.db.transaction(() => {
       const analysable = m.kind !== 'transcript';
       if (analysable) reserveCredits(this.db, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
@@ -224,14 +258,7 @@ export class SqliteMediaStore {
 
   /** The linked speakers of a stored analysis, with their voiceprints and speech, as JSON. */
   private previousSpeakers(r: MediaRow): string | null {
-    const analysis = JSON.parse(r.analysis_json as string) as MediaAnalysis;
-    const links = this.db.all<{ speaker_index: number; entity_id: string }>('SELECT speaker_index, entity_id FROM appearances WHERE media_id = ?', r.id);
-    const previous: PreviousSpeaker[] = links.map((l) => ({
-      entityId: l.entity_id,
-      voiceprint: analysis.speakers.find((s) => s.index === l.speaker_index)?.voiceprint ?? [],
-      segments: analysis.segments.filter((g) => g.speaker === l.speaker_index).map((g) => [g.start, g.end] as [number, number]),
-    }));
-    return previous.length > 0 ? JSON.stringify(previous) : null;
+    return previousSpeakersJson(r.analysis_json as string, this.db.all<{ speaker_index: number; entity_id: string }>('SELECT speaker_index, entity_id FROM appearances WHERE media_id = ?', r.id));
   }
 
   private reload(id: string): MediaRecord {
@@ -239,7 +266,7 @@ export class SqliteMediaStore {
   }
 
   /** Queued or running jobs of the workspace whose request names this media. */
-  activeJobsUsing(workspaceId: string, mediaId: string): string[] {
+  private activeJobsUsing(workspaceId: string, mediaId: string): string[] {
     // Media ids are long random tokens, so a substring of the stored request cannot match by accident.
     return this.db
       .all<{ id: string }>(

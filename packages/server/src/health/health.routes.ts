@@ -8,7 +8,7 @@ export function registerHealthRoutes(app: FastifyInstance, services: Services): 
   app.get('/readyz', async (_req, reply) => {
     let ok = false;
     try {
-      ok = !services.lifecycle.closing && services.stores.db.ping();
+      ok = !services.lifecycle.closing && (await services.stores.backend.ping());
     } catch {
       ok = false;
     }

@@ -4,7 +4,7 @@ import type { Services } from '../services.ts';
 import { webhookMetricLines } from '../webhooks/webhooks.metrics.ts';
 
 export async function renderMetrics(services: Services): Promise<string> {
-  const db = services.stores.db;
+  const db = services.stores.backend;
   const lines: string[] = [];
   const gauge = (name: string, help: string, samples: [Record<string, string>, number][]) => {
     lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`);
@@ -13,10 +13,10 @@ export async function renderMetrics(services: Services): Promise<string> {
       lines.push(`${name}${l ? `{${l}}` : ''} ${value}`);
     }
   };
-  gauge('rapport_jobs', 'Jobs by type and status.', db.all<{ type: string; status: string; n: number }>('SELECT type, status, COUNT(*) AS n FROM jobs GROUP BY type, status').map((r) => [{ type: r.type, status: r.status }, r.n]));
-  gauge('rapport_tasks', 'Queued tasks by kind and state.', db.all<{ kind: string; state: string; n: number }>('SELECT kind, state, COUNT(*) AS n FROM tasks GROUP BY kind, state').map((r) => [{ kind: r.kind, state: r.state }, r.n]));
-  gauge('rapport_media', 'Media by analysis status.', db.all<{ s: string; n: number }>('SELECT analysis_status AS s, COUNT(*) AS n FROM media GROUP BY analysis_status').map((r) => [{ analysis_status: r.s }, r.n]));
-  gauge('rapport_webhook_deliveries', 'Webhook deliveries by status.', db.all<{ s: string; n: number }>('SELECT status AS s, COUNT(*) AS n FROM webhook_deliveries GROUP BY status').map((r) => [{ status: r.s }, r.n]));
+  gauge('rapport_jobs', 'Jobs by type and status.', (await db.aggregate<{ type: string; status: string; n: number }>('SELECT type, status, COUNT(*) AS n FROM jobs GROUP BY type, status')).map((r) => [{ type: r.type, status: r.status }, r.n]));
+  gauge('rapport_tasks', 'Queued tasks by kind and state.', (await db.aggregate<{ kind: string; state: string; n: number }>('SELECT kind, state, COUNT(*) AS n FROM tasks GROUP BY kind, state')).map((r) => [{ kind: r.kind, state: r.state }, r.n]));
+  gauge('rapport_media', 'Media by analysis status.', (await db.aggregate<{ s: string; n: number }>('SELECT analysis_status AS s, COUNT(*) AS n FROM media GROUP BY analysis_status')).map((r) => [{ analysis_status: r.s }, r.n]));
+  gauge('rapport_webhook_deliveries', 'Webhook deliveries by status.', (await db.aggregate<{ s: string; n: number }>('SELECT status AS s, COUNT(*) AS n FROM webhook_deliveries GROUP BY status')).map((r) => [{ status: r.s }, r.n]));
   lines.push(...(await webhookMetricLines(services.stores.webhooks)));
   const mem = process.memoryUsage();
   gauge('process_resident_memory_bytes', 'Resident memory.', [[{}, mem.rss]]);

@@ -7,7 +7,7 @@
 // shown once and stored only hashed.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
-import { requestHash, type IdempotencyScope, type SqliteIdempotencyStore } from '../idempotency/idempotency.store.ts';
+import { requestHash, type IdempotencyScope, type IdempotencyStore } from '../idempotency/idempotency.store.ts';
 
 const scopes = new WeakMap<FastifyRequest, IdempotencyScope>();
 
@@ -23,7 +23,7 @@ export function idempotencyKeyOf(req: FastifyRequest): string | undefined {
   return key;
 }
 
-export function registerIdempotencyHooks(app: FastifyInstance, store: SqliteIdempotencyStore): void {
+export function registerIdempotencyHooks(app: FastifyInstance, store: IdempotencyStore): void {
   app.addHook('preHandler', async (req, reply) => {
     if (req.method !== 'POST' || !req.auth || req.routeOptions.config?.ownIdempotency) return;
     const key = idempotencyKeyOf(req);
@@ -33,7 +33,7 @@ export function registerIdempotencyHooks(app: FastifyInstance, store: SqliteIdem
     const material = req.isMultipart()
       ? { params: req.params, multipart: req.headers['content-length'] ?? null }
       : { params: req.params, body: req.body ?? null };
-    const taken = store.take(scope, requestHash(material));
+    const taken = await store.take(scope, requestHash(material));
     if (taken.state === 'mismatch') throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with a different request.');
     if (taken.state === 'in_flight') throw new ApiError('IDEMPOTENCY_KEY_IN_USE');
     if (taken.state === 'replay') {
@@ -57,16 +57,16 @@ export function registerIdempotencyHooks(app: FastifyInstance, store: SqliteIdem
     if (reply.statusCode >= 200 && reply.statusCode < 300 && (typeof payload === 'string' || payload === null || payload === undefined)) {
       const location = reply.getHeader('location');
       if (req.routeOptions.config?.revealsSecret) {
-        store.complete(scope, { statusCode: reply.statusCode, body: { raw: '', contentType: null, secretShown: { id: createdId(payload) } }, headers: {} });
+        await store.complete(scope, { statusCode: reply.statusCode, body: { raw: '', contentType: null, secretShown: { id: createdId(payload) } }, headers: {} });
         return payload;
       }
-      store.complete(scope, {
+      await store.complete(scope, {
         statusCode: reply.statusCode,
         body: { raw: payload ?? '', contentType: (reply.getHeader('content-type') as string | undefined) ?? null },
         headers: location ? { location: String(location) } : {},
       });
     } else {
-      store.release(scope);
+      await store.release(scope);
     }
     return payload;
   });

@@ -39,21 +39,63 @@ export function requestHash(body: unknown): string {
   return createHash('sha256').update(JSON.stringify(material ?? null)).digest('hex');
 }
 
-export class SqliteIdempotencyStore {
+export interface IdempotencyStore {
+  /** Takes the key for a new request, or answers what the earlier request with it left. */
+  take(scope: IdempotencyScope, hash: string, now?: number): Promise<TakeResult>;
+  /** Records the answer of a request that did its work outside a store transaction. */
+  complete(scope: IdempotencyScope, response: StoredResponse): Promise<void>;
+  /** Forgets keys past their 24 h; answers how many were removed. */
+  purgeExpired(now?: number): Promise<number>;
+  /** Frees the key when the request failed before doing any work, so a retry may run it. */
+  release(scope: IdempotencyScope): Promise<void>;
+}
+
+/** A key to complete inside the transaction that does the work (see JobStore.create). */
+export interface KeyCompletion {
+  scope: IdempotencyScope;
+  response: StoredResponse;
+}
+
+/** What a stored key row turns into for a request that finds it (shared by both backends). */
+export function takeOutcome(
+  row: { request_hash: string; state: string; status_code: number | null; response_json: string | null; created_at: number } | undefined,
+  hash: string,
+  now: number,
+): TakeResult | 'take' {
+  const expired = row && now - row.created_at > IDEMPOTENCY_TTL_MS;
+  const abandoned = row && row.state === 'in_flight' && now - row.created_at > ABANDONED_AFTER_MS;
+  if (!row || expired || abandoned) return 'take';
+  if (row.request_hash !== hash) return { state: 'mismatch' };
+  if (row.state === 'in_flight') return { state: 'in_flight' };
+  const stored = JSON.parse(row.response_json ?? 'null') as { body: unknown; headers: Record<string, string> };
+  return { state: 'replay', response: { statusCode: row.status_code ?? 200, body: stored.body, headers: stored.headers } };
+}
+
+export const COMPLETE_KEY_SQL = "UPDATE idempotency_keys SET state = 'done', status_code = ?, response_json = ? WHERE workspace_id = ? AND route = ? AND key = ?";
+
+export function completionParams(c: KeyCompletion): [number, string, string, string, string] {
+  return [c.response.statusCode, JSON.stringify({ body: c.response.body, headers: c.response.headers }), c.scope.workspaceId, c.scope.route, c.scope.key];
+}
+
+/** Completes a key inside the caller's embedded-store transaction. */
+export function completeKey(db: SqliteDb, c: KeyCompletion): void {
+  db.run(COMPLETE_KEY_SQL, ...completionParams(c));
+}
+
+export class SqliteIdempotencyStore implements IdempotencyStore {
   private readonly db: SqliteDb;
   constructor(db: SqliteDb) {
     this.db = db;
   }
 
-  take(scope: IdempotencyScope, hash: string, now: number = Date.now()): TakeResult {
+  async take(scope: IdempotencyScope, hash: string, now: number = Date.now()): Promise<TakeResult> {
     return this.db.transaction(() => {
       const row = this.db.get<{ request_hash: string; state: string; status_code: number | null; response_json: string | null; created_at: number }>(
         'SELECT * FROM idempotency_keys WHERE workspace_id = ? AND route = ? AND key = ?',
         scope.workspaceId, scope.route, scope.key,
       );
-      const expired = row && now - row.created_at > IDEMPOTENCY_TTL_MS;
-      const abandoned = row && row.state === 'in_flight' && now - row.created_at > ABANDONED_AFTER_MS;
-      if (!row || expired || abandoned) {
+      const outcome = takeOutcome(row, hash, now);
+      if (outcome === 'take') {
         this.db.run(
           `INSERT INTO idempotency_keys (workspace_id, route, key, request_hash, state, created_at) VALUES (?, ?, ?, ?, 'in_flight', ?)
            ON CONFLICT (workspace_id, route, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight',
@@ -62,28 +104,19 @@ export class SqliteIdempotencyStore {
         );
         return { state: 'new' } as const;
       }
-      if (row.request_hash !== hash) return { state: 'mismatch' } as const;
-      if (row.state === 'in_flight') return { state: 'in_flight' } as const;
-      const stored = JSON.parse(row.response_json ?? 'null') as { body: unknown; headers: Record<string, string> };
-      return { state: 'replay', response: { statusCode: row.status_code ?? 200, body: stored.body, headers: stored.headers } } as const;
+      return outcome;
     });
   }
 
-  /** Records the answer; call inside the transaction that did the work. */
-  complete(scope: IdempotencyScope, response: StoredResponse): void {
-    this.db.run(
-      "UPDATE idempotency_keys SET state = 'done', status_code = ?, response_json = ? WHERE workspace_id = ? AND route = ? AND key = ?",
-      response.statusCode, JSON.stringify({ body: response.body, headers: response.headers }), scope.workspaceId, scope.route, scope.key,
-    );
+  async complete(scope: IdempotencyScope, response: StoredResponse): Promise<void> {
+    completeKey(this.db, { scope, response });
   }
 
-  /** Forgets keys past their 24 h; answers how many were removed. */
-  purgeExpired(now: number = Date.now()): number {
+  async purgeExpired(now: number = Date.now()): Promise<number> {
     return this.db.run('DELETE FROM idempotency_keys WHERE created_at < ?', now - IDEMPOTENCY_TTL_MS);
   }
 
-  /** Frees the key when the request failed before doing any work, so a retry may run it. */
-  release(scope: IdempotencyScope): void {
+  async release(scope: IdempotencyScope): Promise<void> {
     this.db.run("DELETE FROM idempotency_keys WHERE workspace_id = ? AND route = ? AND key = ? AND state = 'in_flight'", scope.workspaceId, scope.route, scope.key);
   }
 }

@@ -9,8 +9,9 @@ import type { Job } from './jobs.schemas.ts';
 
 export const HEARTBEAT_MS = 15_000;
 /**
- * The bus only carries events of this process; with ROLE=api and a separate worker the events
- * arrive through the store, so streams also look there on this interval.
+ * The embedded store's bus only carries events of this process; with ROLE=api and a separate
+ * worker the events arrive through the store, so streams also look there on this interval. A
+ * cross-process bus (PostgreSQL) carries every process's events: no polling then.
  */
 export const STORE_POLL_MS = 1_000;
 
@@ -60,7 +61,7 @@ export async function streamJob(req: FastifyRequest, reply: FastifyReply, jobs: 
     closed = true;
     unsubscribe();
     clearInterval(heartbeat);
-    clearInterval(poll);
+    if (poll) clearInterval(poll);
     reply.raw.end();
   };
   const pump = async () => {
@@ -79,7 +80,7 @@ export async function streamJob(req: FastifyRequest, reply: FastifyReply, jobs: 
   };
   const unsubscribe = bus.subscribeJob(job.id, schedule);
   const heartbeat = setInterval(() => reply.raw.write(': ping\n\n'), HEARTBEAT_MS);
-  const poll = setInterval(schedule, STORE_POLL_MS);
+  const poll = bus.crossProcess ? null : setInterval(schedule, STORE_POLL_MS);
   req.raw.on('close', finish);
 
   if (last === null) {
@@ -115,12 +116,12 @@ export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, 
   };
   const unsubscribe = bus.subscribeWorkspace(workspaceId, schedule);
   const heartbeat = setInterval(() => reply.raw.write(': ping\n\n'), HEARTBEAT_MS);
-  const poll = setInterval(schedule, STORE_POLL_MS);
+  const poll = bus.crossProcess ? null : setInterval(schedule, STORE_POLL_MS);
   req.raw.on('close', () => {
     closed = true;
     unsubscribe();
     clearInterval(heartbeat);
-    clearInterval(poll);
+    if (poll) clearInterval(poll);
   });
   pumping = pumping.then(pump).catch(() => undefined);
 }

@@ -3,7 +3,7 @@
 // honoured, and the receipt carries an estimate of the wait.
 import { ApiError, type JobError } from '../http/errors.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
-import { requestHash, type SqliteIdempotencyStore, type IdempotencyScope } from '../idempotency/idempotency.store.ts';
+import { requestHash, type IdempotencyStore, type IdempotencyScope } from '../idempotency/idempotency.store.ts';
 import type { JobStore, OutboxEvent } from './jobs.store.ts';
 import type { Job, JobListQuery, JobType } from './jobs.schemas.ts';
 import type { JobReceipt } from '../matching/matching.schemas.ts';
@@ -21,10 +21,10 @@ export interface CreatedJob {
 
 export class JobService {
   private readonly jobs: JobStore;
-  private readonly idempotency: SqliteIdempotencyStore;
+  private readonly idempotency: IdempotencyStore;
   private readonly wake: () => void;
 
-  constructor(jobs: JobStore, idempotency: SqliteIdempotencyStore, wake: () => void) {
+  constructor(jobs: JobStore, idempotency: IdempotencyStore, wake: () => void) {
     this.jobs = jobs;
     this.idempotency = idempotency;
     this.wake = wake;
@@ -46,7 +46,7 @@ export class JobService {
     const key = input.bodyKey ?? input.headerKey;
     const scope: IdempotencyScope | null = key === undefined ? null : { workspaceId: auth.workspaceId, route: input.route, key };
     if (scope) {
-      const taken = this.idempotency.take(scope, requestHash(input.body));
+      const taken = await this.idempotency.take(scope, requestHash(input.body));
       if (taken.state === 'replay') {
         return { ...(taken.response as unknown as CreatedJob), receipt: taken.response.body as JobReceipt, replayed: true };
       }
@@ -68,14 +68,14 @@ export class JobService {
             receipt: { jobId: j.id, status: 'queued', stage: j.stage, estimatedWaitSec },
             headers: { location: `/v1/jobs/${j.id}` },
           };
-          if (scope) this.idempotency.complete(scope, { statusCode: 202, body: created.receipt, headers: created.headers });
+          return scope ? { scope, response: { statusCode: 202, body: created.receipt, headers: created.headers } } : undefined;
         },
       });
       this.wake();
       if (!created) throw new Error(`job ${job.id} was created without its receipt`);
       return { ...(created as CreatedJob), replayed: false };
     } catch (err) {
-      if (scope) this.idempotency.release(scope);
+      if (scope) await this.idempotency.release(scope);
       if (err instanceof InsufficientCredits) {
         throw new ApiError('INSUFFICIENT_CREDITS', `This job needs ${err.needed} credit; ${err.available} available.`);
       }

@@ -9,9 +9,10 @@ import { chargeCredits, releaseCredits, reserveCredits } from '../credits/credit
 import type { JobError } from '../http/errors.ts';
 import type { Job, JobListQuery, JobStage, JobType } from './jobs.schemas.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
+import { completeKey, type KeyCompletion } from '../idempotency/idempotency.store.ts';
 
 /** How often the figures behind `estimatedWaitSec` are read from the store again. */
-const ESTIMATE_REFRESH_MS = 1000;
+export const ESTIMATE_REFRESH_MS = 1000;
 /** How many of the newest jobs `recentDurationSec` looks at. */
 const RECENT_JOBS = 2000;
 
@@ -54,8 +55,11 @@ export interface CreateInput {
   label?: string;
   request: unknown;
   cost: number;
-  /** Runs inside the creating transaction (to complete an idempotency key with it). */
-  onCreated?: (job: Job) => void;
+  /**
+   * Runs inside the creating transaction; the idempotency key it may answer is completed in that
+   * transaction, so that the job never exists without its replayable answer.
+   */
+  onCreated?: (job: Job) => KeyCompletion | undefined;
 }
 
 interface PendingCreate {
@@ -83,7 +87,7 @@ export interface JobStore {
   recentDurationSec(): Promise<number | null>;
 }
 
-interface JobRow {
+export interface JobRow {
   id: string;
   workspace_id: string;
   type: JobType;
@@ -102,7 +106,7 @@ interface JobRow {
   seq: number;
 }
 
-function toJob(r: JobRow): Job {
+export function toJob(r: JobRow): Job {
   const job: Job = {
     id: r.id,
     type: r.type,
@@ -219,7 +223,8 @@ export class SqliteJobStore implements JobStore {
       )?.id,
     );
     const created: JobEvent = { id: eventId, jobId: id, seq: 1, event: 'job.updated', job };
-    input.onCreated?.(created.job);
+    const completion = input.onCreated?.(created.job);
+    if (completion) completeKey(this.db, completion);
     return created;
   }
 
@@ -380,11 +385,16 @@ export class SqliteJobStore implements JobStore {
   }
 }
 
-/** The outbox: the event row, and a pending delivery when the job named a webhook. */
-function writeOutbox(db: SqliteDb, workspaceId: string, jobId: string, terminalAt: string, outbox: OutboxEvent): void {
+/** The webhook event's id, creation time and body (the same on both backends). */
+export function outboxEvent(terminalAt: string, outbox: OutboxEvent): { eventId: string; createdAt: string; body: string } {
   const eventId = newId('evt');
   const createdAt = nowIso();
-  const body = JSON.stringify({ id: eventId, type: outbox.type, createdAt, timestamp: terminalAt, data: outbox.data });
+  return { eventId, createdAt, body: JSON.stringify({ id: eventId, type: outbox.type, createdAt, timestamp: terminalAt, data: outbox.data }) };
+}
+
+/** The outbox: the event row, and a pending delivery when the job named a webhook. */
+function writeOutbox(db: SqliteDb, workspaceId: string, jobId: string, terminalAt: string, outbox: OutboxEvent): void {
+  const { eventId, createdAt, body } = outboxEvent(terminalAt, outbox);
   db.run('INSERT INTO events (id, workspace_id, job_id, type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)', eventId, workspaceId, jobId, outbox.type, body, createdAt);
   if (!outbox.webhook) return;
   db.run(

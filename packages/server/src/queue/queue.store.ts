@@ -2,6 +2,9 @@
 // the same transaction as the thing it works on, a worker claims one with a lease that it renews
 // while it works, and a task whose lease ran out (its worker died) is claimed again. Attempts
 // are counted at claim time, so a task that keeps killing its worker ends after max_attempts.
+// Claims take turns between workspaces (round robin): the next task is the oldest due task of
+// the workspace whose last claim is the oldest, so one workspace's thousand queued jobs do not
+// hold back another's one. queue_turns keeps each workspace's last claim.
 import type { SqliteDb } from '../store/sqlite.ts';
 
 export type TaskKind = 'media.analyze' | 'job.run';
@@ -15,7 +18,7 @@ export interface Task {
   maxAttempts: number;
 }
 
-interface TaskRow {
+export interface TaskRow {
   id: number;
   kind: TaskKind;
   ref_id: string;
@@ -24,7 +27,7 @@ interface TaskRow {
   max_attempts: number;
 }
 
-const toTask = (r: TaskRow): Task => ({
+export const toTask = (r: TaskRow): Task => ({
   id: r.id,
   kind: r.kind,
   refId: r.ref_id,
@@ -39,6 +42,7 @@ export function enqueueTask(db: SqliteDb, kind: TaskKind, refId: string, workspa
     "INSERT INTO tasks (kind, ref_id, workspace_id, state, run_at, max_attempts) VALUES (?, ?, ?, 'ready', ?, ?)",
     kind, refId, workspaceId, runAt, maxAttempts,
   );
+  db.run('INSERT INTO queue_turns (workspace_id, last_claim) VALUES (?, 0) ON CONFLICT (workspace_id) DO NOTHING', workspaceId);
 }
 
 /** Removes the tasks of a thing that ended another way (a cancelled job, deleted media). */
@@ -62,17 +66,27 @@ export class SqliteQueueStore implements QueueStore {
   }
 
   async claim(owner: string, leaseMs: number, now: number = Date.now()): Promise<Task | null> {
-    const row = this.db.get<TaskRow>(
-      `UPDATE tasks SET state = 'leased', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1
-       WHERE id = (
-         SELECT id FROM tasks
-         WHERE (state = 'ready' AND run_at <= ?) OR (state = 'leased' AND lease_expires_at <= ?)
-         ORDER BY run_at, id LIMIT 1
-       )
-       RETURNING id, kind, ref_id, workspace_id, attempts, max_attempts`,
-      owner, now + leaseMs, now, now,
-    );
-    return row ? toTask(row) : null;
+    return this.db.transaction(() => {
+      // The workspace whose turn it is: the least recently served of those with a due task.
+      const turn = this.db.get<{ workspace_id: string; task_id: number }>(
+        `SELECT workspace_id, task_id FROM (
+           SELECT q.workspace_id, q.last_claim, (
+             SELECT t.id FROM tasks t WHERE t.workspace_id = q.workspace_id
+             AND ((t.state = 'ready' AND t.run_at <= ?) OR (t.state = 'leased' AND t.lease_expires_at <= ?))
+             ORDER BY t.run_at, t.id LIMIT 1
+           ) AS task_id FROM queue_turns q
+         ) WHERE task_id IS NOT NULL ORDER BY last_claim, workspace_id LIMIT 1`,
+        now, now,
+      );
+      if (!turn) return null;
+      const row = this.db.get<TaskRow>(
+        `UPDATE tasks SET state = 'leased', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1 WHERE id = ?
+         RETURNING id, kind, ref_id, workspace_id, attempts, max_attempts`,
+        owner, now + leaseMs, turn.task_id,
+      );
+      this.db.run('UPDATE queue_turns SET last_claim = ? WHERE workspace_id = ?', this.db.nextSeq(), turn.workspace_id);
+      return row ? toTask(row) : null;
+    });
   }
 
   async renew(taskId: number, owner: string, leaseMs: number, now: number = Date.now()): Promise<boolean> {

@@ -10,10 +10,15 @@ export interface StoredResult {
   evidenceJson: string | null;
 }
 
-/** Results never change once written, so the most recently read ones are kept in memory. */
-const CACHE_MAX = 500;
+export interface ResultStore {
+  get(workspaceId: string, id: string, kind: 'matching' | 'report'): Promise<StoredResult | null>;
+  exists(workspaceId: string, id: string): Promise<boolean>;
+}
 
-export class SqliteResultStore {
+/** Results never change once written, so the most recently read ones are kept in memory. */
+export const CACHE_MAX = 500;
+
+export class SqliteResultStore implements ResultStore {
   private readonly cache = new Map<string, StoredResult & { workspaceId: string }>();
   private readonly db: SqliteDb;
   constructor(db: SqliteDb) {

@@ -221,4 +221,17 @@ CREATE TABLE signing_secret_history (
 );
 `,
   },
+  {
+    // Claims take turns between workspaces: each workspace's last claim, and due tasks found
+    // per workspace in run order.
+    version: 4,
+    sql: `
+CREATE TABLE queue_turns (
+  workspace_id TEXT PRIMARY KEY,
+  last_claim INTEGER NOT NULL DEFAULT 0
+);
+INSERT OR IGNORE INTO queue_turns (workspace_id) SELECT DISTINCT workspace_id FROM tasks;
+CREATE INDEX tasks_ws ON tasks(workspace_id, run_at, id);
+`,
+  },
 ];

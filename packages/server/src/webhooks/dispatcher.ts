@@ -9,7 +9,7 @@
 import { randomToken } from '../ids.ts';
 import { deliverOnce, type AttemptOutcome, type DeliveryRequest } from './deliver.ts';
 import { DestinationLimiter, nextAttemptDelayMs } from './schedule.ts';
-import type { ClaimedDelivery, DeliveryStatus, RetrySchedule, SqliteWebhookStore } from './webhooks.store.ts';
+import type { ClaimedDelivery, DeliveryStatus, RetrySchedule, WebhookStore } from './webhooks.store.ts';
 
 export interface DispatcherOptions {
   /** Attempts in flight at once, all destinations together. */
@@ -50,7 +50,7 @@ interface Candidate {
 }
 
 export interface DispatcherDeps {
-  store: SqliteWebhookStore;
+  store: WebhookStore;
   /** The workspace's signing secrets, newest first. */
   secrets: (workspaceId: string) => Promise<string[]>;
   allowPrivate: boolean;

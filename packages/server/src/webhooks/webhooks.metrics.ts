@@ -2,7 +2,7 @@
 // of a deployment reports the same numbers: attempts by outcome (a counter: the attempt log is
 // never deleted), and a summary of the time from a job's terminal state to its first attempt
 // over the most recent deliveries. Deliveries by status are in health/metrics.ts.
-import type { SqliteWebhookStore } from './webhooks.store.ts';
+import type { WebhookStore } from './webhooks.store.ts';
 
 const QUANTILES = [0.5, 0.9, 0.99] as const;
 
@@ -13,7 +13,7 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[rank] as number;
 }
 
-export async function webhookMetricLines(store: SqliteWebhookStore): Promise<string[]> {
+export async function webhookMetricLines(store: WebhookStore): Promise<string[]> {
   const lines: string[] = [
     '# HELP rapport_webhook_attempts_total Webhook delivery attempts by outcome (succeeded, failed, refused, gone, in_flight, interrupted).',
     '# TYPE rapport_webhook_attempts_total counter',

@@ -4,13 +4,13 @@
 import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
 import { InvalidCursor } from '../store/cursor.ts';
-import type { DeliveryListQuery, DeliveryRecord, SqliteWebhookStore } from './webhooks.store.ts';
+import type { DeliveryListQuery, DeliveryRecord, WebhookStore } from './webhooks.store.ts';
 
 export class WebhookService {
-  readonly #store: SqliteWebhookStore;
+  readonly #store: WebhookStore;
   readonly #wake: () => void;
 
-  constructor(store: SqliteWebhookStore, wake: () => void) {
+  constructor(store: WebhookStore, wake: () => void) {
     this.#store = store;
     this.#wake = wake;
   }

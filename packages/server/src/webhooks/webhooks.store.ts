@@ -62,7 +62,7 @@ export interface DeliveryListQuery {
 /** Delay before the next attempt after `attemptsMade` attempts, or null when the schedule is over. */
 export type RetrySchedule = (attemptsMade: number, retryAfterSec: number | null) => number | null;
 
-interface DeliveryRow {
+export interface DeliveryRow {
   id: string;
   workspace_id: string;
   event_id: string;
@@ -85,7 +85,7 @@ interface DeliveryRow {
   event_type: string;
 }
 
-interface AttemptRow {
+export interface AttemptRow {
   attempt: number;
   at: string;
   status_code: number | null;
@@ -98,7 +98,7 @@ const SELECT_DELIVERY = 'SELECT d.*, e.type AS event_type FROM webhook_deliverie
 // Due and not held by a live lease; an expired lease means its process died mid-attempt.
 const CLAIMABLE = "status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)";
 
-function toRecord(r: DeliveryRow): DeliveryRecord {
+export function toRecord(r: DeliveryRow): DeliveryRecord {
   return {
     id: r.id,
     eventId: r.event_id,
@@ -115,14 +115,83 @@ function toRecord(r: DeliveryRow): DeliveryRecord {
   };
 }
 
-function resultOf(o: AttemptOutcome): AttemptResult {
+export function resultOf(o: AttemptOutcome): AttemptResult {
   if (o.ok) return 'succeeded';
   if (o.refused) return 'refused';
   if (o.gone) return 'gone';
   return 'failed';
 }
 
-export class SqliteWebhookStore {
+export function toAttempt(a: AttemptRow): AttemptRecord {
+  return {
+    attempt: a.attempt,
+    at: a.at,
+    statusCode: a.status_code,
+    durationMs: a.outcome === 'in_flight' || a.outcome === 'interrupted' ? null : a.duration_ms,
+    error: a.error,
+    outcome: a.outcome,
+  };
+}
+
+/** What follows an attempt whose lease was still held (see WebhookStore.record). */
+export function afterAttempt(r: DeliveryRow, outcome: AttemptOutcome, schedule: RetrySchedule, now: number): { status: DeliveryStatus; next: number | null; single: number } {
+  let status: DeliveryStatus;
+  let next: number | null = null;
+  if (outcome.ok) status = 'succeeded';
+  else if (outcome.gone || r.single_attempt === 1) status = 'failed';
+  else {
+    const delay = schedule(r.attempts, outcome.retryAfterSec);
+    status = delay === null ? 'failed' : 'pending';
+    if (delay !== null) next = now + delay;
+  }
+  let single = r.single_attempt;
+  if (r.redeliver_requested === 1) {
+    if (status !== 'pending') single = 1;
+    status = 'pending';
+    next = now;
+  }
+  return { status, next, single };
+}
+
+/** The claimed delivery handed to the dispatcher, from its row (attempts already counted) and event body. */
+export function toClaimed(r: DeliveryRow, body: string, now: number): ClaimedDelivery {
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    eventId: r.event_id,
+    url: r.url,
+    headers: JSON.parse(r.headers_json) as Record<string, string>,
+    body,
+    attempt: r.attempts,
+    firstAttemptLatencyMs: r.attempts === 1 ? Math.max(0, now - Date.parse(r.created_at)) : null,
+  };
+}
+
+export interface WebhookStore {
+  /** Due deliveries, oldest due first, leaving out those whose URL is in `excludeUrls` (saturated destinations). */
+  dueCandidates(now: number, excludeUrls: readonly string[], limit: number): Promise<{ id: string; url: string }[]>;
+  /** When the next delivery becomes due (ms), or null when none is pending without a live lease. */
+  nextDueAt(now: number): Promise<number | null>;
+  /** Takes one delivery for one attempt, or null when another process holds it or it is no longer due. */
+  claim(id: string, owner: string, now: number, leaseMs: number): Promise<ClaimedDelivery | null>;
+  /** `claim` for several deliveries in one transaction; returns those it could take, in order. */
+  claimMany(ids: readonly string[], owner: string, now: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /** Logs the attempt's outcome and decides what follows; null when the lease had been lost. */
+  record(claim: ClaimedDelivery, owner: string, outcome: AttemptOutcome, schedule: RetrySchedule, now: number): Promise<DeliveryStatus | null>;
+  /** Gives a claimed delivery back without an outcome (the process is stopping). */
+  release(claim: ClaimedDelivery, owner: string): Promise<void>;
+  list(workspaceId: string, query: DeliveryListQuery): Promise<{ data: DeliveryRecord[]; nextCursor: string | null }>;
+  /** One delivery with its whole attempt log, oldest attempt first. */
+  get(workspaceId: string, id: string): Promise<DeliveryRecord | null>;
+  /** Asks for one more attempt as soon as possible; false when there is no such delivery. */
+  redeliver(workspaceId: string, id: string, now: number): Promise<boolean>;
+  /** Attempts by outcome since the store began (monotonic: attempts are never deleted). */
+  attemptCounts(): Promise<{ outcome: AttemptResult; n: number }[]>;
+  /** Terminal-state-to-first-attempt latencies (ms) of the most recent deliveries. */
+  recentFirstAttemptLatencies(limit?: number): Promise<number[]>;
+}
+
+export class SqliteWebhookStore implements WebhookStore {
   private readonly db: SqliteDb;
   constructor(db: SqliteDb) {
     this.db = db;
@@ -183,16 +252,7 @@ export class SqliteWebhookStore {
       "INSERT INTO delivery_attempts (delivery_id, attempt, at, status_code, duration_ms, error, outcome) VALUES (?, ?, ?, NULL, 0, NULL, 'in_flight')",
       id, r.attempts, nowIso(now),
     );
-    return {
-      id: r.id,
-      workspaceId: r.workspace_id,
-      eventId: r.event_id,
-      url: r.url,
-      headers: JSON.parse(r.headers_json) as Record<string, string>,
-      body,
-      attempt: r.attempts,
-      firstAttemptLatencyMs: r.attempts === 1 ? Math.max(0, now - Date.parse(r.created_at)) : null,
-    };
+    return toClaimed(r, body, now);
   }
 
   /**
@@ -213,21 +273,7 @@ export class SqliteWebhookStore {
         claim.id, owner, claim.attempt,
       );
       if (!r) return null;
-      let status: DeliveryStatus;
-      let next: number | null = null;
-      if (outcome.ok) status = 'succeeded';
-      else if (outcome.gone || r.single_attempt === 1) status = 'failed';
-      else {
-        const delay = schedule(r.attempts, outcome.retryAfterSec);
-        status = delay === null ? 'failed' : 'pending';
-        if (delay !== null) next = now + delay;
-      }
-      let single = r.single_attempt;
-      if (r.redeliver_requested === 1) {
-        if (status !== 'pending') single = 1;
-        status = 'pending';
-        next = now;
-      }
+      const { status, next, single } = afterAttempt(r, outcome, schedule, now);
       this.db.run(
         `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL,
          last_status_code = ?, last_error = ?, single_attempt = ?, redeliver_requested = 0, updated_at = ? WHERE id = ?`,
@@ -273,14 +319,7 @@ export class SqliteWebhookStore {
     if (!r) return null;
     const attempts = this.db
       .all<AttemptRow>('SELECT attempt, at, status_code, duration_ms, error, outcome FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt', id)
-      .map((a): AttemptRecord => ({
-        attempt: a.attempt,
-        at: a.at,
-        statusCode: a.status_code,
-        durationMs: a.outcome === 'in_flight' || a.outcome === 'interrupted' ? null : a.duration_ms,
-        error: a.error,
-        outcome: a.outcome,
-      }));
+      .map(toAttempt);
     return { ...toRecord(r), attempts };
   }
 

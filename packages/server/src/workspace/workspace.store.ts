@@ -64,7 +64,7 @@ export interface WorkspaceStore {
   rotateSigningSecret(workspaceId: string, newSecret: string, now?: number): Promise<SigningSecrets>;
 }
 
-interface KeyRow {
+export interface KeyRow {
   id: string;
   workspace_id: string;
   scope: KeyScope;
@@ -74,7 +74,7 @@ interface KeyRow {
   revoked_at: string | null;
 }
 
-const toKey = (r: KeyRow): ApiKeyRecord => ({
+export const toKey = (r: KeyRow): ApiKeyRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   scope: r.scope,
@@ -84,7 +84,7 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
   revokedAt: r.revoked_at,
 });
 
-interface WsRow {
+export interface WsRow {
   id: string;
   name: string;
   created_at: string;
@@ -94,7 +94,22 @@ interface WsRow {
   previous_secret_expires_at: number | null;
 }
 
-const toWorkspace = (r: WsRow): WorkspaceRecord => ({ id: r.id, name: r.name, createdAt: r.created_at, updatedAt: r.updated_at });
+export const toWorkspace = (r: WsRow): WorkspaceRecord => ({ id: r.id, name: r.name, createdAt: r.created_at, updatedAt: r.updated_at });
+
+export function signingSecretsOf(workspaceId: string, r: WsRow | undefined, now: number): SigningSecrets {
+  if (!r) throw new Error(`workspace ${workspaceId} does not exist`);
+  const graceLive = r.previous_signing_secret !== null && (r.previous_secret_expires_at ?? 0) > now;
+  return {
+    current: r.signing_secret,
+    secrets: graceLive ? [r.signing_secret, r.previous_signing_secret as string] : [r.signing_secret],
+    previousExpiresAt: graceLive ? new Date(r.previous_secret_expires_at as number).toISOString() : null,
+  };
+}
+
+/** What is shown of a key: its first 7 and last 4 characters. */
+export function keyHint(apiKey: string): string {
+  return `${apiKey.slice(0, 7)}…${apiKey.slice(-4)}`;
+}
 
 export class SqliteWorkspaceStore implements WorkspaceStore {
   private readonly db: SqliteDb;
@@ -137,7 +152,7 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
       workspace_id: workspaceId,
       scope,
       name,
-      hint: `${apiKey.slice(0, 7)}…${apiKey.slice(-4)}`,
+      hint: keyHint(apiKey),
       created_at: nowIso(),
       revoked_at: null,
     };
@@ -189,14 +204,7 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   async getSigningSecrets(workspaceId: string, now: number = Date.now()): Promise<SigningSecrets> {
-    const r = this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', workspaceId);
-    if (!r) throw new Error(`workspace ${workspaceId} does not exist`);
-    const graceLive = r.previous_signing_secret !== null && (r.previous_secret_expires_at ?? 0) > now;
-    return {
-      current: r.signing_secret,
-      secrets: graceLive ? [r.signing_secret, r.previous_signing_secret as string] : [r.signing_secret],
-      previousExpiresAt: graceLive ? new Date(r.previous_secret_expires_at as number).toISOString() : null,
-    };
+    return signingSecretsOf(workspaceId, this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', workspaceId), now);
   }
 
   async setSigningSecret(workspaceId: string, secret: string): Promise<void> {

@@ -1,0 +1,131 @@
+// The job event bus across processes on PostgreSQL: every job event is announced with NOTIFY in
+// the transaction that writes it (so it is delivered at commit, and never for a rolled-back
+// change), and every process LISTENs on one connection and hands what other processes announced
+// to its own streams. The store stays the source of truth: streams read events from it when
+// woken, and when the listening connection was lost every stream is woken once it is back, so a
+// missed notification is caught up from the store (as a client does with Last-Event-ID).
+import type pg from 'pg';
+import type { PgDb, PgExec } from '../store/pg.ts';
+import type { Job } from '../jobs/jobs.schemas.ts';
+import type { JobEvent, JobEventName } from '../jobs/jobs.store.ts';
+import { MemoryJobEventBus, type JobEventBus, type JobEventListener } from './job-event-bus.ts';
+
+/** NOTIFY payloads are limited to 8000 bytes; a larger event is sent by reference. */
+const MAX_PAYLOAD = 7800;
+const RECONNECT_MS = 500;
+
+interface Announcement {
+  /** The announcing process (PgDb.origin). */
+  o: string;
+  w: string;
+  /** The event itself, or only its id when it is too large for a notification. */
+  e?: JobEvent;
+  i?: number;
+}
+
+/** Announces a job event inside the transaction that writes it. */
+export async function announceJobEvent(tx: PgExec, db: PgDb, workspaceId: string, event: JobEvent): Promise<void> {
+  let payload = JSON.stringify({ o: db.origin, w: workspaceId, e: event } satisfies Announcement);
+  if (Buffer.byteLength(payload) > MAX_PAYLOAD) payload = JSON.stringify({ o: db.origin, w: workspaceId, i: event.id } satisfies Announcement);
+  await tx.run('SELECT pg_notify($1, $2)', db.channel, payload);
+}
+
+export class PgJobEventBus implements JobEventBus {
+  readonly crossProcess = true;
+  private readonly local = new MemoryJobEventBus();
+  private readonly db: PgDb;
+  private client: pg.Client | null = null;
+  private closed = false;
+  private retry: NodeJS.Timeout | null = null;
+  private readonly log: (msg: string, extra?: Record<string, unknown>) => void;
+
+  private constructor(db: PgDb, log: (msg: string, extra?: Record<string, unknown>) => void) {
+    this.db = db;
+    this.log = log;
+  }
+
+  /** Starts listening; resolves once the LISTEN is in place. */
+  static async start(db: PgDb, log: (msg: string, extra?: Record<string, unknown>) => void = () => undefined): Promise<PgJobEventBus> {
+    const bus = new PgJobEventBus(db, log);
+    await bus.listen();
+    return bus;
+  }
+
+  private async listen(): Promise<void> {
+    const client = await this.db.dedicated();
+    client.on('notification', (n) => {
+      if (n.channel === this.db.channel && n.payload) this.receive(n.payload);
+    });
+    const lost = () => {
+      if (this.client !== client) return;
+      this.client = null;
+      client.removeAllListeners('notification');
+      void client.end().catch(() => undefined);
+      this.reconnect();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    await client.query(`LISTEN "${this.db.channel}"`);
+    if (this.closed) {
+      await client.end();
+      return;
+    }
+    this.client = client;
+  }
+
+  private reconnect(): void {
+    if (this.closed || this.retry) return;
+    this.log('job event bus: the LISTEN connection was lost; reconnecting');
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.listen().then(
+        // Whatever was announced while the connection was down is in the store: every stream reads it.
+        () => this.local.wakeAll(),
+        () => this.reconnect(),
+      );
+    }, RECONNECT_MS);
+    this.retry.unref();
+  }
+
+  private receive(payload: string): void {
+    let a: Announcement;
+    try {
+      a = JSON.parse(payload) as Announcement;
+    } catch {
+      return;
+    }
+    // This process published its own events when they committed.
+    if (a.o === this.db.origin) return;
+    if (a.e) {
+      this.local.publish(a.w, a.e);
+      return;
+    }
+    if (a.i === undefined) return;
+    this.db
+      .get<{ id: number; job_id: string; seq: number; event: JobEventName; data_json: string }>('SELECT id, job_id, seq, event, data_json FROM job_events WHERE id = $1', a.i)
+      .then((r) => {
+        if (r) this.local.publish(a.w, { id: r.id, jobId: r.job_id, seq: r.seq, event: r.event, job: JSON.parse(r.data_json) as Job });
+      })
+      .catch(() => this.local.wakeAll());
+  }
+
+  publish(workspaceId: string, event: JobEvent): void {
+    this.local.publish(workspaceId, event);
+  }
+
+  subscribeJob(jobId: string, fn: JobEventListener): () => void {
+    return this.local.subscribeJob(jobId, fn);
+  }
+
+  subscribeWorkspace(workspaceId: string, fn: JobEventListener): () => void {
+    return this.local.subscribeWorkspace(workspaceId, fn);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client;
+    this.client = null;
+    if (client) await client.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,223 @@
+// Uploaded media and their cached analysis on PostgreSQL, with the embedded store's transaction
+// boundaries (see media.store.ts): a media row, its credit reservation and its analysis task in
+// one transaction; the analysis, the speakers' entity links and the charge in another. Every
+// change of an existing row reads it FOR UPDATE first, so that two processes (an API process
+// deleting the media, a worker completing its analysis) take turns on it.
+import type { PgDb, PgExec } from '../store/pg.ts';
+import { nowIso } from '../ids.ts';
+import { enqueueTaskPg, dropTasksPg } from '../queue/queue.store.pg.ts';
+import { InsufficientCredits } from '../credits/credits.ledger.ts';
+import { chargeCreditsPg, releaseCreditsPg, reserveCreditsPg } from '../credits/credits.ledger.pg.ts';
+import { decodeCursor, encodeCursor } from '../store/cursor.ts';
+import type { MediaAnalysis, Transcript } from '@rapport/analysis';
+import type { SpeakerHints } from './files.schemas.ts';
+import {
+  analysisCost, entityLabel, previousSpeakersJson, toMedia,
+  type MediaRecord, type MediaRow, type MediaStore, type NewMedia, type ReanalyzeOutcome, type SpeakerLink,
+} from './media.store.ts';
+
+export class PgMediaStore implements MediaStore {
+  private readonly db: PgDb;
+  constructor(db: PgDb) {
+    this.db = db;
+  }
+
+  async insert(m: NewMedia): Promise<MediaRecord> {
+    const row = await this.db.transaction(async (tx) => {
+      const analysable = m.kind !== 'transcript';
+      if (analysable) await reserveCreditsPg(tx, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
+      const inserted = await tx.get<MediaRow>(
+        `INSERT INTO media (id, workspace_id, kind, filename, content_type, size_bytes, sha256, duration_sec, label, storage_path,
+         transcript_json, analysis_status, speaker_hints_json, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+        m.id, m.workspaceId, m.kind, m.filename, m.contentType, m.sizeBytes, m.sha256, m.durationSec, m.label, m.storagePath,
+        m.transcript ? JSON.stringify(m.transcript) : null, m.analysisStatus, m.speakerHints ? JSON.stringify(m.speakerHints) : null, nowIso(),
+      );
+      if (analysable) await enqueueTaskPg(tx, 'media.analyze', m.id, m.workspaceId);
+      return inserted as MediaRow;
+    });
+    return toMedia(row);
+  }
+
+  async get(workspaceId: string, id: string): Promise<MediaRecord | null> {
+    const r = await this.db.get<MediaRow>('SELECT * FROM media WHERE id = $1 AND workspace_id = $2', id, workspaceId);
+    return r ? toMedia(r) : null;
+  }
+
+  async exists(workspaceId: string, id: string): Promise<boolean> {
+    return (await this.db.get('SELECT 1 AS x FROM media WHERE id = $1 AND workspace_id = $2', id, workspaceId)) !== undefined;
+  }
+
+  async load(id: string): Promise<MediaRecord | null> {
+    const r = await this.db.get<MediaRow>('SELECT * FROM media WHERE id = $1', id);
+    return r ? toMedia(r) : null;
+  }
+
+  async list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }> {
+    const before = cursor ? decodeCursor(cursor) : Number.MAX_SAFE_INTEGER;
+    const rows = outdatedFor === undefined
+      ? await this.db.all<MediaRow>('SELECT * FROM media WHERE workspace_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3', workspaceId, before, limit + 1)
+      : await this.db.all<MediaRow>(
+          `SELECT * FROM media WHERE workspace_id = $1 AND seq < $2 AND kind <> 'transcript' AND analysis_status IN ('ready', 'failed')
+           AND (engine_version IS NULL OR engine_version <> $3) ORDER BY seq DESC LIMIT $4`,
+          workspaceId, before, outdatedFor, limit + 1,
+        );
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { data: page.map((r) => toMedia(r)), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+  }
+
+  async attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void> {
+    await this.db.run('UPDATE media SET transcript_json = $1 WHERE id = $2 AND workspace_id = $3', JSON.stringify(transcript), id, workspaceId);
+  }
+
+  async attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: Transcript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome> {
+    return this.reanalyze(workspaceId, id, { transcript, ...(hints !== undefined ? { hints } : {}), whileUsed: 'allow' });
+  }
+
+  async reanalyze(
+    workspaceId: string,
+    id: string,
+    change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' },
+  ): Promise<ReanalyzeOutcome> {
+    return this.db.transaction(async (tx): Promise<ReanalyzeOutcome> => {
+      const r = await tx.get<MediaRow>('SELECT * FROM media WHERE id = $1 AND workspace_id = $2 FOR UPDATE', id, workspaceId);
+      if (!r) return { state: 'missing' };
+      if (r.kind === 'transcript') return { state: 'transcript' };
+      if (r.analysis_status === 'running') return { state: 'running' };
+      const hintsJson = change.hints === undefined ? r.speaker_hints_json : change.hints ? JSON.stringify(change.hints) : null;
+      const transcriptJson = change.transcript ? JSON.stringify(change.transcript) : r.transcript_json;
+      if (r.analysis_status === 'pending') {
+        const updated = await tx.get<MediaRow>('UPDATE media SET transcript_json = $1, speaker_hints_json = $2 WHERE id = $3 RETURNING *', transcriptJson, hintsJson, id);
+        return { state: 'pending', media: toMedia(updated as MediaRow) };
+      }
+      if (change.whileUsed === 'refuse') {
+        const jobs = await activeJobsUsing(tx, workspaceId, id);
+        if (jobs.length > 0) return { state: 'in_use', jobs };
+      }
+      await reserveCreditsPg(tx, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
+      const previous = r.analysis_json
+        ? previousSpeakersJson(r.analysis_json, await tx.all<{ speaker_index: number; entity_id: string }>('SELECT speaker_index, entity_id FROM appearances WHERE media_id = $1', id))
+        : r.previous_speakers_json;
+      const updated = await tx.get<MediaRow>(
+        `UPDATE media SET transcript_json = $1, speaker_hints_json = $2, previous_speakers_json = $3, analysis_status = 'pending', analysis_error = NULL,
+         analysis_json = NULL, engine_version = NULL, analysis_stage = NULL, analysis_progress = 0 WHERE id = $4 RETURNING *`,
+        transcriptJson, hintsJson, previous, id,
+      );
+      await dropTasksPg(tx, 'media.analyze', id);
+      await enqueueTaskPg(tx, 'media.analyze', id, workspaceId);
+      return { state: 'reanalysing', media: toMedia(updated as MediaRow) };
+    });
+  }
+
+  async deleteUnlessInUse(workspaceId: string, id: string): Promise<{ deleted: MediaRecord | null; blockedBy: string[] }> {
+    return this.db.transaction(async (tx) => {
+      const blockedBy = await activeJobsUsing(tx, workspaceId, id);
+      if (blockedBy.length > 0) return { deleted: null, blockedBy };
+      return { deleted: await deleteRow(tx, workspaceId, id), blockedBy };
+    });
+  }
+
+  async setAnalysisProgress(id: string, stage: string, fraction: number): Promise<void> {
+    await this.db.run("UPDATE media SET analysis_stage = $1, analysis_progress = $2 WHERE id = $3 AND analysis_status = 'running'", stage, fraction, id);
+  }
+
+  async analysisProgress(id: string): Promise<{ stage: string | null; fraction: number } | null> {
+    const r = await this.db.get<{ analysis_stage: string | null; analysis_progress: number }>('SELECT analysis_stage, analysis_progress FROM media WHERE id = $1', id);
+    return r ? { stage: r.analysis_stage, fraction: r.analysis_progress } : null;
+  }
+
+  async markAnalysisRunning(id: string): Promise<void> {
+    await this.db.run("UPDATE media SET analysis_status = 'running' WHERE id = $1 AND analysis_status IN ('pending', 'running')", id);
+  }
+
+  async completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[], engineVersion: string | null = analysis.engineVersion ?? null): Promise<'done' | 'insufficient_credits'> {
+    return this.db.transaction(async (tx) => {
+      const r = await tx.get<MediaRow>('SELECT * FROM media WHERE id = $1 FOR UPDATE', id);
+      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return 'done';
+      // Charged by the decoded duration, as on the embedded store (media.store.ts).
+      const extra = analysisCost(analysis.durationSec) - analysisCost(r.duration_sec);
+      if (extra > 0) {
+        try {
+          await reserveCreditsPg(tx, r.workspace_id, extra, { mediaId: id });
+        } catch (err) {
+          if (!(err instanceof InsufficientCredits)) throw err;
+          return 'insufficient_credits';
+        }
+      }
+      const now = nowIso();
+      await tx.run('DELETE FROM appearances WHERE media_id = $1', id);
+      for (const link of links) {
+        if (link.create) {
+          await tx.run(
+            'INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+            link.entityId, r.workspace_id, entityLabel(link.create.label), '[]', JSON.stringify(link.create.voiceprint), now, now,
+          );
+        } else {
+          await tx.run(
+            'UPDATE entities SET voiceprint_json = COALESCE($1, voiceprint_json), updated_at = $2 WHERE id = $3',
+            link.voiceprint ? JSON.stringify(link.voiceprint) : null, now, link.entityId,
+          );
+          const label = entityLabel(analysis.speakers[link.speakerIndex]?.label ?? null);
+          if (label) await tx.run('UPDATE entities SET label = $1 WHERE id = $2 AND label IS NULL', label, link.entityId);
+        }
+        await tx.run(
+          `INSERT INTO appearances (entity_id, media_id, speaker_index, speech_sec, workspace_id) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (media_id, speaker_index) DO UPDATE SET entity_id = excluded.entity_id, speech_sec = excluded.speech_sec, workspace_id = excluded.workspace_id`,
+          link.entityId, id, link.speakerIndex, link.speechSec, r.workspace_id,
+        );
+      }
+      await tx.run(
+        `UPDATE media SET analysis_status = 'ready', analysis_json = $1, engine_version = $2, previous_speakers_json = NULL,
+         duration_sec = $3 WHERE id = $4`,
+        JSON.stringify(analysis), engineVersion, analysis.durationSec, id,
+      );
+      await chargeCreditsPg(tx, r.workspace_id, analysisCost(analysis.durationSec), { mediaId: id });
+      const unused = analysisCost(r.duration_sec) - analysisCost(analysis.durationSec);
+      if (unused > 0) await releaseCreditsPg(tx, r.workspace_id, unused, { mediaId: id });
+      await dropTasksPg(tx, 'media.analyze', id);
+      return 'done';
+    });
+  }
+
+  async failAnalysis(id: string, error: { code: string; message: string }, engineVersion: string | null = null): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const r = await tx.get<MediaRow>('SELECT * FROM media WHERE id = $1 FOR UPDATE', id);
+      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return;
+      await tx.run("UPDATE media SET analysis_status = 'failed', analysis_error = $1, engine_version = $2 WHERE id = $3", JSON.stringify(error), engineVersion, id);
+      await tx.run('DELETE FROM appearances WHERE media_id = $1', id);
+      await releaseCreditsPg(tx, r.workspace_id, analysisCost(r.duration_sec), { mediaId: id });
+      await dropTasksPg(tx, 'media.analyze', id);
+    });
+  }
+
+  async links(mediaId: string): Promise<Map<number, string>> {
+    const rows = await this.db.all<{ speaker_index: number; entity_id: string }>('SELECT speaker_index, entity_id FROM appearances WHERE media_id = $1', mediaId);
+    return new Map(rows.map((r) => [r.speaker_index, r.entity_id]));
+  }
+
+  async delete(workspaceId: string, id: string): Promise<MediaRecord | null> {
+    return this.db.transaction((tx) => deleteRow(tx, workspaceId, id));
+  }
+}
+
+/** Queued or running jobs of the workspace whose request names this media (ids are long random tokens). */
+async function activeJobsUsing(tx: PgExec, workspaceId: string, mediaId: string): Promise<string[]> {
+  const rows = await tx.all<{ id: string }>(
+    "SELECT id FROM jobs WHERE workspace_id = $1 AND status IN ('queued', 'running') AND strpos(request_json, $2) > 0",
+    workspaceId, JSON.stringify(mediaId),
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Inside a transaction: deletes the media and its appearances, releasing an analysis still owed. */
+async function deleteRow(tx: PgExec, workspaceId: string, id: string): Promise<MediaRecord | null> {
+  const r = await tx.get<MediaRow>('SELECT * FROM media WHERE id = $1 AND workspace_id = $2 FOR UPDATE', id, workspaceId);
+  if (!r) return null;
+  if (r.analysis_status === 'pending' || r.analysis_status === 'running') {
+    await releaseCreditsPg(tx, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
+  }
+  await dropTasksPg(tx, 'media.analyze', id);
+  await tx.run('DELETE FROM appearances WHERE media_id = $1', id);
+  await tx.run('DELETE FROM media WHERE id = $1', id);
+  return toMedia(r, false);
+}

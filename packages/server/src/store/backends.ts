@@ -1,0 +1,113 @@
+// The two store backends behind one set of interfaces: the embedded SQLite file under DATA_DIR
+// (the default: nothing to install), or PostgreSQL when DATABASE_URL is set, for several API
+// processes and workers on different hosts. The PostgreSQL modules (and the pg client) are
+// loaded only when DATABASE_URL selects them.
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import { SqliteDb } from './sqlite.ts';
+import { FileBlobStore, type BlobStore } from './blob-store.ts';
+import { SqliteWorkspaceStore, type WorkspaceStore } from '../workspace/workspace.store.ts';
+import { SqliteJobStore, type JobEvent, type JobStore } from '../jobs/jobs.store.ts';
+import { SqliteQueueStore, type QueueStore } from '../queue/queue.store.ts';
+import { SqliteMediaStore, type MediaStore } from '../files/media.store.ts';
+import { SqliteEntityStore, type EntityStore } from '../entities/entities.store.ts';
+import { SqliteResultStore, type ResultStore } from '../results/results.store.ts';
+import { SqliteCreditStore, type CreditStore } from '../credits/credits.store.ts';
+import { SqliteFeedbackStore, type FeedbackStore } from '../feedback/feedback.store.ts';
+import { SqliteWebhookStore, type WebhookStore } from '../webhooks/webhooks.store.ts';
+import { SqliteIdempotencyStore, type IdempotencyStore } from '../idempotency/idempotency.store.ts';
+import { MemoryJobEventBus, type JobEventBus } from '../events/job-event-bus.ts';
+
+/** What every backend answers besides its stores: readiness, the metrics' counts, closing. */
+export interface StoreBackend {
+  readonly kind: 'sqlite' | 'postgres';
+  ping(): Promise<boolean>;
+  /** Runs a read-only aggregate query without parameters, written in SQL both backends speak. */
+  aggregate<T>(sql: string): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export interface Stores {
+  backend: StoreBackend;
+  workspaces: WorkspaceStore;
+  jobs: JobStore;
+  queue: QueueStore;
+  media: MediaStore;
+  entities: EntityStore;
+  results: ResultStore;
+  blobs: BlobStore;
+  credits: CreditStore;
+  feedback: FeedbackStore;
+  webhooks: WebhookStore;
+  idempotency: IdempotencyStore;
+}
+
+/** The embedded backend's stores, with its database for tests and benches that look inside. */
+export interface EmbeddedStores extends Stores {
+  db: SqliteDb;
+}
+
+export interface OpenedStores {
+  stores: Stores;
+  /** The job event bus of this backend: in-process for the embedded store, LISTEN/NOTIFY on PostgreSQL. */
+  bus: JobEventBus;
+}
+
+export type JobEventHook = (workspaceId: string, event: JobEvent) => void;
+
+/** The embedded store's database; throws on another backend (for tests and benches of the embedded store). */
+export function embeddedDb(stores: Stores): SqliteDb {
+  if (!('db' in stores) || !(stores.db instanceof SqliteDb)) throw new Error('this needs the embedded store (unset DATABASE_URL)');
+  return stores.db;
+}
+
+function sqliteBackend(db: SqliteDb): StoreBackend {
+  return {
+    kind: 'sqlite',
+    ping: async () => db.ping(),
+    aggregate: async <T>(sql: string) => db.all<T>(sql),
+    close: async () => db.close(),
+  };
+}
+
+/**
+ * Opens the configured backend. `onJobEvent` is told of every job event this process commits
+ * (after the bus was told), for the webhook dispatcher's wake-up.
+ */
+export async function openBackend(config: Config, onJobEvent: JobEventHook, log?: (msg: string, extra?: Record<string, unknown>) => void): Promise<OpenedStores> {
+  if (config.databaseUrl) {
+    const { openPgStores } = await import('./pg-stores.ts');
+    return openPgStores(config.databaseUrl, config.dataDir, onJobEvent, log);
+  }
+  const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
+  const bus = new MemoryJobEventBus();
+  const stores: EmbeddedStores = {
+    db,
+    backend: sqliteBackend(db),
+    workspaces: new SqliteWorkspaceStore(db),
+    jobs: new SqliteJobStore(db, (ws, e) => {
+      bus.publish(ws, e);
+      onJobEvent(ws, e);
+    }),
+    queue: new SqliteQueueStore(db),
+    media: new SqliteMediaStore(db),
+    entities: new SqliteEntityStore(db),
+    results: new SqliteResultStore(db),
+    blobs: new FileBlobStore(config.dataDir),
+    credits: new SqliteCreditStore(db),
+    feedback: new SqliteFeedbackStore(db),
+    webhooks: new SqliteWebhookStore(db),
+    idempotency: new SqliteIdempotencyStore(db),
+  };
+  return { stores, bus };
+}
+
+/** The stores the admin command line needs, without the rest of the service. */
+export async function openAdminStores(config: Config): Promise<{ workspaces: WorkspaceStore; credits: CreditStore; close(): Promise<void> }> {
+  if (config.databaseUrl) {
+    const { openPgAdminStores } = await import('./pg-stores.ts');
+    return openPgAdminStores(config.databaseUrl);
+  }
+  const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
+  return { workspaces: new SqliteWorkspaceStore(db), credits: new SqliteCreditStore(db), close: async () => db.close() };
+}

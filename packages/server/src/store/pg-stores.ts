@@ -1,0 +1,77 @@
+// The PostgreSQL backend's stores, opened on one pool; loaded only when DATABASE_URL is set.
+import { PgDb, type PgOptions } from './pg.ts';
+import { FileBlobStore } from './blob-store.ts';
+import type { JobEventHook, OpenedStores, StoreBackend, Stores } from './backends.ts';
+import { PgWorkspaceStore } from '../workspace/workspace.store.pg.ts';
+import { PgJobStore } from '../jobs/jobs.store.pg.ts';
+import { PgQueueStore } from '../queue/queue.store.pg.ts';
+import { PgMediaStore } from '../files/media.store.pg.ts';
+import { PgEntityStore } from '../entities/entities.store.pg.ts';
+import { PgResultStore } from '../results/results.store.pg.ts';
+import { PgCreditStore } from '../credits/credits.store.pg.ts';
+import { PgFeedbackStore } from '../feedback/feedback.store.pg.ts';
+import { PgWebhookStore } from '../webhooks/webhooks.store.pg.ts';
+import { PgIdempotencyStore } from '../idempotency/idempotency.store.pg.ts';
+import { PgJobEventBus } from '../events/job-event-bus.pg.ts';
+
+/** The PostgreSQL stores, for tests that open them on their own schema. */
+export interface PgStores extends Stores {
+  pg: PgDb;
+}
+
+function pgBackend(db: PgDb, bus: PgJobEventBus | null): StoreBackend {
+  return {
+    kind: 'postgres',
+    ping: () => db.ping(),
+    aggregate: <T>(sql: string) => db.all<T>(sql),
+    close: async () => {
+      await bus?.close();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * Opens the stores on `url` (migrating under an advisory lock). `options.schema` keeps a test's
+ * tables apart from every other test's in one database.
+ */
+export async function openPgStores(
+  url: string,
+  dataDir: string,
+  onJobEvent: JobEventHook,
+  log?: (msg: string, extra?: Record<string, unknown>) => void,
+  options: PgOptions = {},
+): Promise<OpenedStores & { stores: PgStores }> {
+  const db = await PgDb.open(url, options);
+  let bus: PgJobEventBus;
+  try {
+    bus = await PgJobEventBus.start(db, log);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const stores: PgStores = {
+    pg: db,
+    backend: pgBackend(db, bus),
+    workspaces: new PgWorkspaceStore(db),
+    jobs: new PgJobStore(db, (ws, e) => {
+      bus.publish(ws, e);
+      onJobEvent(ws, e);
+    }),
+    queue: new PgQueueStore(db),
+    media: new PgMediaStore(db),
+    entities: new PgEntityStore(db),
+    results: new PgResultStore(db),
+    blobs: new FileBlobStore(dataDir),
+    credits: new PgCreditStore(db),
+    feedback: new PgFeedbackStore(db),
+    webhooks: new PgWebhookStore(db),
+    idempotency: new PgIdempotencyStore(db),
+  };
+  return { stores, bus };
+}
+
+export async function openPgAdminStores(url: string) {
+  const db = await PgDb.open(url, { max: 2 });
+  return { workspaces: new PgWorkspaceStore(db), credits: new PgCreditStore(db), close: () => db.close() };
+}

@@ -1,0 +1,162 @@
+// The PostgreSQL store, selected by DATABASE_URL: a connection pool, transactions that hold one
+// pooled connection from BEGIN to COMMIT, and the versioned migrations of pg-migrations.ts run at
+// open under an advisory lock, so that processes starting together migrate once. BIGINT columns
+// (millisecond times, sequence numbers, counts) are read as JavaScript numbers: every value this
+// service stores in one stays below 2^53.
+import pg from 'pg';
+import { randomToken } from '../ids.ts';
+import { PG_MIGRATIONS } from './pg-migrations.ts';
+
+export type PgValue = string | number | boolean | null | readonly string[];
+
+/** What a store runs statements on: the pool (each statement commits alone) or an open transaction. */
+export interface PgExec {
+  all<T>(sql: string, ...params: PgValue[]): Promise<T[]>;
+  get<T>(sql: string, ...params: PgValue[]): Promise<T | undefined>;
+  /** Runs a statement and answers how many rows it changed. */
+  run(sql: string, ...params: PgValue[]): Promise<number>;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const types = {
+  getTypeParser: ((oid: number, format?: string) => {
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format as 'text');
+  }) as typeof pg.types.getTypeParser,
+};
+
+/** Lock key of the migrations (any constant shared by every process of one database). */
+const MIGRATION_LOCK = 7_262_160_421;
+
+class Exec implements PgExec {
+  protected readonly q: pg.Pool | pg.PoolClient;
+  constructor(q: pg.Pool | pg.PoolClient) {
+    this.q = q;
+  }
+  async all<T>(sql: string, ...params: PgValue[]): Promise<T[]> {
+    return (await this.q.query(sql, params)).rows as T[];
+  }
+  async get<T>(sql: string, ...params: PgValue[]): Promise<T | undefined> {
+    return (await this.q.query(sql, params)).rows[0] as T | undefined;
+  }
+  async run(sql: string, ...params: PgValue[]): Promise<number> {
+    return (await this.q.query(sql, params)).rowCount ?? 0;
+  }
+}
+
+export interface PgOptions {
+  /** A schema to work in (created when missing): lets tests share one database without colliding. */
+  schema?: string;
+  max?: number;
+}
+
+export class PgDb extends Exec {
+  readonly pool: pg.Pool;
+  readonly url: string;
+  readonly schema: string;
+  /** The NOTIFY channel of job events in this database and schema. */
+  readonly channel: string;
+  /** Tells this connection pool's own notifications from other processes'. */
+  readonly origin = randomToken(12);
+
+  private constructor(pool: pg.Pool, url: string, schema: string) {
+    super(pool);
+    this.pool = pool;
+    this.url = url;
+    this.schema = schema;
+    this.channel = `rapport_events_${schema}`.slice(0, 63);
+  }
+
+  /** Connects, creates the schema when asked for one, and migrates. */
+  static async open(url: string, opts: PgOptions = {}): Promise<PgDb> {
+    const schema = opts.schema ?? 'public';
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: opts.max ?? 10,
+      types,
+      ...(opts.schema ? { options: `-c search_path=${schema}` } : {}),
+    });
+    // An idle connection that the server drops must not crash the process; the next query reconnects.
+    pool.on('error', () => undefined);
+    const db = new PgDb(pool, url, schema);
+    try {
+      if (opts.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await db.migrate();
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
+    return db;
+  }
+
+  private async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      // Session-level lock: a second process waits here until the first has migrated, then
+      // finds every version applied.
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+      const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+      for (const m of PG_MIGRATIONS) {
+        if (done.has(m.version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(m.sql);
+          await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [m.version, new Date().toISOString()]);
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw err;
+        }
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      client.release();
+    }
+  }
+
+  /**
+   * Runs `fn` in one transaction on one connection: committed when it resolves, rolled back when
+   * it throws. A serialization failure or deadlock (which PostgreSQL resolves by aborting one side)
+   * is retried a few times, so callers see it only when it persists.
+   */
+  async transaction<T>(fn: (tx: PgExec) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await this.pool.connect();
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const out = await fn(new Exec(client));
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        const code = (err as { code?: string }).code;
+        if ((code === '40001' || code === '40P01') && attempt < 5) continue;
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  /** A connection of its own, for LISTEN (the caller releases it). */
+  async dedicated(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.url, types, ...(this.schema !== 'public' ? { options: `-c search_path=${this.schema}` } : {}) });
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  }
+
+  async ping(): Promise<boolean> {
+    return (await this.get<{ ok: number }>('SELECT 1 AS ok'))?.ok === 1;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
