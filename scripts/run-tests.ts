@@ -1,6 +1,8 @@
 // Runs every test file of the repository with Node's own test runner. Test files sit beside the
-// code (`*.test.ts`) or under a package's `test/` folder; integration tests skip themselves with
-// a printed reason when the service they need (PostgreSQL, Redis) is absent.
+// code (`*.test.ts`) or under a package's `test/` folder. Integration tests need PostgreSQL and
+// Redis (`.ci/run` starts them) and fail without them, unless RAPPORT_SKIP_SERVICES=1 asks them
+// to skip with the reason printed. The store suite (packages/server/test/stores) runs on both
+// the embedded store and PostgreSQL.
 import { spawnSync } from 'node:child_process';
 import { globSync } from 'node:fs';
 

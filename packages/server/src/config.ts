@@ -20,6 +20,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** The PostgreSQL schema of the tables (created when missing); lets deployments share a database. */
+  databaseSchema: string;
   redisUrl: string | null;
   role: 'all' | 'api' | 'worker';
   workerConcurrency: number;
@@ -105,12 +107,17 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must be a PostgreSQL connection URL (postgres://user@host:port/database)');
   }
+  const databaseSchema = merged.DATABASE_SCHEMA || 'public';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    problems.push(`DATABASE_SCHEMA must be a lower-case SQL name (letters, digits, _), got "${databaseSchema}"`);
+  }
 
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
     host: merged.HOST || '127.0.0.1',
     dataDir: path.resolve(merged.DATA_DIR || './data'),
     databaseUrl,
+    databaseSchema,
     redisUrl: optional('REDIS_URL'),
     role: oneOf('ROLE', ROLES, 'all'),
     workerConcurrency: int('WORKER_CONCURRENCY', 2, 1, 64),

@@ -13,6 +13,7 @@ import { openPgStores, type PgStores } from '../src/store/pg-stores.ts';
 import type { JobEventBus } from '../src/events/job-event-bus.ts';
 import type { JobEvent } from '../src/jobs/jobs.store.ts';
 import { randomToken } from '../src/ids.ts';
+import { generateApiKey, generateSigningSecret } from '../src/workspace/workspace.store.ts';
 import { tempDir } from './helpers.ts';
 
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -121,3 +122,8 @@ const postgres: TestBackend = {
 };
 
 export const BACKENDS: TestBackend[] = [sqlite, postgres];
+
+/** A new workspace with `initialCredits`; answers its id. */
+export async function newWorkspace(stores: Stores, initialCredits = 100): Promise<string> {
+  return (await stores.workspaces.createWorkspace({ name: 'w', apiKey: generateApiKey(), signingSecret: generateSigningSecret(), initialCredits })).workspace.id;
+}

@@ -77,7 +77,7 @@ function sqliteBackend(db: SqliteDb): StoreBackend {
 export async function openBackend(config: Config, onJobEvent: JobEventHook, log?: (msg: string, extra?: Record<string, unknown>) => void): Promise<OpenedStores> {
   if (config.databaseUrl) {
     const { openPgStores } = await import('./pg-stores.ts');
-    return openPgStores(config.databaseUrl, config.dataDir, onJobEvent, log);
+    return openPgStores(config.databaseUrl, config.dataDir, onJobEvent, log, config.databaseSchema === 'public' ? {} : { schema: config.databaseSchema });
   }
   const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
   const bus = new MemoryJobEventBus();
@@ -106,7 +106,7 @@ export async function openBackend(config: Config, onJobEvent: JobEventHook, log?
 export async function openAdminStores(config: Config): Promise<{ workspaces: WorkspaceStore; credits: CreditStore; close(): Promise<void> }> {
   if (config.databaseUrl) {
     const { openPgAdminStores } = await import('./pg-stores.ts');
-    return openPgAdminStores(config.databaseUrl);
+    return openPgAdminStores(config.databaseUrl, config.databaseSchema);
   }
   const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
   return { workspaces: new SqliteWorkspaceStore(db), credits: new SqliteCreditStore(db), close: async () => db.close() };

@@ -71,7 +71,7 @@ export async function openPgStores(
   return { stores, bus };
 }
 
-export async function openPgAdminStores(url: string) {
-  const db = await PgDb.open(url, { max: 2 });
+export async function openPgAdminStores(url: string, schema: string) {
+  const db = await PgDb.open(url, { max: 2, ...(schema === 'public' ? {} : { schema }) });
   return { workspaces: new PgWorkspaceStore(db), credits: new PgCreditStore(db), close: () => db.close() };
 }

@@ -64,14 +64,21 @@ export class WorkspaceService {
   }
 
   async bootstrap(env: { serviceApiKey: string | null; signingSecret: string | null }): Promise<BootstrapResult> {
-    const existing = await this.store.anyWorkspace();
+    let existing = await this.store.anyWorkspace();
     if (!existing) {
       const apiKey = env.serviceApiKey ?? generateApiKey();
       const signingSecret = env.signingSecret ?? generateSigningSecret();
-      const { workspace } = await this.store.createWorkspace({ name: 'default', apiKey, signingSecret, initialCredits: this.initialCredits });
-      const generated = env.serviceApiKey || env.signingSecret ? null : { apiKey, signingSecret };
-      await this.store.wasSigningSecret(workspace.id, signingSecret); // records it in the history
-      return { workspaceId: workspace.id, generated, warnings: [] };
+      try {
+        const { workspace } = await this.store.createWorkspace({ name: 'default', apiKey, signingSecret, initialCredits: this.initialCredits });
+        const generated = env.serviceApiKey || env.signingSecret ? null : { apiKey, signingSecret };
+        await this.store.wasSigningSecret(workspace.id, signingSecret); // records it in the history
+        return { workspaceId: workspace.id, generated, warnings: [] };
+      } catch (err) {
+        // Processes of one cluster starting together on an empty database: another one created
+        // the workspace with the same SERVICE_API_KEY first (its key is unique); join it.
+        existing = await this.store.anyWorkspace();
+        if (!existing) throw err;
+      }
     }
     // Later starts never undo an operator's change (decisions §3).
     const warnings: string[] = [];

@@ -3,17 +3,12 @@
 // boundaries both backends promise.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BACKENDS, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
-import { generateApiKey, generateSigningSecret } from '../../src/workspace/workspace.store.ts';
+import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
 import { InsufficientCredits } from '../../src/credits/credits.ledger.ts';
 import type { Stores } from '../../src/store/backends.ts';
 
 const pgSkip = await postgresMissing();
 const failed = { type: 'report.failed' as const, data: {}, webhook: undefined };
-
-export async function newWorkspace(stores: Stores, initialCredits = 100): Promise<string> {
-  return (await stores.workspaces.createWorkspace({ name: 'w', apiKey: generateApiKey(), signingSecret: generateSigningSecret(), initialCredits })).workspace.id;
-}
 
 for (const backend of BACKENDS) {
   describe(`jobs, credits, idempotency and queue (${backend.name})`, { skip: backend.name === 'postgres' && pgSkip ? pgSkip : false }, () => {

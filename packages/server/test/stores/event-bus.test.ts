@@ -1,0 +1,95 @@
+// The job event bus across processes: on PostgreSQL, a job event committed by one process (its
+// own pool, as a worker on another host would have) reaches the subscribers of another process
+// through LISTEN/NOTIFY, without polling; a lost LISTEN connection is re-made and every
+// subscriber told to read the store, which stays the source of truth. The embedded store's bus
+// reaches its own process only, which is why its streams also poll the store.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { BACKENDS, PG_URL, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
+import type { JobEvent } from '../../src/jobs/jobs.store.ts';
+import type { PgStores } from '../../src/store/pg-stores.ts';
+
+const pgSkip = await postgresMissing();
+
+function next<T>(subscribe: (fn: (v: T) => void) => () => void, accept: (v: T) => boolean = () => true): Promise<T> {
+  return new Promise((resolve) => {
+    const off = subscribe((v) => {
+      if (!accept(v)) return;
+      off();
+      resolve(v);
+    });
+  });
+}
+
+const postgres = BACKENDS.find((b) => b.name === 'postgres');
+describe('job events across processes (postgres)', { skip: pgSkip ?? false }, () => {
+  let a: OpenedTestStores;
+  let b: OpenedTestStores;
+  before(async () => {
+    a = await (postgres as NonNullable<typeof postgres>).open();
+    b = await (postgres as NonNullable<typeof postgres>).open(a);
+  });
+  after(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it("one process's job events reach another's subscribers, in order, once", async () => {
+    assert.equal(b.bus.crossProcess, true);
+    const ws = await newWorkspace(a.stores, 10);
+    const seen: (JobEvent | null)[] = [];
+    const offWs = b.bus.subscribeWorkspace(ws, (e) => seen.push(e));
+    const job = await a.stores.jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 1 });
+    const started = next<JobEvent | null>((fn) => b.bus.subscribeJob(job.id, fn), (e) => e?.seq === 3);
+    await a.stores.jobs.start(job.id);
+    await a.stores.jobs.progress(job.id, 'scoring', 0.5);
+    const e = await started;
+    assert.deepEqual([e?.event, e?.job.stage, e?.job.progress], ['job.updated', 'scoring', 0.5]);
+    const ended = next<JobEvent | null>((fn) => b.bus.subscribeJob(job.id, fn), (x) => x?.event === 'job.failed');
+    await a.stores.jobs.fail(job.id, { code: 'canceled', message: 'x' }, { type: 'report.failed', data: {}, webhook: undefined });
+    assert.equal((await ended)?.job.status, 'failed');
+    offWs();
+    assert.deepEqual(seen.map((x) => x?.seq), [1, 2, 3, 4], 'every event once, in order');
+    assert.equal(a.events.length >= 4, true, 'the writing process published its own events locally');
+  });
+
+  it('an event too large for a notification is read from the store', async () => {
+    const ws = await newWorkspace(a.stores, 10);
+    const job = await a.stores.jobs.create({ workspaceId: ws, type: 'report', label: 'x'.repeat(10), request: {}, cost: 1 });
+    const big = next<JobEvent | null>((fn) => b.bus.subscribeJob(job.id, fn), (e) => e?.event === 'job.failed');
+    await a.stores.jobs.fail(job.id, { code: 'internal_error', message: 'y'.repeat(9000) }, { type: 'report.failed', data: {}, webhook: undefined });
+    assert.equal((await big)?.job.error?.message.length, 9000);
+  });
+
+  it('after its LISTEN connection is lost, the bus listens again and wakes every subscriber to read the store', async () => {
+    const ws = await newWorkspace(a.stores, 10);
+    const woken = next<JobEvent | null>((fn) => b.bus.subscribeWorkspace(ws, fn), (e) => e === null);
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      const channel = (b.stores as PgStores).pg.channel;
+      const killed = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1', [`LISTEN "${channel}"`]);
+      assert.ok((killed.rowCount ?? 0) >= 1);
+    } finally {
+      await admin.end();
+    }
+    assert.equal(await woken, null);
+    const job = await a.stores.jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 1 });
+    const after = next<JobEvent | null>((fn) => b.bus.subscribeJob(job.id, fn), (e) => e?.seq === 2);
+    await a.stores.jobs.start(job.id);
+    assert.equal((await after)?.job.status, 'running', 'events flow again');
+  });
+});
+
+describe('job events across processes (sqlite)', () => {
+  it('the embedded bus reaches its own process only (streams poll the store besides)', async () => {
+    const sqlite = BACKENDS.find((x) => x.name === 'sqlite');
+    const t = await (sqlite as NonNullable<typeof sqlite>).open();
+    try {
+      assert.equal(t.bus.crossProcess, false);
+    } finally {
+      await t.close();
+    }
+  });
+});
