@@ -102,7 +102,7 @@ describe('bad input never yields a 500', () => {
 
     it('a seeded fuzz of the matching body never yields a 5xx', async () => {
       const mediaId = (await insertMedia(t.services, t.main.workspaceId, { kind: 'transcript' })).id;
-      const entityId = insertEntity(t.services, t.main.workspaceId);
+      const entityId = await insertEntity(t.services, t.main.workspaceId);
       let seed = 12345;
       const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
       const values = [null, true, 0, -1, 1.5, 2 ** 60, '', 'x', '😀'.repeat(70), [], [null], {}, { type: 'entity_id' }, 'a'.repeat(3000)];
@@ -163,9 +163,9 @@ describe('bad input never yields a 500', () => {
 
     it('a file over the size limit → 413, and no file or row is left', async (ctx) => {
       if (!ifUpload(ctx)) return;
-      const before = t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM media')?.n;
+      const before = (await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM media'))?.n;
       assertClientError(await upload(multipart(part('file', 'a.wav', Buffer.alloc(10_000, 1)))), 413, 'PAYLOAD_TOO_LARGE', 'too large');
-      assert.equal(t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM media')?.n, before);
+      assert.equal((await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM media'))?.n, before);
     });
 
     it('JSON, a missing boundary, and a truncated body → 4xx', async (ctx) => {

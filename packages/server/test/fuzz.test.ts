@@ -112,7 +112,7 @@ describe('request fuzzer', () => {
     routes.push({ method: 'GET', path: '/healthz' }, { method: 'GET', path: '/readyz' }, { method: 'GET', path: '/metrics' }, { method: 'GET', path: '/' });
     const media = await insertMedia(t.services, t.main.workspaceId);
     const otherMedia = await insertMedia(t.services, t.other.workspaceId);
-    ids = [media.id, otherMedia.id, insertEntity(t.services, t.main.workspaceId, 'Ann'), insertEntity(t.services, t.other.workspaceId)];
+    ids = [media.id, otherMedia.id, await insertEntity(t.services, t.main.workspaceId, 'Ann'), await insertEntity(t.services, t.other.workspaceId)];
   });
   after(async () => t.close());
 

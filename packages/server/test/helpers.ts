@@ -1,6 +1,8 @@
 // Shared helpers of the server tests: an app composed exactly as in production on a temporary
 // DATA_DIR (no engine, no logger), a bootstrapped workspace with known credentials, a second
-// workspace for isolation checks, and fixtures written directly through the stores.
+// workspace for isolation checks, and fixtures written directly through the stores. With
+// TEST_STORE=postgres the app runs on PostgreSQL (TEST_DATABASE_URL, a fresh schema per app,
+// dropped at close): the API suite then checks that the API answers alike on both backends.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +10,10 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { loadConfig } from '../src/config.ts';
 import { composeService, type ComposedService } from '../src/compose.ts';
 import type { Services } from '../src/services.ts';
-import { embeddedDb, type EmbeddedStores } from '../src/store/backends.ts';
+import { embeddedDb, type EmbeddedStores, type Stores } from '../src/store/backends.ts';
+import type { PgStores } from '../src/store/pg-stores.ts';
+import { SqliteJobStore, type JobStore } from '../src/jobs/jobs.store.ts';
+import pg from 'pg';
 import type { AnalysisEngine } from '../src/analysis/engine.ts';
 import type { MediaKind, MediaRecord } from '../src/files/media.store.ts';
 import { newId, nowIso, randomToken } from '../src/ids.ts';
@@ -22,9 +27,50 @@ export interface Tenant {
 /** The services of a test app on the embedded store, whose database tests may look into. */
 export type EmbeddedServices = Services & { stores: EmbeddedStores };
 
+export const TEST_PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+type SqlParam = string | number | null;
+
+/** SQL on the store of either backend, written with `?` placeholders, for tests that look inside. */
+export interface TestSql {
+  get<T>(sql: string, ...params: SqlParam[]): Promise<T | undefined>;
+  all<T>(sql: string, ...params: SqlParam[]): Promise<T[]>;
+  run(sql: string, ...params: SqlParam[]): Promise<number>;
+  /** The first column of the first row, as a number (0 when none). */
+  count(sql: string, ...params: SqlParam[]): Promise<number>;
+}
+
+/** `?` placeholders to PostgreSQL's `$n`. */
+export function dollars(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+export function sqlOf(stores: Stores): TestSql {
+  const first = (row: unknown) => Number(Object.values((row ?? {}) as Record<string, unknown>)[0] ?? 0);
+  if (stores.backend.kind === 'postgres') {
+    const db = (stores as PgStores).pg;
+    return {
+      get: (sql, ...p) => db.get(dollars(sql), ...p),
+      all: (sql, ...p) => db.all(dollars(sql), ...p),
+      run: (sql, ...p) => db.run(dollars(sql), ...p),
+      count: async (sql, ...p) => first(await db.get(dollars(sql), ...p)),
+    };
+  }
+  const db = embeddedDb(stores);
+  return {
+    get: async (sql, ...p) => db.get(sql, ...p),
+    all: async (sql, ...p) => db.all(sql, ...p),
+    run: async (sql, ...p) => db.run(sql, ...p),
+    count: async (sql, ...p) => first(db.get(sql, ...p)),
+  };
+}
+
 export interface TestApp {
   app: FastifyInstance;
-  services: EmbeddedServices;
+  services: Services;
+  /** SQL on this app's store, whichever backend it runs on. */
+  sql: TestSql;
   composed: ComposedService;
   dataDir: string;
   /** The bootstrapped (default) workspace, admin key. */
@@ -56,17 +102,20 @@ export async function buildTestApp(env: Record<string, string> = {}, opts: { web
   const dataDir = tempDir();
   const serviceApiKey = testKey();
   const signingSecret = testSecret();
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  const onPg = process.env.TEST_STORE === 'postgres';
+  const schema = `a_${randomToken(12).toLowerCase()}`;
+  const pgEnv = onPg ? { DATABASE_URL: TEST_PG_URL, DATABASE_SCHEMA: schema } : {};
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...pgEnv, ...env });
   const composed = await composeService(config, { engine: opts.engine ?? null, logger: false });
   if (!opts.webhooks) await composed.webhooks?.close();
-  embeddedDb(composed.services.stores);
-  const services = composed.services as EmbeddedServices;
+  const services = composed.services;
   const boot = await services.workspace.bootstrap({ serviceApiKey, signingSecret });
   const second = await services.workspace.createWorkspace('other');
   await composed.app.ready();
   return {
     app: composed.app,
     services,
+    sql: sqlOf(services.stores),
     composed,
     dataDir,
     main: { workspaceId: boot.workspaceId, apiKey: serviceApiKey, signingSecret },
@@ -74,8 +123,19 @@ export async function buildTestApp(env: Record<string, string> = {}, opts: { web
     async close() {
       await composed.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (onPg) await dropSchema(schema);
     },
   };
+}
+
+export async function dropSchema(schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: TEST_PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await admin.end();
+  }
 }
 
 /** `app.inject` with the key of `tenant` (or none when null). */
@@ -105,13 +165,17 @@ export async function insertMedia(services: Services, workspaceId: string, opts:
 }
 
 /** Inserts an entity row directly (entities are normally created by media analysis). */
-export function insertEntity(services: EmbeddedServices, workspaceId: string, label: string | null = null): string {
+export async function insertEntity(services: Services, workspaceId: string, label: string | null = null): Promise<string> {
   const id = newId('ent');
   const now = nowIso();
-  services.stores.db.run(
-    'INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    id, workspaceId, label, '[]', null, now, now, services.stores.db.nextSeq(),
-  );
+  const sql = 'INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
+  if (services.stores.backend.kind === 'postgres') {
+    // The sequence numbers the row (seq's default).
+    await sqlOf(services.stores).run(sql.replace(', seq)', ')').replace(', ?)', ')'), id, workspaceId, label, '[]', null, now, now);
+  } else {
+    const db = embeddedDb(services.stores);
+    db.run(sql, id, workspaceId, label, '[]', null, now, now, db.nextSeq());
+  }
   return id;
 }
 
@@ -183,4 +247,19 @@ export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 10_000, w
 /** Milliseconds left in the current UTC minute (rate-limit window). */
 export function msLeftInMinute(now = Date.now()): number {
   return 60_000 - (now % 60_000);
+}
+
+/**
+ * The job store of another process on the same store (a worker elsewhere): on the embedded store
+ * a second store object that publishes nowhere; on PostgreSQL a store on its own pool.
+ */
+export async function otherProcessJobs(stores: Stores): Promise<{ jobs: JobStore; close(): Promise<void> }> {
+  if (stores.backend.kind === 'postgres') {
+    const own = (stores as PgStores).pg;
+    const { PgDb } = await import('../src/store/pg.ts');
+    const { PgJobStore } = await import('../src/jobs/jobs.store.pg.ts');
+    const db = await PgDb.open(own.url, own.schema === 'public' ? { max: 2 } : { schema: own.schema, max: 2 });
+    return { jobs: new PgJobStore(db, () => undefined), close: () => db.close() };
+  }
+  return { jobs: new SqliteJobStore(embeddedDb(stores), () => undefined), close: async () => undefined };
 }

@@ -27,7 +27,7 @@ describe('Idempotency-Key on any POST', () => {
   });
 
   it('answers 422 for the same key with another body, and frees the key after an error', async () => {
-    const entityId = insertEntity(t.services, t.main.workspaceId, 'Ada');
+    const entityId = await insertEntity(t.services, t.main.workspaceId, 'Ada');
     const url = `/v1/entities/${entityId}/tags`;
     const headers = { 'idempotency-key': 'tags-1', 'content-type': 'application/json' };
     assert.equal((await call(t, t.main, { method: 'POST', url, headers, payload: { tags: ['a'] } })).statusCode, 200);
@@ -42,7 +42,7 @@ describe('Idempotency-Key on any POST', () => {
 
   it('treats the body idempotencyKey and the same header key as one request', async () => {
     const media = await insertMedia(t.services, t.main.workspaceId);
-    const entityId = insertEntity(t.services, t.main.workspaceId);
+    const entityId = await insertEntity(t.services, t.main.workspaceId);
     const first = await call(t, t.main, { method: 'POST', url: '/v1/matching/jobs', payload: matchingBody(media.id, entityId, { idempotencyKey: 'same-1' }) });
     const second = await call(t, t.main, { method: 'POST', url: '/v1/matching/jobs', headers: { 'idempotency-key': 'same-1' }, payload: matchingBody(media.id, entityId) });
     assert.equal(first.statusCode, 202);

@@ -44,7 +44,7 @@ describe('tenant isolation', () => {
     routes = await registeredRoutes(t.services);
     const ws = t.main.workspaceId;
     ids.media = (await insertMedia(t.services, ws, { kind: 'transcript', label: 'main media' })).id;
-    ids.entity = insertEntity(t.services, ws, 'Main person');
+    ids.entity = await insertEntity(t.services, ws, 'Main person');
     const done = await insertSucceededMatching(t.services, ws, ids.media, ids.entity);
     ids.matching = done.resultId;
     ids.matchingJob = done.jobId;
@@ -58,13 +58,11 @@ describe('tenant isolation', () => {
       id: ids.report, kind: 'report', evidenceJson: null,
       payloadJson: JSON.stringify({ id: ids.report, jobId: report.id, context: 'behavioral_profile', createdAt: nowIso(), output: { template: 'report' }, target: { source: { type: 'entity_id', entityId: ids.entity } }, json: null, markdown: null }),
     }, { type: 'report.completed', data: { jobId: report.id, reportId: ids.report, status: 'succeeded' }, webhook: { url: 'https://hooks.example.com/r' } });
-    const db = t.services.stores.db;
-    ids.delivery = db.get<{ id: string }>('SELECT id FROM webhook_deliveries WHERE workspace_id = ? LIMIT 1', ws)?.id ?? '';
-    ids.key = db.get<{ id: string }>('SELECT id FROM api_keys WHERE workspace_id = ? LIMIT 1', ws)?.id ?? '';
-    ids.transaction = db.get<{ id: string }>('SELECT id FROM credit_transactions WHERE workspace_id = ? LIMIT 1', ws)?.id ?? '';
-    const fb = newId('fb');
-    db.run('INSERT INTO feedback (id, workspace_id, result_id, rating, comment, created_at, seq) VALUES (?, ?, ?, 5, NULL, ?, ?)', fb, ws, ids.matching, nowIso(), db.nextSeq());
-    ids.feedback = fb;
+    const db = t.sql;
+    ids.delivery = (await db.get<{ id: string }>('SELECT id FROM webhook_deliveries WHERE workspace_id = ? LIMIT 1', ws))?.id ?? '';
+    ids.key = (await db.get<{ id: string }>('SELECT id FROM api_keys WHERE workspace_id = ? LIMIT 1', ws))?.id ?? '';
+    ids.transaction = (await db.get<{ id: string }>('SELECT id FROM credit_transactions WHERE workspace_id = ? LIMIT 1', ws))?.id ?? '';
+    ids.feedback = (await t.services.stores.feedback.insert(ws, { resultId: ids.matching, rating: 5, comment: null })).id;
     assert.ok(ids.delivery && ids.key && ids.transaction, 'fixtures written');
   });
   after(() => t.close());
@@ -102,10 +100,10 @@ describe('tenant isolation', () => {
   it('changed nothing in the first workspace', async () => {
     const job = json(await call(t, t.main, { method: 'GET', url: `/v1/jobs/${ids.job}` }));
     assert.equal(job.status, 'queued', 'not cancelled by the other workspace');
-    const label = t.services.stores.db.get<{ label: string }>('SELECT label FROM entities WHERE id = ?', ids.entity ?? '')?.label;
+    const label = (await t.sql.get<{ label: string }>('SELECT label FROM entities WHERE id = ?', ids.entity ?? ''))?.label;
     assert.equal(label, 'Main person');
-    assert.equal(t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM media WHERE id = ?', ids.media ?? '')?.n, 1);
-    assert.equal(t.services.stores.db.get<{ r: string | null }>('SELECT revoked_at AS r FROM api_keys WHERE id = ?', ids.key ?? '')?.r, null);
+    assert.equal((await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM media WHERE id = ?', ids.media ?? ''))?.n, 1);
+    assert.equal((await t.sql.get<{ r: string | null }>('SELECT revoked_at AS r FROM api_keys WHERE id = ?', ids.key ?? ''))?.r, null);
   });
 
   it('lists of the second workspace hold none of the first workspace items', async () => {
@@ -132,7 +130,7 @@ describe('tenant isolation', () => {
   });
 
   it('every other body reference to the first workspace is refused and changes nothing', async () => {
-    const own = insertEntity(t.services, t.other.workspaceId, 'Other person');
+    const own = await insertEntity(t.services, t.other.workspaceId, 'Other person');
     const cases: [string, string, object, string][] = [
       ['merge from', '/v1/entities/merge', { into: own, from: [ids.entity] }, '/from/0'],
       ['merge into', '/v1/entities/merge', { into: ids.entity, from: [own] }, '/into'],
@@ -149,7 +147,7 @@ describe('tenant isolation', () => {
         assert.ok(err.details?.some((d) => d.path === path), `${what}: ${JSON.stringify(err.details)}`);
       }
     }
-    assert.equal(t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM entities WHERE id = ?', ids.entity ?? '')?.n, 1, 'not merged away');
-    assert.equal(t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM feedback WHERE workspace_id = ?', t.other.workspaceId)?.n, 0);
+    assert.equal((await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM entities WHERE id = ?', ids.entity ?? ''))?.n, 1, 'not merged away');
+    assert.equal((await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM feedback WHERE workspace_id = ?', t.other.workspaceId))?.n, 0);
   });
 });

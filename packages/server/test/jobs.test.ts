@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from 'typebox/value';
 import { buildTestApp, call, insertEntity, insertMedia, insertSucceededMatching, json, matchingBody, waitFor, type ErrorJson, type TestApp } from './helpers.ts';
-import { SqliteIdempotencyStore, requestHash } from '../src/idempotency/idempotency.store.ts';
+import { requestHash } from '../src/idempotency/idempotency.store.ts';
 import { Job } from '../src/jobs/jobs.schemas.ts';
 import { JobReceipt, MatchingPayload } from '../src/matching/matching.schemas.ts';
 
@@ -14,14 +14,14 @@ let mediaId: string;
 let entityId: string;
 
 const create = (payload: object, headers: Record<string, string> = {}) => call(t, t.main, { method: 'POST', url: '/v1/matching/jobs', payload, headers });
-const jobCount = () => t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs')?.n ?? 0;
-const reserved = (ws: string) => t.services.stores.db.get<{ reserved: number }>('SELECT reserved FROM workspaces WHERE id = ?', ws)?.reserved;
+const jobCount = async () => (await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs'))?.n ?? 0;
+const reserved = async (ws: string) => (await t.sql.get<{ reserved: number }>('SELECT reserved FROM workspaces WHERE id = ?', ws))?.reserved;
 
 describe('matching jobs', () => {
   before(async () => {
     t = await buildTestApp({ RATE_LIMIT_DEFAULT: '100000', RATE_LIMIT_JOB_STATUS: '100000' });
     mediaId = (await insertMedia(t.services, t.main.workspaceId, { kind: 'transcript' })).id;
-    entityId = insertEntity(t.services, t.main.workspaceId);
+    entityId = await insertEntity(t.services, t.main.workspaceId);
   });
   after(() => t.close());
 
@@ -59,14 +59,14 @@ describe('matching jobs', () => {
         const key = `k-${form}-${Math.random()}`;
         const first = await create(body(key), headers(key));
         assert.equal(first.statusCode, 202);
-        const n = jobCount();
+        const n = await jobCount();
         const second = await create(body(key), headers(key));
         assert.equal(second.statusCode, 202);
         assert.equal(second.headers['idempotent-replayed'], 'true');
         assert.equal(json(second).jobId, json(first).jobId);
         assert.equal(second.headers.location, first.headers.location);
         assert.deepEqual(json(second), json(first));
-        assert.equal(jobCount(), n, 'no second job');
+        assert.equal(await jobCount(), n, 'no second job');
       });
 
       it(`${form}: the same key with another body answers 422`, async () => {
@@ -82,14 +82,14 @@ describe('matching jobs', () => {
     it('a key still in flight answers 409 IDEMPOTENCY_KEY_IN_USE', async () => {
       const body = matchingBody(mediaId, entityId, { idempotencyKey: 'in-flight-key' });
       // Take the key as a concurrent first request would, before it completes.
-      const store = new SqliteIdempotencyStore(t.services.stores.db);
+      const store = t.services.stores.idempotency;
       const scope = { workspaceId: t.main.workspaceId, route: 'POST /v1/matching/jobs', key: 'in-flight-key' };
       assert.equal((await store.take(scope, requestHash(body))).state, 'new');
-      const n = jobCount();
+      const n = await jobCount();
       const res = await create(body);
       assert.equal(res.statusCode, 409);
       assert.equal(json<ErrorJson>(res).error.code, 'IDEMPOTENCY_KEY_IN_USE');
-      assert.equal(jobCount(), n);
+      assert.equal(await jobCount(), n);
       // Once the first request completes, the key replays its answer.
       await store.complete(scope, { statusCode: 202, body: { jobId: 'job_fromthefirstrequest0000', status: 'queued' }, headers: { location: '/v1/jobs/job_fromthefirstrequest0000' } });
       const replay = await create(body);
@@ -101,7 +101,7 @@ describe('matching jobs', () => {
       const key = `scoped-${Math.random()}`;
       const first = await create(matchingBody(mediaId, entityId), { 'idempotency-key': key });
       const otherMedia = (await insertMedia(t.services, t.other.workspaceId, { kind: 'transcript' })).id;
-      const otherEntity = insertEntity(t.services, t.other.workspaceId);
+      const otherEntity = await insertEntity(t.services, t.other.workspaceId);
       const inOther = await call(t, t.other, { method: 'POST', url: '/v1/matching/jobs', payload: matchingBody(otherMedia, otherEntity), headers: { 'idempotency-key': key } });
       assert.equal(inOther.statusCode, 202);
       assert.notEqual(json(inOther).jobId, json(first).jobId);
@@ -114,12 +114,12 @@ describe('matching jobs', () => {
       const poor = await buildTestApp({ INITIAL_CREDITS: '0' });
       try {
         const m = (await insertMedia(poor.services, poor.main.workspaceId, { kind: 'transcript' })).id;
-        const e = insertEntity(poor.services, poor.main.workspaceId);
+        const e = await insertEntity(poor.services, poor.main.workspaceId);
         const send = () => call(poor, poor.main, { method: 'POST', url: '/v1/matching/jobs', payload: matchingBody(m, e, { idempotencyKey: 'poor' }) });
         const res = await send();
         assert.equal(res.statusCode, 402);
         assert.equal(json<ErrorJson>(res).error.code, 'INSUFFICIENT_CREDITS');
-        poor.services.stores.db.run('UPDATE workspaces SET balance = 5 WHERE id = ?', poor.main.workspaceId);
+        (await poor.sql.run('UPDATE workspaces SET balance = 5 WHERE id = ?', poor.main.workspaceId));
         assert.equal((await send()).statusCode, 202);
       } finally {
         await poor.close();
@@ -175,23 +175,23 @@ describe('matching jobs', () => {
 
   describe('cancel', () => {
     it('a queued job ends failed with canceled, its credit released; cancelling again is 409', async () => {
-      const before = reserved(t.main.workspaceId) ?? 0;
+      const before = await reserved(t.main.workspaceId) ?? 0;
       const { jobId } = json<{ jobId: string }>(await create(matchingBody(mediaId, entityId)));
-      assert.equal(reserved(t.main.workspaceId), before + 1);
+      assert.equal(await reserved(t.main.workspaceId), before + 1);
       const res = await call(t, t.main, { method: 'POST', url: `/v1/jobs/${jobId}/cancel` });
       assert.equal(res.statusCode, 200, res.body);
       const job = json<{ status: string; error: { code: string } | null; finishedAt: string | null }>(res);
       assert.equal(job.status, 'failed');
       assert.equal(job.error?.code, 'canceled');
       assert.ok(job.finishedAt);
-      assert.equal(reserved(t.main.workspaceId), before);
+      assert.equal(await reserved(t.main.workspaceId), before);
       assert.equal((await call(t, t.main, { method: 'GET', url: `/v1/matching/by-job/${jobId}` })).body, 'null', 'null after failure');
       const again = await call(t, t.main, { method: 'POST', url: `/v1/jobs/${jobId}/cancel` });
       assert.equal(again.statusCode, 409);
       assert.equal(json<ErrorJson>(again).error.code, 'CONFLICT');
-      const events = t.services.stores.db.all<{ event: string }>('SELECT event FROM job_events WHERE job_id = ? ORDER BY seq', jobId).map((e) => e.event);
+      const events = (await t.sql.all<{ event: string }>('SELECT event FROM job_events WHERE job_id = ? ORDER BY seq', jobId)).map((e) => e.event);
       assert.deepEqual(events, ['job.updated', 'job.failed']);
-      const outbox = t.services.stores.db.all<{ type: string }>('SELECT type FROM events WHERE job_id = ?', jobId);
+      const outbox = (await t.sql.all<{ type: string }>('SELECT type FROM events WHERE job_id = ?', jobId));
       assert.deepEqual(outbox.map((e) => e.type), ['matching.failed']);
     });
 
@@ -211,7 +211,7 @@ describe('matching jobs', () => {
     const fresh = await buildTestApp();
     try {
       const m = (await insertMedia(fresh.services, fresh.main.workspaceId, { kind: 'transcript' })).id;
-      const e = insertEntity(fresh.services, fresh.main.workspaceId);
+      const e = await insertEntity(fresh.services, fresh.main.workspaceId);
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) ids.push(json<{ jobId: string }>(await call(fresh, fresh.main, { method: 'POST', url: '/v1/matching/jobs', payload: matchingBody(m, e) })).jobId);
       const seen: string[] = [];
@@ -240,7 +240,7 @@ describe('a job without an analysis engine', () => {
 
   it('fails with internal_error saying the engine is not available, never a made-up result', async () => {
     const m = (await insertMedia(w.services, w.main.workspaceId, { kind: 'transcript' })).id;
-    const e = insertEntity(w.services, w.main.workspaceId);
+    const e = await insertEntity(w.services, w.main.workspaceId);
     const { jobId } = json<{ jobId: string }>(await call(w, w.main, { method: 'POST', url: '/v1/matching/jobs', payload: matchingBody(m, e) }));
     w.composed.worker?.start();
     const job = await waitFor(async () => {
@@ -251,6 +251,6 @@ describe('a job without an analysis engine', () => {
     assert.match(job.error?.message ?? '', /engine is not available/);
     assert.equal(job.resultId, null);
     assert.equal((await call(w, w.main, { method: 'GET', url: `/v1/matching/by-job/${jobId}` })).body, 'null');
-    assert.equal(w.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM results')?.n, 0);
+    assert.equal((await w.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM results'))?.n, 0);
   });
 });

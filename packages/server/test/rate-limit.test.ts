@@ -102,7 +102,7 @@ describe('rate limits', () => {
 
   it('GET /v1/jobs/:id and /events share the job-status class of 60', async () => {
     const m = (await insertMedia(t.services, t.main.workspaceId, { kind: 'transcript' })).id;
-    const e = insertEntity(t.services, t.main.workspaceId);
+    const e = await insertEntity(t.services, t.main.workspaceId);
     await inOneWindow(async () => {
       const key = await t.services.workspace.createKey(t.main.workspaceId, 'standard', 'status');
       const tenant: Tenant = { ...t.main, apiKey: key.apiKey };
@@ -126,7 +126,7 @@ describe('rate limits', () => {
   });
 
   it('report creation is limited to 20 per minute', async () => {
-    const e = insertEntity(t.services, t.main.workspaceId);
+    const e = await insertEntity(t.services, t.main.workspaceId);
     await inOneWindow(async () => {
       const key = await t.services.workspace.createKey(t.main.workspaceId, 'standard', 'reports');
       const tenant: Tenant = { ...t.main, apiKey: key.apiKey };

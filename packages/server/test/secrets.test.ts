@@ -51,7 +51,7 @@ describe('idempotency and secrets', () => {
     const first = await call(t, t.main, req);
     assert.equal(first.statusCode, 201);
     const { id, apiKey } = json<{ id: string; apiKey: string }>(first);
-    const rows = t.services.stores.db.all<{ response_json: string | null }>('SELECT response_json FROM idempotency_keys');
+    const rows = (await t.sql.all<{ response_json: string | null }>('SELECT response_json FROM idempotency_keys'));
     assert.ok(rows.length > 0);
     assert.ok(rows.every((r) => !(r.response_json ?? '').includes(apiKey)), 'the plaintext key is not in the idempotency table');
     const replay = await call(t, t.main, req);
@@ -64,7 +64,7 @@ describe('idempotency and secrets', () => {
   it('a signing-secret rotation with an Idempotency-Key keeps no copy of the secret either', async () => {
     const req = { method: 'POST' as const, url: '/v1/workspace/signing-secret/rotate', headers: { 'idempotency-key': 'rotate-1' } };
     const first = json<{ signingSecret: string }>(await call(t, t.main, req));
-    const rows = t.services.stores.db.all<{ response_json: string | null }>('SELECT response_json FROM idempotency_keys');
+    const rows = (await t.sql.all<{ response_json: string | null }>('SELECT response_json FROM idempotency_keys'));
     assert.ok(rows.every((r) => !(r.response_json ?? '').includes(first.signingSecret)));
     assert.equal((await call(t, t.main, req)).statusCode, 409);
   });

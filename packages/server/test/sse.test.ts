@@ -4,7 +4,7 @@
 import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, insertEntity, insertMedia, matchingBody, type TestApp } from './helpers.ts';
-import { SqliteJobStore } from '../src/jobs/jobs.store.ts';
+import { otherProcessJobs } from './helpers.ts';
 
 interface SseFrame {
   id?: string;
@@ -75,7 +75,7 @@ describe('GET /v1/jobs/:id/events', () => {
     t = await buildTestApp({ RATE_LIMIT_JOB_STATUS: '10000' });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     mediaId = (await insertMedia(t.services, t.main.workspaceId, { kind: 'transcript' })).id;
-    entityId = insertEntity(t.services, t.main.workspaceId);
+    entityId = await insertEntity(t.services, t.main.workspaceId);
   });
   after(() => t.close());
 
@@ -131,9 +131,11 @@ describe('GET /v1/jobs/:id/events', () => {
     const sse = new SseReader((await open(jobId)).body as ReadableStream<Uint8Array>);
     assert.equal((await sse.next())?.retry, '2000');
     assert.equal((await sse.next())?.event, 'job.updated');
-    // A second store on the same database stands for a worker process: it publishes nowhere.
-    const elsewhere = new SqliteJobStore(t.services.stores.db, () => undefined);
-    await elsewhere.start(jobId);
+    // A second store on the same database stands for a worker process: it publishes nowhere in
+    // this process (on PostgreSQL, its own pool: its NOTIFY reaches this process's bus).
+    const elsewhere = await otherProcessJobs(t.services.stores);
+    await elsewhere.jobs.start(jobId);
+    await elsewhere.close();
     const started = await sse.next(3000);
     assert.equal((JSON.parse(started?.data ?? '{}') as { status: string }).status, 'running');
   });
@@ -202,7 +204,7 @@ describe('GET /v1/jobs/:id/events', () => {
     const sse = new SseReader(res.body as ReadableStream<Uint8Array>);
     assert.equal((await sse.next())?.retry, '2000');
     const otherMedia = (await insertMedia(t.services, t.other.workspaceId, { kind: 'transcript' })).id;
-    const otherEntity = insertEntity(t.services, t.other.workspaceId);
+    const otherEntity = await insertEntity(t.services, t.other.workspaceId);
     await newJob(); // main workspace: must not appear
     const own = await fetch(`${base}/v1/matching/jobs`, {
       method: 'POST',

@@ -154,14 +154,14 @@ describe('POST /v1/matching/jobs validation', () => {
   before(async () => {
     t = await buildTestApp({ RATE_LIMIT_DEFAULT: '100000' });
     mediaId = (await insertMedia(t.services, t.main.workspaceId)).id;
-    entityId = insertEntity(t.services, t.main.workspaceId, 'Alex');
+    entityId = await insertEntity(t.services, t.main.workspaceId, 'Alex');
     otherMediaId = (await insertMedia(t.services, t.other.workspaceId)).id;
   });
   after(() => t.close());
 
   for (const c of INVALID) {
     it(`400 ${c.code ?? 'VALIDATION_FAILED'}: ${c.name}`, async () => {
-      const before = t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs')?.n;
+      const before = (await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs'))?.n;
       const res = await call(t, t.main, { method: 'POST', url: '/v1/matching/jobs', payload: c.body(matchingBody(mediaId, entityId)) as object, headers: c.headers ?? {} });
       assert.equal(res.statusCode, 400, res.body);
       const body = json<ErrorJson>(res);
@@ -170,7 +170,7 @@ describe('POST /v1/matching/jobs validation', () => {
       assert.ok(body.error.details.some((d) => d.path === c.path), `details name ${c.path}: ${JSON.stringify(body.error.details)}`);
       for (const d of body.error.details) assert.match(d.path, /^\//, 'details paths are JSON Pointers');
       assert.equal(body.error.requestId, res.headers['x-request-id']);
-      assert.equal(t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs')?.n, before, 'no job was created');
+      assert.equal((await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs'))?.n, before, 'no job was created');
     });
   }
 
@@ -202,7 +202,7 @@ describe('POST /v1/reports/jobs validation', () => {
   before(async () => {
     t = await buildTestApp({ RATE_LIMIT_DEFAULT: '100000', RATE_LIMIT_REPORT_CREATION: '100000' });
     mediaId = (await insertMedia(t.services, t.main.workspaceId)).id;
-    entityId = insertEntity(t.services, t.main.workspaceId);
+    entityId = await insertEntity(t.services, t.main.workspaceId);
   });
   after(() => t.close());
 

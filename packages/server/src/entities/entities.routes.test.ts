@@ -15,11 +15,11 @@ describe('entities', () => {
   const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, tenant = t.main) =>
     call(t, tenant, { method, url, ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}) });
 
-  function appear(entityId: string, mediaId: string, speakerIndex: number, speechSec: number): void {
-    t.services.stores.db.run(
+  async function appear(entityId: string, mediaId: string, speakerIndex: number, speechSec: number): Promise<void> {
+    (await t.sql.run(
       'INSERT INTO appearances (entity_id, media_id, speaker_index, speech_sec, workspace_id) VALUES (?, ?, ?, ?, ?)',
       entityId, mediaId, speakerIndex, speechSec, t.main.workspaceId,
-    );
+    ));
   }
 
   async function badRequest(res: Awaited<ReturnType<typeof req>>, code: string, pointer: string): Promise<void> {
@@ -30,11 +30,11 @@ describe('entities', () => {
   }
 
   it('gets an entity with its appearances and total speech', async () => {
-    const id = insertEntity(t.services, t.main.workspaceId, 'Ada');
+    const id = await insertEntity(t.services, t.main.workspaceId, 'Ada');
     const m1 = await insertMedia(t.services, t.main.workspaceId);
     const m2 = await insertMedia(t.services, t.main.workspaceId);
-    appear(id, m1.id, 0, 12.5);
-    appear(id, m2.id, 1, 7.25);
+    await appear(id, m1.id, 0, 12.5);
+    await appear(id, m2.id, 1, 7.25);
     const res = await req('GET', `/v1/entities/${id}`);
     assert.equal(res.statusCode, 200);
     const e = json<Entity>(res);
@@ -47,8 +47,8 @@ describe('entities', () => {
   });
 
   it('lists newest first with paging, ?q= on labels and ?tag= (case-insensitive)', async () => {
-    const a = insertEntity(t.services, t.main.workspaceId, 'Grace Hopper');
-    const b = insertEntity(t.services, t.main.workspaceId, 'Alan Turing');
+    const a = await insertEntity(t.services, t.main.workspaceId, 'Grace Hopper');
+    const b = await insertEntity(t.services, t.main.workspaceId, 'Alan Turing');
     await req('POST', `/v1/entities/${b}/tags`, { tags: ['Founder'] });
     const page = json<{ data: Entity[]; nextCursor: string | null }>(await req('GET', '/v1/entities?limit=1'));
     assert.equal(page.data[0]?.id, b);
@@ -63,7 +63,7 @@ describe('entities', () => {
   });
 
   it('PATCH sets a label of 1..64 code points or clears it with null', async () => {
-    const id = insertEntity(t.services, t.main.workspaceId);
+    const id = await insertEntity(t.services, t.main.workspaceId);
     const set = await req('PATCH', `/v1/entities/${id}`, { label: 'é'.repeat(64) });
     assert.equal(set.statusCode, 200, set.body);
     assert.equal(json<Entity>(set).label, 'é'.repeat(64));
@@ -78,7 +78,7 @@ describe('entities', () => {
   });
 
   it('adds tags (kept once), removes one (idempotently), and bounds them', async () => {
-    const id = insertEntity(t.services, t.main.workspaceId);
+    const id = await insertEntity(t.services, t.main.workspaceId);
     const added = json<Entity>(await req('POST', `/v1/entities/${id}/tags`, { tags: ['vip', 'sales', 'vip'] }));
     assert.deepEqual(added.tags, ['vip', 'sales']);
     const again = json<Entity>(await req('POST', `/v1/entities/${id}/tags`, { tags: ['sales', 'eu'] }));
@@ -102,13 +102,13 @@ describe('entities', () => {
   });
 
   it('merges entities: appearances and tags move into `into`, the others are gone', async () => {
-    const into = insertEntity(t.services, t.main.workspaceId);
-    const from1 = insertEntity(t.services, t.main.workspaceId, 'Known name');
-    const from2 = insertEntity(t.services, t.main.workspaceId);
+    const into = await insertEntity(t.services, t.main.workspaceId);
+    const from1 = await insertEntity(t.services, t.main.workspaceId, 'Known name');
+    const from2 = await insertEntity(t.services, t.main.workspaceId);
     const media = await insertMedia(t.services, t.main.workspaceId);
-    appear(into, media.id, 0, 3);
-    appear(from1, media.id, 1, 4);
-    appear(from2, media.id, 2, 5);
+    await appear(into, media.id, 0, 3);
+    await appear(from1, media.id, 1, 4);
+    await appear(from2, media.id, 2, 5);
     await req('POST', `/v1/entities/${from2}/tags`, { tags: ['moved'] });
     const res = await req('POST', '/v1/entities/merge', { into, from: [from1, from2] });
     assert.equal(res.statusCode, 200, res.body);
@@ -123,8 +123,8 @@ describe('entities', () => {
   });
 
   it('merge refuses unknown ids (REFERENCE_NOT_FOUND naming each), `into` inside `from`, and bad bodies', async () => {
-    const a = insertEntity(t.services, t.main.workspaceId);
-    const foreign = insertEntity(t.services, t.other.workspaceId);
+    const a = await insertEntity(t.services, t.main.workspaceId);
+    const foreign = await insertEntity(t.services, t.other.workspaceId);
     const unknown = await req('POST', '/v1/entities/merge', { into: newId('ent'), from: [a, foreign] });
     await badRequest(unknown, 'REFERENCE_NOT_FOUND', '/into');
     assert.ok(json<ErrorJson>(unknown).error.details?.some((d) => d.path === '/from/1'));
@@ -138,7 +138,7 @@ describe('entities', () => {
   });
 
   it('another workspace gets 404 for every entity id and sees none in lists', async () => {
-    const id = insertEntity(t.services, t.main.workspaceId, 'Private');
+    const id = await insertEntity(t.services, t.main.workspaceId, 'Private');
     const o = t.other;
     assert.equal((await req('GET', `/v1/entities/${id}`, undefined, o)).statusCode, 404);
     assert.equal((await req('PATCH', `/v1/entities/${id}`, { label: 'x' }, o)).statusCode, 404);

@@ -12,7 +12,7 @@ describe('feedback', () => {
   before(async () => {
     t = await buildTestApp();
     const media = await insertMedia(t.services, t.main.workspaceId);
-    const entity = insertEntity(t.services, t.main.workspaceId);
+    const entity = await insertEntity(t.services, t.main.workspaceId);
     resultId = (await insertSucceededMatching(t.services, t.main.workspaceId, media.id, entity)).resultId;
   });
   after(async () => t.close());

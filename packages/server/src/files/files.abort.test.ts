@@ -20,7 +20,7 @@ describe('client abort mid-upload', () => {
   after(async () => t.close());
 
   const tmpFiles = () => readdirSync(path.join(t.dataDir, 'tmp'));
-  const mediaRows = () => t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM media')?.n;
+  const mediaRows = async () => (await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM media'))?.n;
 
   it('removes the partial file and writes no row when the connection drops', async () => {
     const declared = 4 * 1024 * 1024;
@@ -37,7 +37,7 @@ describe('client abort mid-upload', () => {
     await waitFor(() => tmpFiles().length > 0, 5000, 'the upload to reach a temporary file');
     socket.destroy();
     await waitFor(() => tmpFiles().length === 0, 5000, 'the temporary file to be removed');
-    assert.equal(mediaRows(), 0);
+    assert.equal(await mediaRows(), 0);
     assert.deepEqual(readdirSync(path.join(t.dataDir, 'media')), []);
 
     // The server is fine afterwards.

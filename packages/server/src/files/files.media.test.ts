@@ -112,13 +112,13 @@ describe('media resources', () => {
 
   it('attaches a transcript to pending media: 201 with that media, hasTranscript, still one media row', async () => {
     const audio = await upload(wavFile(1), 'a.wav');
-    const count = t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM media')?.n;
+    const count = (await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM media'))?.n;
     const m = await upload(VTT, 'a.vtt', { mediaId: audio.id });
     assert.equal(m.id, audio.id);
     assert.equal(m.hasTranscript, true);
     assert.equal(m.kind, 'audio');
     assert.equal(m.analysis.status, 'pending');
-    assert.equal(t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM media')?.n, count);
+    assert.equal((await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM media'))?.n, count);
     assert.equal((await t.services.stores.media.load(audio.id))?.transcript?.cues.length, 3);
   });
 

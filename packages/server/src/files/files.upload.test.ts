@@ -11,8 +11,8 @@ import type { Media } from './files.schemas.ts';
 
 const LIMIT = 256 * 1024;
 
-function mediaRows(t: TestApp): number {
-  return t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM media')?.n ?? -1;
+async function mediaRows(t: TestApp): Promise<number> {
+  return (await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM media'))?.n ?? -1;
 }
 function tmpFiles(t: TestApp): string[] {
   return readdirSync(path.join(t.dataDir, 'tmp'));
@@ -110,7 +110,7 @@ describe('POST /v1/files', () => {
   }
 
   it('415 for an image, for random bytes, for text that is no transcript, and for a file that only starts like audio', async () => {
-    const rows = mediaRows(t);
+    const rows = await mediaRows(t);
     const files = mediaFiles(t).length;
     await refused(await upload(PNG, 'a.png', {}, 'image/png'), 415, 'UNSUPPORTED_MEDIA_TYPE');
     await refused(await upload(Buffer.from(Array.from({ length: 5000 }, (_v, i) => (i * 7919 + 13) % 251)), 'a.wav', {}, 'audio/wav'), 415, 'UNSUPPORTED_MEDIA_TYPE');
@@ -120,7 +120,7 @@ describe('POST /v1/files', () => {
     await refused(await upload(fakeMp3, 'a.mp3', {}, 'audio/mpeg'), 415, 'UNSUPPORTED_MEDIA_TYPE');
     const badWav = wavFile(1).subarray(0, 40); // header cut before its data chunk
     await refused(await upload(badWav, 'b.wav'), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    assert.equal(mediaRows(t), rows);
+    assert.equal(await mediaRows(t), rows);
     assert.equal(mediaFiles(t).length, files);
   });
 
@@ -129,9 +129,9 @@ describe('POST /v1/files', () => {
   });
 
   it('413 over MAX_UPLOAD_BYTES, with the partial file removed and no row', async () => {
-    const rows = mediaRows(t);
+    const rows = await mediaRows(t);
     await refused(await upload(wavFile(10), 'big.wav'), 413, 'PAYLOAD_TOO_LARGE');
-    assert.equal(mediaRows(t), rows);
+    assert.equal(await mediaRows(t), rows);
   });
 
   it('accepts a file of exactly MAX_UPLOAD_BYTES', async () => {
@@ -195,7 +195,7 @@ describe('POST /v1/files: credits and rate limit', () => {
       assert.equal(json<ErrorJson>(res).error.code, 'INSUFFICIENT_CREDITS');
       assert.deepEqual(mediaFiles(t), []);
       assert.deepEqual(tmpFiles(t), []);
-      assert.equal(mediaRows(t), 0);
+      assert.equal(await mediaRows(t), 0);
       const tr = await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(VTT, 'a.vtt') });
       assert.equal(tr.statusCode, 201, tr.body);
     } finally {
@@ -245,7 +245,7 @@ describe('uploads leave nothing on disk when refused', () => {
       await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(wavFile(1), 'a.wav') });
       await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(PNG, 'a.png') });
       await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(wavFile(10), 'big.wav') });
-      const ids = t.services.stores.db.all<{ id: string }>('SELECT id FROM media').map((r) => r.id).sort();
+      const ids = (await t.sql.all<{ id: string }>('SELECT id FROM media')).map((r) => r.id).sort();
       assert.deepEqual(mediaFiles(t).sort(), ids);
       assert.ok(ids.every((id) => existsSync(path.join(t.dataDir, 'media', id))));
     } finally {

@@ -41,7 +41,7 @@ describe('re-analysis with the real engine', () => {
       url: `/v1/files/${id}/reanalyze`,
       ...(body !== undefined ? { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
     });
-  const entityCount = () => t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM entities WHERE workspace_id = ?', t.main.workspaceId)?.n ?? -1;
+  const entityCount = async () => (await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM entities WHERE workspace_id = ?', t.main.workspaceId))?.n ?? -1;
   const links = (m: Media) => m.analysis.speakers.map((s) => [s.index, s.entityId]);
 
   let mediaId = '';
@@ -62,14 +62,14 @@ describe('re-analysis with the real engine', () => {
   });
 
   it('re-analysis without a body runs with the stored hints; every speaker keeps its entity; charged like the first analysis', async () => {
-    const entities = entityCount();
+    const entities = await entityCount();
     const res = await reanalyze(mediaId);
     assert.equal(res.statusCode, 202, res.body);
     const again = await settled(mediaId);
     assert.equal(again.analysis.status, 'ready');
     assert.deepEqual(asked.at(-1), { exact: 2 });
     assert.deepEqual(links(again), links(first));
-    assert.equal(entityCount(), entities, 'no entity was created');
+    assert.equal(await entityCount(), entities, 'no entity was created');
     for (const s of again.analysis.speakers) {
       const e = json<{ appearances: { mediaId: string; speakerIndex: number }[] }>(await call(t, t.main, { method: 'GET', url: `/v1/entities/${s.entityId}` }));
       assert.deepEqual(e.appearances.map((a) => [a.mediaId, a.speakerIndex]), [[mediaId, s.index]]);
@@ -83,17 +83,17 @@ describe('re-analysis with the real engine', () => {
     // What a database left by an older engine looks like: another version, voiceprints of another
     // length, which linkSpeakers never compares with the current model's: only carrying entities
     // over by speech time can keep their ids.
-    const db = t.services.stores.db;
+    const db = t.sql;
     const modelLength = (await t.services.stores.media.load(mediaId))!.analysis!.speakers[0]!.voiceprint.length;
     assert.notEqual(modelLength, 3);
-    db.run("UPDATE media SET engine_version = '2020.01.01-1' WHERE id = ?", mediaId);
-    db.run("UPDATE entities SET voiceprint_json = '[0.5,0.5,0.5]' WHERE workspace_id = ?", t.main.workspaceId);
-    const raw = JSON.parse(db.get<{ analysis_json: string }>('SELECT analysis_json FROM media WHERE id = ?', mediaId)!.analysis_json) as { speakers: { voiceprint: number[] }[] };
+    await db.run("UPDATE media SET engine_version = '2020.01.01-1' WHERE id = ?", mediaId);
+    await db.run("UPDATE entities SET voiceprint_json = '[0.5,0.5,0.5]' WHERE workspace_id = ?", t.main.workspaceId);
+    const raw = JSON.parse((await db.get<{ analysis_json: string }>('SELECT analysis_json FROM media WHERE id = ?', mediaId))!.analysis_json) as { speakers: { voiceprint: number[] }[] };
     for (const s of raw.speakers) s.voiceprint = [0.5, 0.5, 0.5];
-    db.run('UPDATE media SET analysis_json = ? WHERE id = ?', JSON.stringify(raw), mediaId);
+    await db.run('UPDATE media SET analysis_json = ? WHERE id = ?', JSON.stringify(raw), mediaId);
     const outdated = json<{ data: Media[] }>(await call(t, t.main, { method: 'GET', url: '/v1/files?outdated=true' })).data;
     assert.deepEqual(outdated.map((m) => m.id), [mediaId]);
-    const entities = entityCount();
+    const entities = await entityCount();
     const res = await reanalyze(mediaId, { minSpeakers: 2, maxSpeakers: 2 });
     assert.equal(res.statusCode, 202, res.body);
     const again = await settled(mediaId);
@@ -101,7 +101,7 @@ describe('re-analysis with the real engine', () => {
     assert.deepEqual(again.analysis.speakerHints, { minSpeakers: 2, maxSpeakers: 2 });
     assert.equal(again.analysis.engineVersion, ENGINE_VERSION);
     assert.deepEqual(links(again), links(first));
-    assert.equal(entityCount(), entities);
+    assert.equal(await entityCount(), entities);
     // The carried entities now hold voiceprints of the current model.
     const prints = await t.services.stores.entities.voiceprints(t.main.workspaceId);
     assert.deepEqual([...new Set(prints.map((p) => p.voiceprint.length))], [modelLength]);

@@ -50,8 +50,8 @@ describe('speaker-count hints and re-analysis', () => {
       ...(body !== undefined ? { payload: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } } : { headers }),
     });
   const reserved = async () => (await t.services.stores.credits.balance(t.main.workspaceId))?.reserved ?? -1;
-  const mediaRows = () => t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM media')?.n ?? -1;
-  const analyzeTasks = (id: string) => t.services.stores.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE kind = 'media.analyze' AND ref_id = ?", id)?.n ?? -1;
+  const mediaRows = async () => (await t.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM media'))?.n ?? -1;
+  const analyzeTasks = async (id: string) => (await t.sql.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE kind = 'media.analyze' AND ref_id = ?", id))?.n ?? -1;
 
   /** Uploaded audio whose analysis is ready, speakers linked to two new entities. */
   async function analysed(fields: Record<string, string> = {}, engineVersion: string | null = ENGINE_VERSION) {
@@ -77,7 +77,7 @@ describe('speaker-count hints and re-analysis', () => {
   });
 
   it('refuses hints that are not whole numbers 1..20, numSpeakers with a range, min above max: 400 naming each field, nothing stored', async () => {
-    const rows = mediaRows();
+    const rows = await mediaRows();
     const cases: [Record<string, string>, string[]][] = [
       [{ numSpeakers: '0' }, ['/numSpeakers']],
       [{ numSpeakers: '21' }, ['/numSpeakers']],
@@ -109,7 +109,7 @@ describe('speaker-count hints and re-analysis', () => {
     const transcript = await send({ numSpeakers: '2' }, VTT, 'a.vtt');
     assert.equal(transcript.statusCode, 400);
     assert.deepEqual(json<ErrorJson>(transcript).error.details?.map((d) => d.path), ['/numSpeakers']);
-    assert.equal(mediaRows(), rows);
+    assert.equal(await mediaRows(), rows);
   });
 
   it('hints sent with a transcript attached to media replace its hints for the analysis that follows', async () => {
@@ -125,7 +125,7 @@ describe('speaker-count hints and re-analysis', () => {
     const { media } = await analysed({ numSpeakers: '2' });
     const ready = json<Media>(await call(t, t.main, { method: 'GET', url: `/v1/files/${media.id}` }));
     assert.equal(ready.analysis.engineVersion, ENGINE_VERSION);
-    assert.equal(analyzeTasks(media.id), 0);
+    assert.equal(await analyzeTasks(media.id), 0);
     const before = await reserved();
     const res = await reanalyze(media.id);
     assert.equal(res.statusCode, 202, res.body);
@@ -136,7 +136,7 @@ describe('speaker-count hints and re-analysis', () => {
     assert.equal(m.analysis.engineVersion, null);
     assert.deepEqual(m.analysis.speakerHints, { numSpeakers: 2 });
     assert.equal(await reserved(), before + 1, 'an analysis of up to a minute reserves 1 credit');
-    assert.equal(analyzeTasks(media.id), 1);
+    assert.equal(await analyzeTasks(media.id), 1);
     // The replaced speakers are kept for relinking until the new analysis ends.
     const stored = await t.services.stores.media.load(media.id);
     assert.deepEqual(stored?.previousSpeakers?.map((p) => p.segments), [[[0.2, 1]], [[1.1, 1.9]]]);
@@ -154,7 +154,7 @@ describe('speaker-count hints and re-analysis', () => {
     assert.deepEqual(json<Media>(await reanalyze(media.id, {})).analysis.speakerHints, { numSpeakers: 3 });
     assert.equal(json<Media>(await reanalyze(media.id, { numSpeakers: null })).analysis.speakerHints, null);
     assert.equal(await reserved(), before);
-    assert.equal(analyzeTasks(media.id), 1);
+    assert.equal(await analyzeTasks(media.id), 1);
   });
 
   it('400 for a body that is not hints: out of range, not integers, unknown fields, cross-field rules', async () => {
@@ -253,7 +253,7 @@ describe('speaker-count hints and re-analysis', () => {
   it('402 INSUFFICIENT_CREDITS when an analysis cannot be reserved; the analysis stays as it was', async () => {
     const { media } = await analysed();
     const balance = await t.services.stores.credits.balance(t.main.workspaceId);
-    t.services.stores.db.run('UPDATE workspaces SET reserved = balance WHERE id = ?', t.main.workspaceId);
+    (await t.sql.run('UPDATE workspaces SET reserved = balance WHERE id = ?', t.main.workspaceId));
     try {
       const res = await reanalyze(media.id);
       assert.equal(res.statusCode, 402);
@@ -263,7 +263,7 @@ describe('speaker-count hints and re-analysis', () => {
       assert.equal(stored?.analysis?.speakers.length, 2);
       assert.equal((await t.services.stores.media.links(media.id)).size, 2);
     } finally {
-      t.services.stores.db.run('UPDATE workspaces SET reserved = ? WHERE id = ?', balance?.reserved ?? 0, t.main.workspaceId);
+      (await t.sql.run('UPDATE workspaces SET reserved = ? WHERE id = ?', balance?.reserved ?? 0, t.main.workspaceId));
     }
   });
 

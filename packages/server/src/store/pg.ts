@@ -29,19 +29,33 @@ const types = {
 /** Lock key of the migrations (any constant shared by every process of one database). */
 const MIGRATION_LOCK = 7_262_160_421;
 
+/**
+ * PostgreSQL text cannot hold U+0000, which the embedded store and JSON accept: it becomes U+FFFD
+ * (a lookup by such an id then finds nothing, as it would on the embedded store, instead of
+ * failing the request).
+ */
+function param(v: PgValue): PgValue {
+  if (typeof v === 'string') return v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v;
+  if (Array.isArray(v)) return v.map((x: string) => (x.includes('\u0000') ? x.replaceAll('\u0000', '\uFFFD') : x));
+  return v;
+}
+
 class Exec implements PgExec {
   protected readonly q: pg.Pool | pg.PoolClient;
   constructor(q: pg.Pool | pg.PoolClient) {
     this.q = q;
   }
+  private query(sql: string, params: PgValue[]) {
+    return this.q.query(sql, params.map(param));
+  }
   async all<T>(sql: string, ...params: PgValue[]): Promise<T[]> {
-    return (await this.q.query(sql, params)).rows as T[];
+    return (await this.query(sql, params)).rows as T[];
   }
   async get<T>(sql: string, ...params: PgValue[]): Promise<T | undefined> {
-    return (await this.q.query(sql, params)).rows[0] as T | undefined;
+    return (await this.query(sql, params)).rows[0] as T | undefined;
   }
   async run(sql: string, ...params: PgValue[]): Promise<number> {
-    return (await this.q.query(sql, params)).rowCount ?? 0;
+    return (await this.query(sql, params)).rowCount ?? 0;
   }
 }
 

@@ -55,7 +55,7 @@ describe('workspace administration', () => {
     assert.equal(list.data[0]?.id, k.id);
     assert.ok(list.data.every((x) => !('apiKey' in x)));
     assert.ok(!JSON.stringify(list).includes(k.apiKey ?? '-'));
-    const stored = t.services.stores.db.all<{ hash: string }>('SELECT hash FROM api_keys');
+    const stored = (await t.sql.all<{ hash: string }>('SELECT hash FROM api_keys'));
     assert.ok(stored.every((r) => r.hash !== k.apiKey));
     assert.equal((await call(t, { ...t.main, apiKey: k.apiKey ?? '' }, { method: 'GET', url: '/v1/files' })).statusCode, 200);
     const admin = json<Key>(await call(t, t.main, { method: 'POST', url: '/v1/workspace/keys', payload: { scope: 'admin', name: 'ops' } }));
