@@ -82,6 +82,8 @@ export async function streamJob(req: FastifyRequest, reply: FastifyReply, jobs: 
   const heartbeat = setInterval(() => reply.raw.write(': ping\n\n'), HEARTBEAT_MS);
   const poll = bus.crossProcess ? null : setInterval(schedule, STORE_POLL_MS);
   req.raw.on('close', finish);
+  // A client gone before this point (while the job was looked up) sends no 'close' any more.
+  if (gone(req)) return finish();
 
   if (last === null) {
     // No resume point: the current state at once, numbered with the latest sequence.
@@ -98,11 +100,19 @@ export async function streamJob(req: FastifyRequest, reply: FastifyReply, jobs: 
 /** GET /v1/events: the same events for every job of the workspace, ids global to it. */
 export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, jobs: JobStore, bus: JobEventBus, workspaceId: string): Promise<void> {
   if (!openStream(req, reply)) return;
+  let closed = false;
+  let stop = () => undefined as void;
+  // Listened for before any await: a client that leaves while the store answers must not leave
+  // this stream's heartbeat and subscription behind.
+  req.raw.on('close', () => {
+    closed = true;
+    stop();
+  });
   let last = lastEventId(req);
   if (last === null) {
     last = await jobs.latestWorkspaceEventId(workspaceId);
   }
-  let closed = false;
+  if (closed || gone(req)) return;
   let pumping = Promise.resolve();
   const pump = async () => {
     for (const e of await jobs.workspaceEventsAfter(workspaceId, last ?? 0)) {
@@ -117,11 +127,15 @@ export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, 
   const unsubscribe = bus.subscribeWorkspace(workspaceId, schedule);
   const heartbeat = setInterval(() => reply.raw.write(': ping\n\n'), HEARTBEAT_MS);
   const poll = bus.crossProcess ? null : setInterval(schedule, STORE_POLL_MS);
-  req.raw.on('close', () => {
-    closed = true;
+  stop = () => {
     unsubscribe();
     clearInterval(heartbeat);
     if (poll) clearInterval(poll);
-  });
+  };
   pumping = pumping.then(pump).catch(() => undefined);
+}
+
+/** Whether the client of this request has already gone. */
+function gone(req: FastifyRequest): boolean {
+  return req.raw.socket.destroyed;
 }
