@@ -19,6 +19,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Where uploaded media (`media/`) and their temporary files (`tmp/`) live; one file system that every process mounts. */
+  mediaDir: string;
   databaseUrl: string | null;
   /** The PostgreSQL schema of the tables (created when missing); lets deployments share a database. */
   databaseSchema: string;
@@ -116,6 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: int('PORT', 8080, 0, 65535),
     host: merged.HOST || '127.0.0.1',
     dataDir: path.resolve(merged.DATA_DIR || './data'),
+    mediaDir: path.resolve(merged.MEDIA_DIR || merged.DATA_DIR || './data'),
     databaseUrl,
     databaseSchema,
     redisUrl: optional('REDIS_URL'),

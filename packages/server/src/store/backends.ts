@@ -77,7 +77,7 @@ function sqliteBackend(db: SqliteDb): StoreBackend {
 export async function openBackend(config: Config, onJobEvent: JobEventHook, log?: (msg: string, extra?: Record<string, unknown>) => void): Promise<OpenedStores> {
   if (config.databaseUrl) {
     const { openPgStores } = await import('./pg-stores.ts');
-    return openPgStores(config.databaseUrl, config.dataDir, onJobEvent, log, config.databaseSchema === 'public' ? {} : { schema: config.databaseSchema });
+    return openPgStores(config.databaseUrl, config.mediaDir, onJobEvent, log, config.databaseSchema === 'public' ? {} : { schema: config.databaseSchema });
   }
   const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
   const bus = new MemoryJobEventBus();
@@ -93,7 +93,7 @@ export async function openBackend(config: Config, onJobEvent: JobEventHook, log?
     media: new SqliteMediaStore(db),
     entities: new SqliteEntityStore(db),
     results: new SqliteResultStore(db),
-    blobs: new FileBlobStore(config.dataDir),
+    blobs: new FileBlobStore(config.mediaDir),
     credits: new SqliteCreditStore(db),
     feedback: new SqliteFeedbackStore(db),
     webhooks: new SqliteWebhookStore(db),

@@ -1,10 +1,17 @@
-// Where uploaded files live: a folder under DATA_DIR, one file per media id. Uploads are
+// Where uploaded files live: `media/` under MEDIA_DIR (default DATA_DIR), one file per media id;
+// several processes may share it (a mounted volume), and `tmp/` beside it is on the same file
+// system so that a rename completes an upload. Uploads are
 // written to a temporary name and renamed into place only once complete, so a crash or an
 // aborted upload never leaves a partial file under a media id.
 import { mkdirSync, createWriteStream, type WriteStream } from 'node:fs';
 import { rename, rm, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
+import os from 'node:os';
 import { randomToken } from '../ids.ts';
+
+/** This host, in temporary file names: processes on several hosts may share MEDIA_DIR. */
+const HOST = createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
 
 export interface BlobStore {
   /** A new temporary file to stream an upload into. */
@@ -38,9 +45,9 @@ export class FileBlobStore implements BlobStore {
   }
 
   createTemp(): { path: string; stream: WriteStream } {
-    // The writer's pid is in the name, so that a restart can tell a crashed process's partial
-    // upload from one that another live process (sharing DATA_DIR) is still receiving.
-    const p = path.join(this.tmpDir, `upload-${process.pid}-${Date.now()}-${randomToken(12)}`);
+    // The writer's host and pid are in the name, so that a restart can tell a crashed process's
+    // partial upload from one that another live process (sharing the folder) is still receiving.
+    const p = path.join(this.tmpDir, `upload-h${HOST}-${process.pid}-${Date.now()}-${randomToken(12)}`);
     return { path: p, stream: createWriteStream(p, { flags: 'wx', mode: 0o600 }) };
   }
 
@@ -84,12 +91,14 @@ export class FileBlobStore implements BlobStore {
 /**
  * Whether the process that wrote this temporary file is gone: no process has its pid, or it is
  * this very process (an earlier process that had the same pid, e.g. pid 1 in a container; the
- * sweep runs at start, before this process accepts any upload).
+ * sweep runs at start, before this process accepts any upload). A file of another host is never
+ * judged by pid (that pid means nothing here): only its age removes it.
  */
 function writerIsGone(name: string): boolean {
-  const m = /^upload-(\d+)-\d+-/.exec(name);
+  const m = /^upload-(?:h([0-9a-f]{8})-)?(\d+)-\d+-/.exec(name);
   if (!m) return false;
-  const pid = Number(m[1]);
+  if (m[1] !== undefined && m[1] !== HOST) return false;
+  const pid = Number(m[2]);
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

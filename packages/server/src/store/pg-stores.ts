@@ -37,7 +37,7 @@ function pgBackend(db: PgDb, bus: PgJobEventBus | null): StoreBackend {
  */
 export async function openPgStores(
   url: string,
-  dataDir: string,
+  mediaDir: string,
   onJobEvent: JobEventHook,
   log?: (msg: string, extra?: Record<string, unknown>) => void,
   options: PgOptions = {},
@@ -62,7 +62,7 @@ export async function openPgStores(
     media: new PgMediaStore(db),
     entities: new PgEntityStore(db),
     results: new PgResultStore(db),
-    blobs: new FileBlobStore(dataDir),
+    blobs: new FileBlobStore(mediaDir),
     credits: new PgCreditStore(db),
     feedback: new PgFeedbackStore(db),
     webhooks: new PgWebhookStore(db),
