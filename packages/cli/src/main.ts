@@ -1,4 +1,4 @@
-// Entry point of `rapport`. The admin words (serve, workspace, key, secret, credits grant) go to
+// Entry point of `rapport`. The admin words (serve, workspace, key, secret, credits grant, migrate-store) go to
 // the server package, loaded only for them; every other command talks to the API through the
 // SDK and never loads the server. No static import here may reach @rapport/client: the resolve
 // hook below must be in place first.
@@ -14,7 +14,7 @@ registerHooks({
   },
 });
 
-const ADMIN = new Set(['serve', 'workspace', 'key', 'secret']);
+const ADMIN = new Set(['serve', 'workspace', 'key', 'secret', 'migrate-store']);
 
 function isAdmin(argv: string[]): boolean {
   const [word, sub] = argv;

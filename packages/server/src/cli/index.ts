@@ -3,6 +3,7 @@
 // `runAdminCommand` answers the process exit code; output is JSON for machine use.
 // Only the store modules are imported up front: the HTTP app (fastify, schemas, routes) is
 // loaded for `serve` alone, so that the admin commands start in a fraction of a second.
+import path from 'node:path';
 import { loadConfig, ConfigError } from '../config.ts';
 import { openAdminStores } from '../store/backends.ts';
 import { WorkspaceService } from '../workspace/workspace.service.ts';
@@ -13,7 +14,9 @@ export const ADMIN_USAGE = `Admin commands (work on the configured store: DATABA
   rapport key create --workspace ID [--scope admin|standard] [--name NAME]
   rapport key revoke --workspace ID KEY_ID
   rapport secret rotate --workspace ID            new signing secret (the old one signs for 24 h more)
-  rapport credits grant --workspace ID AMOUNT`;
+  rapport credits grant --workspace ID AMOUNT
+  rapport migrate-store --from DATA_DIR --to DATABASE_URL [--schema NAME]
+                                                  copy the embedded store into an empty PostgreSQL store`;
 
 /** The admin commands (besides serve), as `command sub`: anything else is a usage error, answered before the store is opened. */
 const ADMIN_COMMANDS = new Set(['workspace create', 'key create', 'key revoke', 'secret rotate', 'credits grant']);
@@ -42,6 +45,7 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
       await serveFromEnv();
       return -1; // keeps running; the caller must not exit
     }
+    if (command === 'migrate-store') return await migrateStoreCommand(argv.slice(1));
     if (!ADMIN_COMMANDS.has(`${command} ${sub}`)) throw new UsageError(ADMIN_USAGE);
     const config = loadConfig();
     const stores = await openAdminStores(config);
@@ -95,5 +99,23 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
       return 78;
     }
     throw err;
+  }
+}
+
+/** `rapport migrate-store`: every table of the embedded store into an empty PostgreSQL store, counts verified. */
+async function migrateStoreCommand(args: string[]): Promise<number> {
+  const config = loadConfig();
+  const from = flag(args, 'from') ?? config.dataDir;
+  const to = flag(args, 'to') ?? config.databaseUrl;
+  if (!to || !/^postgres(ql)?:\/\//.test(to)) throw new UsageError('usage: rapport migrate-store --from DATA_DIR --to postgres://user@host:port/database [--schema NAME]');
+  const { migrateStore, MigrateStoreError } = await import('../store/migrate-store.ts');
+  try {
+    const report = await migrateStore(path.resolve(from), to, flag(args, 'schema') ?? config.databaseSchema);
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof MigrateStoreError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return 1;
   }
 }
