@@ -106,6 +106,21 @@ describe('admin commands', () => {
     assert.deepEqual(kinds.map((k) => [k.kind, k.amount]), [['grant', 1000], ['grant', 250]]);
   });
 
+  it("workspace limits sets the workspace's requests per minute by class, and --reset returns it to the configuration", async () => {
+    const set = await admin(['workspace', 'limits', '--workspace', workspaceId, '--upload', '3', '--job-status', '500']);
+    assert.equal(set.code, 0, set.stderr);
+    assert.deepEqual(set.json?.overrides, { upload: 3, jobStatus: 500 });
+    assert.equal((set.json?.limits as Record<string, number>).upload, 3);
+    assert.equal((set.json?.limits as Record<string, number>).files, 30, 'the other classes keep the configured limits');
+    const more = await admin(['workspace', 'limits', '--workspace', workspaceId, '--files', '7']);
+    assert.deepEqual(more.json?.overrides, { upload: 3, jobStatus: 500, files: 7 }, 'a later call adds to them');
+    assert.deepEqual(await withService((s) => s.stores.workspaces.getRateLimits(workspaceId)), { upload: 3, jobStatus: 500, files: 7 });
+    assert.equal((await admin(['workspace', 'limits', '--workspace', workspaceId, '--upload', '0'])).code, 2);
+    const reset = await admin(['workspace', 'limits', '--workspace', workspaceId, '--reset']);
+    assert.deepEqual(reset.json?.overrides, {});
+    assert.equal(await withService((s) => s.stores.workspaces.getRateLimits(workspaceId)), null);
+  });
+
   it('refuses bad usage (2), unknown workspaces (2) and bad configuration (78)', async () => {
     const [noName, unknown, noWorkspace, badAmount, badConfig] = await Promise.all([
       admin(['workspace', 'create']),

@@ -186,6 +186,30 @@ describe('rate limits', () => {
       await limited.close();
     }
   });
+
+  it("a workspace's own limits (set by an operator) replace the configuration's for that workspace only", async () => {
+    await t.services.stores.workspaces.setRateLimits(t.other.workspaceId, { entities: 2 });
+    try {
+      await inOneWindow(async () => {
+        // Fresh keys: nothing about them is cached yet.
+        const own = await t.services.workspace.createKey(t.other.workspaceId, 'standard', 'limited');
+        const main = await t.services.workspace.createKey(t.main.workspaceId, 'standard', 'default');
+        const limited: Tenant = { ...t.other, apiKey: own.apiKey };
+        const normal: Tenant = { ...t.main, apiKey: main.apiKey };
+        const answers = [];
+        for (let i = 0; i < 3; i++) answers.push(await call(t, limited, { method: 'GET', url: '/v1/entities' }));
+        const other = await call(t, normal, { method: 'GET', url: '/v1/entities' });
+        assert.deepEqual(answers.map((r) => r.statusCode), [200, 200, 429]);
+        assert.equal(answers[0]?.headers['x-ratelimit-limit'], '2');
+        assert.match(json<ErrorJson>(answers[2] as LightMyRequestResponse).error.message, /Rate limit of 2 requests per minute/);
+        assert.equal(other.headers['x-ratelimit-limit'], '30', 'other workspaces keep the configured limit');
+        return { resets: [...answers, other].map((r) => String(r.headers['x-ratelimit-reset'])) };
+      });
+    } finally {
+      await t.services.stores.workspaces.setRateLimits(t.other.workspaceId, null);
+    }
+    assert.equal(await t.services.stores.workspaces.getRateLimits(t.other.workspaceId), null);
+  });
 });
 
 describe('rate-limit counters', () => {

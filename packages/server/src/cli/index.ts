@@ -4,7 +4,7 @@
 // Only the store modules are imported up front: the HTTP app (fastify, schemas, routes) is
 // loaded for `serve` alone, so that the admin commands start in a fraction of a second.
 import path from 'node:path';
-import { loadConfig, ConfigError } from '../config.ts';
+import { loadConfig, ConfigError, type Config } from '../config.ts';
 import { openAdminStores } from '../store/backends.ts';
 import { WorkspaceService } from '../workspace/workspace.service.ts';
 
@@ -15,11 +15,14 @@ export const ADMIN_USAGE = `Admin commands (work on the configured store: DATABA
   rapport key revoke --workspace ID KEY_ID
   rapport secret rotate --workspace ID            new signing secret (the old one signs for 24 h more)
   rapport credits grant --workspace ID AMOUNT
+  rapport workspace limits --workspace ID [--upload N] [--report-creation N] [--job-status N]
+                           [--files N] [--entities N] [--credits N] [--default N] [--reset]
+                                                  the workspace's requests per minute by class (decisions §4)
   rapport migrate-store --from DATA_DIR --to DATABASE_URL [--schema NAME]
                                                   copy the embedded store into an empty PostgreSQL store`;
 
 /** The admin commands (besides serve), as `command sub`: anything else is a usage error, answered before the store is opened. */
-const ADMIN_COMMANDS = new Set(['workspace create', 'key create', 'key revoke', 'secret rotate', 'credits grant']);
+const ADMIN_COMMANDS = new Set(['workspace limits', 'workspace create', 'key create', 'key revoke', 'secret rotate', 'credits grant']);
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -36,6 +39,16 @@ function positional(args: string[]): string[] {
 }
 
 class UsageError extends Error {}
+
+/** `workspace limits` flags and the rate classes they set. */
+const LIMIT_FLAGS: Record<string, keyof Config['rateLimits']> = {
+  upload: 'upload', 'report-creation': 'reportCreation', 'job-status': 'jobStatus', files: 'files', entities: 'entities', credits: 'credits', default: 'default',
+};
+
+/** The `--name` flags present (with or without a value). */
+function args(list: string[]): Set<string> {
+  return new Set(list.filter((a) => a.startsWith('--')).map((a) => a.slice(2)));
+}
 
 export async function runAdminCommand(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
@@ -62,6 +75,18 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
         const name = positional(rest)[0];
         if (!name) throw new UsageError('usage: rapport workspace create NAME');
         out(await service.createWorkspace(name));
+      } else if (command === 'workspace' && sub === 'limits') {
+        const id = await workspaceId(rest);
+        let overrides = args(rest).has('reset') ? null : await stores.workspaces.getRateLimits(id);
+        for (const [name, cls] of Object.entries(LIMIT_FLAGS)) {
+          const raw = flag(rest, name);
+          if (raw === undefined) continue;
+          const n = Number(raw);
+          if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new UsageError(`--${name} must be a whole number of requests per minute, 1 to 1000000`);
+          overrides = { ...(overrides ?? {}), [cls]: n };
+        }
+        await stores.workspaces.setRateLimits(id, overrides);
+        out({ workspaceId: id, limits: { ...config.rateLimits, ...(overrides ?? {}) }, overrides: overrides ?? {} });
       } else if (command === 'key' && sub === 'create') {
         const scope = flag(rest, 'scope') ?? 'standard';
         if (scope !== 'admin' && scope !== 'standard') throw new UsageError('--scope must be admin or standard');

@@ -89,12 +89,15 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     }
     const subject = req.auth ? `key:${req.auth.keyId}` : `ip:${req.ip}`;
     const rateClass = routeConfig?.rateClass ?? 'default';
-    const decision = await checkRateLimit(opts.rateLimitCounter, config.rateLimits, rateClass, subject);
+    // A workspace's own limits (set by an operator) replace the configuration's, class by class;
+    // another process's change shows within the authentication cache's second.
+    const limits = req.auth?.rateLimits ? { ...config.rateLimits, ...req.auth.rateLimits } : config.rateLimits;
+    const decision = await checkRateLimit(opts.rateLimitCounter, limits, rateClass, subject);
     reply.headers(decision.headers);
     // The limit is checked before the key: requests without a valid key are counted per client
     // address (decisions §4), so guessing keys is throttled like any other traffic.
     if (!decision.allowed) {
-      throw new ApiError('RATE_LIMITED', `Rate limit of ${config.rateLimits[rateClass]} requests per minute exceeded; retry after ${decision.retryAfterSec} s.`, {
+      throw new ApiError('RATE_LIMITED', `Rate limit of ${limits[rateClass]} requests per minute exceeded; retry after ${decision.retryAfterSec} s.`, {
         retryAfter: decision.retryAfterSec,
         headers: { 'retry-after': String(decision.retryAfterSec) },
       });

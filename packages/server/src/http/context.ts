@@ -1,12 +1,14 @@
 // Per-request state and per-route options that the hooks and the OpenAPI builder read.
 import type { TSchema } from 'typebox';
 import type { RateClass } from './rate-limit.ts';
-import type { KeyScope } from '../workspace/workspace.store.ts';
+import type { KeyScope, RateLimitOverrides } from '../workspace/workspace.store.ts';
 
 export interface AuthContext {
   workspaceId: string;
   keyId: string;
   scope: KeyScope;
+  /** The workspace's own rate limits, where an operator set them (decisions §4). */
+  rateLimits?: RateLimitOverrides;
 }
 
 export interface RouteDoc {

@@ -234,4 +234,10 @@ INSERT OR IGNORE INTO queue_turns (workspace_id) SELECT DISTINCT workspace_id FR
 CREATE INDEX tasks_ws ON tasks(workspace_id, run_at, id);
 `,
   },
+  {
+    // Per-workspace rate limits an operator set (`rapport workspace limits`, decisions §4):
+    // a JSON object of the classes that differ from the configuration's.
+    version: 5,
+    sql: `ALTER TABLE workspaces ADD COLUMN rate_limits_json TEXT;`,
+  },
 ];

@@ -217,4 +217,9 @@ CREATE TABLE delivery_attempts (
 );
 `,
   },
+  {
+    // Per-workspace rate limits an operator set (`rapport workspace limits`, decisions §4).
+    version: 2,
+    sql: 'ALTER TABLE workspaces ADD COLUMN rate_limits_json TEXT;',
+  },
 ];

@@ -47,7 +47,7 @@ export class WorkspaceService {
       this.authCache.delete(apiKey);
       return null;
     }
-    const auth: AuthContext = { workspaceId: key.workspaceId, keyId: key.id, scope: key.scope };
+    const auth: AuthContext = { workspaceId: key.workspaceId, keyId: key.id, scope: key.scope, ...(key.rateLimits ? { rateLimits: key.rateLimits } : {}) };
     if (this.authCache.size >= AUTH_CACHE_MAX) this.authCache.clear();
     this.authCache.set(apiKey, { auth, until: now + AUTH_CACHE_MS });
     return auth;

@@ -3,8 +3,8 @@ import type { PgDb, PgExec } from '../store/pg.ts';
 import { newId, nowIso } from '../ids.ts';
 import { grantCreditsPg } from '../credits/credits.ledger.pg.ts';
 import {
-  hashKey, keyHint, SECRET_GRACE_MS, signingSecretsOf, toKey, toWorkspace,
-  type ApiKeyRecord, type KeyRow, type KeyScope, type SigningSecrets, type WorkspaceRecord, type WorkspaceStore, type WsRow,
+  hashKey, keyHint, parseRateLimits, rateLimitsJson, SECRET_GRACE_MS, signingSecretsOf, toKey, toWorkspace,
+  type ApiKeyRecord, type AuthenticatedKey, type KeyRow, type RateLimitOverrides, type KeyScope, type SigningSecrets, type WorkspaceRecord, type WorkspaceStore, type WsRow,
 } from './workspace.store.ts';
 
 export class PgWorkspaceStore implements WorkspaceStore {
@@ -34,9 +34,20 @@ export class PgWorkspaceStore implements WorkspaceStore {
     return r ? toWorkspace(r) : null;
   }
 
-  async authenticate(apiKey: string): Promise<ApiKeyRecord | null> {
-    const r = await this.db.get<KeyRow>('SELECT * FROM api_keys WHERE hash = $1 AND revoked_at IS NULL', hashKey(apiKey));
-    return r ? toKey(r) : null;
+  async authenticate(apiKey: string): Promise<AuthenticatedKey | null> {
+    const r = await this.db.get<KeyRow & { rate_limits_json: string | null }>(
+      'SELECT k.*, w.rate_limits_json FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.hash = $1 AND k.revoked_at IS NULL',
+      hashKey(apiKey),
+    );
+    return r ? { ...toKey(r), rateLimits: parseRateLimits(r.rate_limits_json) } : null;
+  }
+
+  async getRateLimits(workspaceId: string): Promise<RateLimitOverrides | null> {
+    return parseRateLimits((await this.db.get<{ j: string | null }>('SELECT rate_limits_json AS j FROM workspaces WHERE id = $1', workspaceId))?.j);
+  }
+
+  async setRateLimits(workspaceId: string, limits: RateLimitOverrides | null): Promise<void> {
+    await this.db.run('UPDATE workspaces SET rate_limits_json = $1, updated_at = $2 WHERE id = $3', rateLimitsJson(limits), nowIso(), workspaceId);
   }
 
   async createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }): Promise<ApiKeyRecord> {

@@ -4,6 +4,13 @@ import { createHash } from 'node:crypto';
 import type { SqliteDb } from '../store/sqlite.ts';
 import { newId, nowIso, randomToken } from '../ids.ts';
 import { grantCredits } from '../credits/credits.ledger.ts';
+import type { RateLimitConfig } from '../config.ts';
+
+/** The rate-limit classes an operator set for one workspace (the others follow the configuration). */
+export type RateLimitOverrides = Partial<RateLimitConfig>;
+
+/** A key that authenticated, with its workspace's rate-limit overrides. */
+export type AuthenticatedKey = ApiKeyRecord & { rateLimits: RateLimitOverrides | null };
 
 export type KeyScope = 'admin' | 'standard';
 
@@ -50,7 +57,7 @@ export interface WorkspaceStore {
   anyWorkspace(): Promise<WorkspaceRecord | null>;
   createWorkspace(input: { name: string; apiKey: string; signingSecret: string; initialCredits: number }): Promise<{ workspace: WorkspaceRecord; key: ApiKeyRecord }>;
   getWorkspace(id: string): Promise<WorkspaceRecord | null>;
-  authenticate(apiKey: string): Promise<ApiKeyRecord | null>;
+  authenticate(apiKey: string): Promise<AuthenticatedKey | null>;
   createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }): Promise<ApiKeyRecord>;
   /** Makes sure this exact key exists, as admin, in the workspace (bootstrap from the environment). */
   /** The key named by SERVICE_API_KEY: created if unknown; a revoked one stays revoked. */
@@ -62,6 +69,17 @@ export interface WorkspaceStore {
   getSigningSecrets(workspaceId: string, now?: number): Promise<SigningSecrets>;
   setSigningSecret(workspaceId: string, secret: string): Promise<void>;
   rotateSigningSecret(workspaceId: string, newSecret: string, now?: number): Promise<SigningSecrets>;
+  getRateLimits(workspaceId: string): Promise<RateLimitOverrides | null>;
+  /** Replaces the workspace's overrides; null (or an empty object) returns it to the configuration's limits. */
+  setRateLimits(workspaceId: string, limits: RateLimitOverrides | null): Promise<void>;
+}
+
+export function rateLimitsJson(limits: RateLimitOverrides | null): string | null {
+  return limits && Object.keys(limits).length > 0 ? JSON.stringify(limits) : null;
+}
+
+export function parseRateLimits(json: string | null | undefined): RateLimitOverrides | null {
+  return json ? (JSON.parse(json) as RateLimitOverrides) : null;
 }
 
 export interface KeyRow {
@@ -141,9 +159,20 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
     return r ? toWorkspace(r) : null;
   }
 
-  async authenticate(apiKey: string): Promise<ApiKeyRecord | null> {
-    const r = this.db.get<KeyRow>('SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL', hashKey(apiKey));
-    return r ? toKey(r) : null;
+  async authenticate(apiKey: string): Promise<AuthenticatedKey | null> {
+    const r = this.db.get<KeyRow & { rate_limits_json: string | null }>(
+      'SELECT k.*, w.rate_limits_json FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.hash = ? AND k.revoked_at IS NULL',
+      hashKey(apiKey),
+    );
+    return r ? { ...toKey(r), rateLimits: parseRateLimits(r.rate_limits_json) } : null;
+  }
+
+  async getRateLimits(workspaceId: string): Promise<RateLimitOverrides | null> {
+    return parseRateLimits(this.db.get<{ j: string | null }>('SELECT rate_limits_json AS j FROM workspaces WHERE id = ?', workspaceId)?.j);
+  }
+
+  async setRateLimits(workspaceId: string, limits: RateLimitOverrides | null): Promise<void> {
+    this.db.run('UPDATE workspaces SET rate_limits_json = ?, updated_at = ? WHERE id = ?', rateLimitsJson(limits), nowIso(), workspaceId);
   }
 
   private insertKey(workspaceId: string, apiKey: string, scope: KeyScope, name: string | null): ApiKeyRecord {

@@ -142,7 +142,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual((await s.feedback.list(ws, 2, page.nextCursor ?? undefined)).data.map((f) => f.rating), [1]);
     });
 
-    it('workspaces: keys hashed and revocable, SERVICE_API_KEY ensured once, secrets rotated with grace', async () => {
+    it('workspaces: keys hashed and revocable, SERVICE_API_KEY ensured once, secrets rotated with grace, limits of its own', async () => {
       const apiKey = generateApiKey();
       const secret = generateSigningSecret();
       const { workspace, key } = await s.workspaces.createWorkspace({ name: 'acme', apiKey, signingSecret: secret, initialCredits: 0 });
@@ -165,6 +165,12 @@ for (const backend of BACKENDS) {
       assert.equal((await s.workspaces.getSigningSecrets(workspace.id, now + 25 * 3600 * 1000)).secrets.length, 1);
       assert.equal(await s.workspaces.wasSigningSecret(workspace.id, secret), true);
       assert.equal(await s.workspaces.wasSigningSecret(workspace.id, generateSigningSecret()), false);
+      assert.equal((await s.workspaces.authenticate(apiKey))?.rateLimits, null, 'no limits of its own');
+      await s.workspaces.setRateLimits(workspace.id, { upload: 2, default: 500 });
+      assert.deepEqual(await s.workspaces.getRateLimits(workspace.id), { upload: 2, default: 500 });
+      assert.deepEqual((await s.workspaces.authenticate(apiKey))?.rateLimits, { upload: 2, default: 500 }, 'carried with the key');
+      await s.workspaces.setRateLimits(workspace.id, {});
+      assert.equal(await s.workspaces.getRateLimits(workspace.id), null);
     });
 
     it('webhooks: the outbox delivery is claimed by one process at a time, logged, retried and redelivered', async () => {
