@@ -16,6 +16,7 @@ import { PG_URL, postgresMissing } from './store-backends.ts';
 import { tempDir, testKey, testSecret } from './helpers.ts';
 import { fileUpload, wavFile } from '../src/files/files.fixtures.testkit.ts';
 import { randomToken } from '../src/ids.ts';
+import { PG_MIGRATIONS } from '../src/store/pg-migrations.ts';
 
 const pgSkip = await postgresMissing();
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'crash-server.ts');
@@ -78,7 +79,7 @@ describe('two API processes and a worker on one PostgreSQL', { skip: pgSkip ?? f
     await admin.connect();
     try {
       const versions = await admin.query(`SELECT version FROM ${schema}.schema_migrations`);
-      assert.deepEqual(versions.rows.map((r: { version: number }) => r.version), [1]);
+      assert.deepEqual(versions.rows.map((r: { version: number }) => r.version).sort(), PG_MIGRATIONS.map((m) => m.version), 'each migration once');
       assert.equal((await admin.query(`SELECT COUNT(*)::int AS n FROM ${schema}.workspaces`)).rows[0].n, 1);
     } finally {
       await admin.end();

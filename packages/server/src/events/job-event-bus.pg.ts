@@ -23,11 +23,36 @@ interface Announcement {
   i?: number;
 }
 
-/** Announces a job event inside the transaction that writes it. */
-export async function announceJobEvent(tx: PgExec, db: PgDb, workspaceId: string, event: JobEvent): Promise<void> {
-  let payload = JSON.stringify({ o: db.origin, w: workspaceId, e: event } satisfies Announcement);
-  if (Buffer.byteLength(payload) > MAX_PAYLOAD) payload = JSON.stringify({ o: db.origin, w: workspaceId, i: event.id } satisfies Announcement);
-  await tx.run('SELECT pg_notify($1, $2)', db.channel, payload);
+/**
+ * The NOTIFY payload of a job event whose id the database is about to assign: the text before
+ * and after the id, so that the statement that inserts the event also announces it (one round
+ * trip). An event too large for a notification is announced by its id alone.
+ */
+export function announcement(db: PgDb, workspaceId: string, event: Omit<JobEvent, 'id'>): { before: string; after: string } {
+  const head = `{"o":${JSON.stringify(db.origin)},"w":${JSON.stringify(workspaceId)}`;
+  const after = `,"jobId":${JSON.stringify(event.jobId)},"seq":${event.seq},"event":${JSON.stringify(event.event)},"job":${JSON.stringify(event.job)}}}`;
+  // 20 bytes leave room for the id.
+  if (Buffer.byteLength(head) + Buffer.byteLength(after) + 30 <= MAX_PAYLOAD) return { before: `${head},"e":{"id":`, after };
+  return { before: `${head},"i":`, after: '}' };
+}
+
+/**
+ * Appends a job event and announces it, in one statement inside the caller's transaction. The
+ * per-workspace lock is taken before the event's id is drawn (see jobs.store.pg.ts: ids commit
+ * in order within a workspace); the notification is delivered at commit.
+ */
+export async function appendJobEvent(tx: PgExec, db: PgDb, workspaceId: string, event: Omit<JobEvent, 'id'>): Promise<JobEvent> {
+  const { before, after } = announcement(db, workspaceId, event);
+  const row = await tx.get<{ id: number }>(
+    `WITH e AS (
+       INSERT INTO job_events (job_id, workspace_id, seq, event, data_json)
+       SELECT $1::text, $2::text, $3::int, $4::text, $5::text FROM (SELECT pg_advisory_xact_lock(hashtext('rapport.job_events:' || $2::text))) l
+       RETURNING id
+     )
+     SELECT e.id, pg_notify($6::text, $7::text || e.id::text || $8::text) FROM e`,
+    event.jobId, workspaceId, event.seq, event.event, JSON.stringify(event.job), db.channel, before, after,
+  );
+  return { id: Number(row?.id), ...event };
 }
 
 export class PgJobEventBus implements JobEventBus {

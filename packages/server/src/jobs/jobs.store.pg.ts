@@ -9,11 +9,13 @@
 // took a larger: a reader would skip it. So an event is written under a per-workspace
 // transaction lock: a workspace's events commit in id order. Each event is also announced with
 // NOTIFY in its transaction (delivered at commit), for every process's streams (job-event-bus.pg.ts).
+// Creation is one statement (one round trip); the other changes are a few, in one transaction.
 import type { PgDb, PgExec } from '../store/pg.ts';
 import { newId, nowIso } from '../ids.ts';
-import { enqueueTaskPg, dropTasksPg } from '../queue/queue.store.pg.ts';
-import { chargeCreditsPg, releaseCreditsPg, reserveCreditsPg } from '../credits/credits.ledger.pg.ts';
-import { completeKeyPg } from '../idempotency/idempotency.store.pg.ts';
+import { dropTasksPg } from '../queue/queue.store.pg.ts';
+import { chargeCreditsPg, releaseCreditsPg } from '../credits/credits.ledger.pg.ts';
+import { InsufficientCredits } from '../credits/credits.ledger.ts';
+import { completionParams } from '../idempotency/idempotency.store.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import type { JobError } from '../http/errors.ts';
 import type { Job, JobListQuery, JobStage } from './jobs.schemas.ts';
@@ -21,7 +23,7 @@ import {
   ESTIMATE_REFRESH_MS, outboxEvent, toJob,
   type CreateInput, type JobEvent, type JobEventName, type JobRow, type JobStore, type OutboxEvent, type ResultToStore, type StoredJob,
 } from './jobs.store.ts';
-import { announceJobEvent } from '../events/job-event-bus.pg.ts';
+import { announcement, appendJobEvent } from '../events/job-event-bus.pg.ts';
 
 interface EventRow {
   id: number;
@@ -43,16 +45,8 @@ export class PgJobStore implements JobStore {
   }
 
   /** Appends the event for the job's current row (`r`, already counting it in event_seq); inside the caller's transaction. */
-  private async appendEvent(tx: PgExec, r: JobRow, event: JobEventName): Promise<JobEvent> {
-    await tx.run("SELECT pg_advisory_xact_lock(hashtext('rapport.job_events:' || $1::text))", r.workspace_id);
-    const job = toJob(r);
-    const row = await tx.get<{ id: number }>(
-      'INSERT INTO job_events (job_id, workspace_id, seq, event, data_json) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-      r.id, r.workspace_id, r.event_seq, event, JSON.stringify(job),
-    );
-    const out: JobEvent = { id: Number(row?.id), jobId: r.id, seq: r.event_seq, event, job };
-    await announceJobEvent(tx, this.db, r.workspace_id, out);
-    return out;
+  private appendEvent(tx: PgExec, r: JobRow, event: JobEventName): Promise<JobEvent> {
+    return appendJobEvent(tx, this.db, r.workspace_id, { jobId: r.id, seq: r.event_seq, event, job: toJob(r) });
   }
 
   private publish(workspaceId: string, event: JobEvent): void {
@@ -63,23 +57,59 @@ export class PgJobStore implements JobStore {
     }
   }
 
+  /**
+   * One statement, so one round trip and its own transaction: the reservation (only while the
+   * workspace can pay: the row is re-checked under its lock), its ledger line, the job, its task,
+   * its turn in the queue, the idempotency answer, and the first event with its announcement.
+   * Nothing is written when the workspace cannot pay.
+   */
   async create(input: CreateInput): Promise<Job> {
-    const event = await this.db.transaction(async (tx) => {
-      const id = newId('job');
-      await reserveCreditsPg(tx, input.workspaceId, input.cost, { jobId: id });
-      const r = await tx.get<JobRow>(
-        `INSERT INTO jobs (id, workspace_id, type, status, stage, progress, label, request_json, created_at, cost, event_seq)
-         VALUES ($1, $2, $3, 'queued', 'queued', 0, $4, $5, $6, $7, 1) RETURNING *`,
-        id, input.workspaceId, input.type, input.label ?? null, JSON.stringify(input.request), nowIso(), input.cost,
-      );
-      await enqueueTaskPg(tx, 'job.run', id, input.workspaceId);
-      const completion = input.onCreated?.(toJob(r as JobRow));
-      if (completion) await completeKeyPg(tx, completion);
-      return this.appendEvent(tx, r as JobRow, 'job.updated');
+    const id = newId('job');
+    const createdAt = nowIso();
+    const job = toJob({
+      id, workspace_id: input.workspaceId, type: input.type, status: 'queued', stage: 'queued', progress: 0, label: input.label ?? null,
+      request_json: '', created_at: createdAt, started_at: null, finished_at: null, result_id: null, error_json: null, cost: input.cost, event_seq: 1, seq: 0,
     });
+    const completion = input.onCreated?.(job);
+    const event = { jobId: id, seq: 1, event: 'job.updated' as const, job };
+    const { before, after } = announcement(this.db, input.workspaceId, event);
+    const row = await this.db.get<{ id: number }>(
+      `WITH w AS (
+         UPDATE workspaces SET reserved = reserved + $2::bigint, updated_at = CASE WHEN $2::bigint > 0 THEN $3::text ELSE updated_at END
+         WHERE id = $1::text AND ($2::bigint = 0 OR balance - reserved >= $2::bigint) RETURNING balance
+       ), c AS (
+         INSERT INTO credit_transactions (id, workspace_id, kind, amount, balance_after, job_id, created_at)
+         SELECT $4::text, $1::text, 'reserve', $2::bigint, w.balance, $5::text, $3::text FROM w WHERE $2::bigint > 0
+       ), j AS (
+         INSERT INTO jobs (id, workspace_id, type, status, stage, progress, label, request_json, created_at, cost, event_seq)
+         SELECT $5::text, $1::text, $6::text, 'queued', 'queued', 0, $7::text, $8::text, $3::text, $2::bigint, 1 FROM w RETURNING id
+       ), t AS (
+         INSERT INTO tasks (kind, ref_id, workspace_id, state, run_at, max_attempts) SELECT 'job.run', j.id, $1::text, 'ready', $9::bigint, 3 FROM j
+       ), q AS (
+         INSERT INTO queue_turns (workspace_id) SELECT $1::text FROM j ON CONFLICT (workspace_id) DO NOTHING
+       ), k AS (
+         UPDATE idempotency_keys SET state = 'done', status_code = $10::int, response_json = $11::text
+         WHERE $12::text IS NOT NULL AND workspace_id = $1::text AND route = $12::text AND key = $13::text AND EXISTS (SELECT 1 FROM j)
+       ), e AS (
+         INSERT INTO job_events (job_id, workspace_id, seq, event, data_json)
+         SELECT j.id, $1::text, 1, 'job.updated', $14::text FROM j, LATERAL (SELECT pg_advisory_xact_lock(hashtext('rapport.job_events:' || $1::text))) l
+         RETURNING id
+       )
+       SELECT e.id, pg_notify($15::text, $16::text || e.id::text || $17::text) FROM e`,
+      input.workspaceId, input.cost, createdAt, newId('txn'), id, input.type, input.label ?? null, JSON.stringify(input.request), Date.now(),
+      completion ? completion.response.statusCode : null, completion ? completionParams(completion)[1] : null,
+      completion ? completion.scope.route : null, completion ? completion.scope.key : null,
+      JSON.stringify(job), this.db.channel, before, after,
+    );
+    if (!row) {
+      const ws = await this.db.get<{ balance: number; reserved: number }>('SELECT balance, reserved FROM workspaces WHERE id = $1', input.workspaceId);
+      if (!ws) throw new Error(`workspace ${input.workspaceId} does not exist`);
+      throw new InsufficientCredits(input.cost, ws.balance - ws.reserved);
+    }
+    const created: JobEvent = { id: Number(row.id), ...event };
     if (this.active) this.active.n++;
-    this.publish(input.workspaceId, event);
-    return event.job;
+    this.publish(input.workspaceId, created);
+    return job;
   }
 
   async get(workspaceId: string, id: string): Promise<Job | null> {
