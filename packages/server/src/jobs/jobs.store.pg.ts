@@ -9,7 +9,8 @@
 // took a larger: a reader would skip it. So an event is written under a per-workspace
 // transaction lock: a workspace's events commit in id order. Each event is also announced with
 // NOTIFY in its transaction (delivered at commit), for every process's streams (job-event-bus.pg.ts).
-// Creation is one statement (one round trip); the other changes are a few, in one transaction.
+// Creation is one statement, and creations of one turn of the event loop share a transaction;
+// the other changes are a few statements in one transaction.
 import type { PgDb, PgExec } from '../store/pg.ts';
 import { newId, nowIso } from '../ids.ts';
 import { dropTasksPg } from '../queue/queue.store.pg.ts';
@@ -57,14 +58,62 @@ export class PgJobStore implements JobStore {
     }
   }
 
-  /**
-   * One statement, so one round trip and its own transaction: the reservation (only while the
-   * workspace can pay: the row is re-checked under its lock), its ledger line, the job, its task,
-   * its turn in the queue, the idempotency answer, and the first event with its announcement.
-   * Nothing is written when the workspace cannot pay.
-   */
+  // Group commit, as on the embedded store: creations asked for during one turn of the event loop
+  // are written in one transaction (one commit to wait for instead of one each), in workspace
+  // order so that two batches lock workspaces in the same order. A batch that fails as a whole
+  // is written again creation by creation, so that one bad creation fails alone.
+  // Each creation's id is drawn once: written again after a commit whose outcome was lost, it
+  // fails on its key instead of making a second job.
+  private pendingCreates: { id: string; input: CreateInput; resolve: (job: Job) => void; reject: (err: unknown) => void }[] = [];
+
   async create(input: CreateInput): Promise<Job> {
-    const id = newId('job');
+    return new Promise<Job>((resolve, reject) => {
+      this.pendingCreates.push({ id: newId('job'), input, resolve, reject });
+      if (this.pendingCreates.length === 1) setImmediate(() => void this.flushCreates());
+    });
+  }
+
+  private async flushCreates(): Promise<void> {
+    const batch = this.pendingCreates.sort((x, y) => (x.input.workspaceId < y.input.workspaceId ? -1 : x.input.workspaceId > y.input.workspaceId ? 1 : 0));
+    this.pendingCreates = [];
+    let outcomes: ({ ok: true; event: JobEvent } | { ok: false; err: unknown })[] | null = null;
+    if (batch.length > 1) {
+      outcomes = await this.db.transaction(async (tx) => {
+        const out: ({ ok: true; event: JobEvent } | { ok: false; err: unknown })[] = [];
+        for (const p of batch) {
+          const event = await this.insertJob(tx, p.id, p.input);
+          out.push(event instanceof Error ? { ok: false, err: event } : { ok: true, event });
+        }
+        return out;
+      }).catch(() => null);
+    }
+    for (const [i, p] of batch.entries()) {
+      let outcome = outcomes?.[i];
+      if (!outcome) {
+        try {
+          const event = await this.insertJob(this.db, p.id, p.input);
+          outcome = event instanceof Error ? { ok: false, err: event } : { ok: true, event };
+        } catch (err) {
+          outcome = { ok: false, err };
+        }
+      }
+      if (!outcome.ok) {
+        p.reject(outcome.err);
+        continue;
+      }
+      if (this.active) this.active.n++;
+      this.publish(p.input.workspaceId, outcome.event);
+      p.resolve(outcome.event.job);
+    }
+  }
+
+  /**
+   * One statement, so one round trip: the reservation (only while the workspace can pay: the row
+   * is re-checked under its lock), its ledger line, the job, its task, its turn in the queue, the
+   * idempotency answer, and the first event with its announcement. Nothing is written when the
+   * workspace cannot pay: the answer is then the InsufficientCredits to throw.
+   */
+  private async insertJob(exec: PgExec, id: string, input: CreateInput): Promise<JobEvent | Error> {
     const createdAt = nowIso();
     const job = toJob({
       id, workspace_id: input.workspaceId, type: input.type, status: 'queued', stage: 'queued', progress: 0, label: input.label ?? null,
@@ -73,7 +122,7 @@ export class PgJobStore implements JobStore {
     const completion = input.onCreated?.(job);
     const event = { jobId: id, seq: 1, event: 'job.updated' as const, job };
     const { before, after } = announcement(this.db, input.workspaceId, event);
-    const row = await this.db.get<{ id: number }>(
+    const row = await exec.get<{ id: number }>(
       `WITH w AS (
          UPDATE workspaces SET reserved = reserved + $2::bigint, updated_at = CASE WHEN $2::bigint > 0 THEN $3::text ELSE updated_at END
          WHERE id = $1::text AND ($2::bigint = 0 OR balance - reserved >= $2::bigint) RETURNING balance
@@ -102,14 +151,10 @@ export class PgJobStore implements JobStore {
       JSON.stringify(job), this.db.channel, before, after,
     );
     if (!row) {
-      const ws = await this.db.get<{ balance: number; reserved: number }>('SELECT balance, reserved FROM workspaces WHERE id = $1', input.workspaceId);
-      if (!ws) throw new Error(`workspace ${input.workspaceId} does not exist`);
-      throw new InsufficientCredits(input.cost, ws.balance - ws.reserved);
+      const ws = await exec.get<{ balance: number; reserved: number }>('SELECT balance, reserved FROM workspaces WHERE id = $1', input.workspaceId);
+      return ws ? new InsufficientCredits(input.cost, ws.balance - ws.reserved) : new Error(`workspace ${input.workspaceId} does not exist`);
     }
-    const created: JobEvent = { id: Number(row.id), ...event };
-    if (this.active) this.active.n++;
-    this.publish(input.workspaceId, created);
-    return job;
+    return { id: Number(row.id), ...event };
   }
 
   async get(workspaceId: string, id: string): Promise<Job | null> {
