@@ -3,7 +3,8 @@
 // (ROLE=worker) started at once on an empty schema (they migrate once, under the advisory lock,
 // and join one workspace). A job created through API A is run by the worker, and an SSE stream
 // held on API B shows its progress and its end: the events travel by LISTEN/NOTIFY, since an
-// API process on PostgreSQL does not poll the store. Both API processes answer the same state.
+// API process on PostgreSQL does not poll the store. Both API processes answer the same state,
+// and with REDIS_URL they share one rate-limit window (decisions §4).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,7 +14,7 @@ import { rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { PG_URL, postgresMissing } from './store-backends.ts';
-import { tempDir, testKey, testSecret } from './helpers.ts';
+import { msLeftInMinute, sleep, tempDir, testKey, testSecret } from './helpers.ts';
 import { fileUpload, wavFile } from '../src/files/files.fixtures.testkit.ts';
 import { randomToken } from '../src/ids.ts';
 import { PG_MIGRATIONS } from '../src/store/pg-migrations.ts';
@@ -44,6 +45,8 @@ describe('two API processes and a worker on one PostgreSQL', { skip: pgSkip ?? f
     RATE_LIMIT_UPLOAD: '100000',
     LOG_LEVEL: 'silent',
     TEST_ENGINE_DELAY_MS: '600',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    RATE_LIMIT_ENTITIES: '4',
   };
 
   async function start(role: string): Promise<Proc> {
@@ -119,5 +122,19 @@ describe('two API processes and a worker on one PostgreSQL', { skip: pgSkip ?? f
 
     const [fromA, fromB] = await Promise.all([api(apiA, `/v1/jobs/${jobId}`), api(apiB, `/v1/jobs/${jobId}`)]);
     assert.deepEqual(await fromA.json(), await fromB.json());
+  });
+
+  it('with REDIS_URL the two API processes count one rate-limit window', async () => {
+    if (msLeftInMinute() < 3000) await sleep(msLeftInMinute() + 50);
+    const statuses: number[] = [];
+    const resets = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const res = await api(i % 2 ? apiB : apiA, '/v1/entities');
+      statuses.push(res.status);
+      resets.add(res.headers.get('x-ratelimit-reset') ?? '');
+      await res.arrayBuffer();
+    }
+    if (resets.size > 1) return; // the minute rolled over mid-way: the windows legitimately reset
+    assert.deepEqual(statuses, [200, 200, 200, 200, 429], 'the fifth request, on either process, is over the shared limit of 4');
   });
 });

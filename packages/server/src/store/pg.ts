@@ -96,8 +96,7 @@ export class PgDb extends Exec {
     pool.on('error', () => undefined);
     const db = new PgDb(pool, url, schema);
     try {
-      if (opts.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-      await db.migrate();
+      await db.migrate(opts.schema !== undefined);
     } catch (err) {
       await pool.end();
       throw err;
@@ -105,12 +104,14 @@ export class PgDb extends Exec {
     return db;
   }
 
-  private async migrate(): Promise<void> {
+  private async migrate(createSchema: boolean): Promise<void> {
     const client = await this.pool.connect();
     try {
       // Session-level lock: a second process waits here until the first has migrated, then
-      // finds every version applied.
+      // finds every version applied. The schema is created under it too: CREATE SCHEMA IF NOT
+      // EXISTS run by two sessions at once fails in one of them.
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      if (createSchema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
       await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
       const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
       for (const m of PG_MIGRATIONS) {
