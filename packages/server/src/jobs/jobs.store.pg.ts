@@ -21,10 +21,11 @@ import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import type { JobError } from '../http/errors.ts';
 import type { Job, JobListQuery, JobStage } from './jobs.schemas.ts';
 import {
-  ESTIMATE_REFRESH_MS, outboxEvent, toJob,
-  type CreateInput, type JobEvent, type JobEventName, type JobRow, type JobStore, type OutboxEvent, type ResultToStore, type StoredJob,
+  ESTIMATE_REFRESH_MS, toJob,
+  type CreateInput, type JobEvent, type JobEventName, type JobRow, type JobStore, type ResultToStore, type StoredJob,
 } from './jobs.store.ts';
 import { announcement, appendJobEvent } from '../events/job-event-bus.pg.ts';
+import { writeOutboxPg, type OutboxEvent } from './outbox.ts';
 
 interface EventRow {
   id: number;
@@ -295,16 +296,4 @@ export class PgJobStore implements JobStore {
     }
     return this.duration.sec;
   }
-}
-
-/** The outbox: the event row, and a pending delivery when the job named a webhook. */
-async function writeOutboxPg(tx: PgExec, workspaceId: string, jobId: string, terminalAt: string, outbox: OutboxEvent): Promise<void> {
-  const { eventId, createdAt, body } = outboxEvent(terminalAt, outbox);
-  await tx.run('INSERT INTO events (id, workspace_id, job_id, type, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)', eventId, workspaceId, jobId, outbox.type, body, createdAt);
-  if (!outbox.webhook) return;
-  await tx.run(
-    `INSERT INTO webhook_deliveries (id, workspace_id, event_id, job_id, url, headers_json, status, attempts, next_attempt_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, $8, $8)`,
-    newId('dlv'), workspaceId, eventId, jobId, outbox.webhook.url, JSON.stringify(outbox.webhook.headers ?? {}), Date.now(), createdAt,
-  );
 }

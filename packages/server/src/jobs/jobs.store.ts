@@ -10,6 +10,9 @@ import type { JobError } from '../http/errors.ts';
 import type { Job, JobListQuery, JobStage, JobType } from './jobs.schemas.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import { completeKey, type KeyCompletion } from '../idempotency/idempotency.store.ts';
+import { writeOutbox, type OutboxEvent } from './outbox.ts';
+
+export type { OutboxEvent } from './outbox.ts';
 
 /** How often the figures behind `estimatedWaitSec` are read from the store again. */
 export const ESTIMATE_REFRESH_MS = 1000;
@@ -42,12 +45,6 @@ export interface ResultToStore {
   evidenceJson: string | null;
 }
 
-/** The webhook event written with the terminal state; null when the job asked for no webhook. */
-export interface OutboxEvent {
-  type: 'matching.completed' | 'matching.failed' | 'report.completed' | 'report.failed';
-  data: Record<string, unknown>;
-  webhook: { url: string; headers?: Record<string, string> } | undefined;
-}
 
 export interface CreateInput {
   workspaceId: string;
@@ -383,23 +380,4 @@ export class SqliteJobStore implements JobStore {
     }
     return this.duration.sec;
   }
-}
-
-/** The webhook event's id, creation time and body (the same on both backends). */
-export function outboxEvent(terminalAt: string, outbox: OutboxEvent): { eventId: string; createdAt: string; body: string } {
-  const eventId = newId('evt');
-  const createdAt = nowIso();
-  return { eventId, createdAt, body: JSON.stringify({ id: eventId, type: outbox.type, createdAt, timestamp: terminalAt, data: outbox.data }) };
-}
-
-/** The outbox: the event row, and a pending delivery when the job named a webhook. */
-function writeOutbox(db: SqliteDb, workspaceId: string, jobId: string, terminalAt: string, outbox: OutboxEvent): void {
-  const { eventId, createdAt, body } = outboxEvent(terminalAt, outbox);
-  db.run('INSERT INTO events (id, workspace_id, job_id, type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)', eventId, workspaceId, jobId, outbox.type, body, createdAt);
-  if (!outbox.webhook) return;
-  db.run(
-    `INSERT INTO webhook_deliveries (id, workspace_id, event_id, job_id, url, headers_json, status, attempts, next_attempt_at, created_at, updated_at, seq)
-     VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
-    newId('dlv'), workspaceId, eventId, jobId, outbox.webhook.url, JSON.stringify(outbox.webhook.headers ?? {}), Date.now(), createdAt, createdAt, db.nextSeq(),
-  );
 }
