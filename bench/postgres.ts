@@ -6,10 +6,12 @@
 //    writes the job's progress through its own pool; measured from just before each write to
 //    the frame's arrival on the stream (commit, NOTIFY, the API process reading the store, the
 //    SSE frame). Goal: median under 200 ms. The API process does not poll the store.
-// 2. Job creations per second through the PostgreSQL job store (one process, 32 at once, each
-//    its own transaction: row, reservation, first event, task), beside the embedded store's
-//    in the same run, as a ratio. This is the store's share of POST /v1/matching/jobs; the
-//    issue's HTTP row through two API processes is not measured yet.
+// 2. Job creations per second through the PostgreSQL job store (one process, 32 at once: one
+//    statement each, a turn's creations in one transaction), beside the embedded store's in the
+//    same run, as a ratio: the store's share of POST /v1/matching/jobs.
+// 3. POST /v1/matching/jobs through two API processes (ROLE=api, their own OS processes) on one
+//    PostgreSQL, each loaded by its own autocannon for CREATE_HTTP_SEC (goal: 3,000/s sustained
+//    over 30 s), one workspace.
 //
 // `bench/run.ts` calls benchPostgres(); run this file directly for these rows alone.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,17 +21,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { openBackend, type Stores } from '../packages/server/src/store/backends.ts';
 import { generateApiKey, generateSigningSecret } from '../packages/server/src/workspace/workspace.store.ts';
-import { randomToken } from '../packages/server/src/ids.ts';
+import { newId, nowIso, randomToken } from '../packages/server/src/ids.ts';
+import type { PgStores } from '../packages/server/src/store/pg-stores.ts';
 
 const URL_ = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const QUICK = process.env.BENCH_QUICK === '1';
 const LATENCY_SAMPLES = QUICK ? 30 : 200;
 const CREATE_SEC = QUICK ? 3 : 10;
 const CONCURRENCY = 32;
+const CREATE_HTTP_SEC = QUICK ? 5 : 30;
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 const MAIN = fileURLToPath(new URL('../packages/server/src/main.ts', import.meta.url));
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN;
@@ -131,13 +137,65 @@ async function createRates(): Promise<{ postgres: number; embedded: number }> {
   }
 }
 
+/** autocannon against one URL in a child process: requests per second (mean) and 2xx count. */
+function autocannon(url: string, seconds: number, headers: Record<string, string>, body: string): Promise<{ rps: number; ok: number; total: number }> {
+  const args = [AUTOCANNON, '-j', '-c', '16', '-d', String(seconds), '-m', 'POST', '-b', body, url];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
+      const r = JSON.parse(out.trim().split('\n').pop() ?? '{}') as { requests: { average: number; total: number }; '2xx': number };
+      resolve({ rps: r.requests.average, ok: r['2xx'], total: r.requests.total });
+    });
+  });
+}
+
+async function httpCreates(): Promise<{ rps: number; ok: number; stored: number }> {
+  const schema = `b_${randomToken(12).toLowerCase()}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-pg-'));
+  const apiKey = generateApiKey();
+  const env = { DATABASE_URL: URL_, DATABASE_SCHEMA: schema, DATA_DIR: dataDir, SERVICE_API_KEY: apiKey, SIGNING_SECRET: generateSigningSecret(), RATE_LIMIT_DEFAULT: '100000000' };
+  const stores = await open(env);
+  const first = await startApi(env);
+  const second = await startApi(env);
+  try {
+    const ws = (await stores.workspaces.authenticate(apiKey))?.workspaceId ?? '';
+    await stores.credits.grant(ws, 100_000_000);
+    const mediaId = newId('med');
+    await stores.media.insert({
+      id: mediaId, workspaceId: ws, kind: 'transcript', filename: 'talk.vtt', contentType: 'text/vtt', sizeBytes: 100, sha256: '0'.repeat(64),
+      durationSec: 60, label: null, storagePath: path.join(dataDir, 'media', mediaId), transcript: null, analysisStatus: 'pending',
+    });
+    const entityId = newId('ent');
+    await (stores as PgStores).pg.run('INSERT INTO entities (id, workspace_id, label, tags_json, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', entityId, ws, 'Alex', '[]', nowIso());
+    const body = JSON.stringify({ context: 'behavioral_compatibility', label: 'bench', target: { type: 'media_target', mediaId, selector: { strategy: 'dominant' } }, group: [{ type: 'entity_id', entityId }] });
+    const headers = { 'service-api-key': apiKey, 'content-type': 'application/json' };
+    const runs = await Promise.all([first, second].map((a) => autocannon(`${a.url}/v1/matching/jobs`, CREATE_HTTP_SEC, headers, body)));
+    const stored = (await (stores as PgStores).pg.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs'))?.n ?? 0;
+    return { rps: runs.reduce((t, r) => t + r.rps, 0), ok: runs.reduce((t, r) => t + r.ok, 0), stored };
+  } finally {
+    for (const a of [first, second]) {
+      a.child.kill('SIGTERM');
+      await once(a.child, 'exit');
+    }
+    await stores.backend.close();
+    await dropSchema(schema);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 export async function benchPostgres(): Promise<Record<string, string>[]> {
   const latency = await eventLatency();
   const rates = await createRates();
+  const http = await httpCreates();
   return [
     { measurement: `job progress written by another process → SSE frame on an API process (${latency.length} events)`, median: `${pct(latency, 0.5).toFixed(1)} ms`, p95: `${pct(latency, 0.95).toFixed(1)} ms`, goal: 'median < 200 ms', met: pct(latency, 0.5) < 200 ? 'yes' : 'NO' },
     { measurement: `job creations/s through the PostgreSQL store (${CONCURRENCY} at once, ${CREATE_SEC} s, one process)`, median: rates.postgres.toFixed(0), p95: '', goal: '(store share of the HTTP row)', met: '' },
     { measurement: 'the same through the embedded store, this run', median: rates.embedded.toFixed(0), p95: '', goal: `ratio PostgreSQL ÷ embedded: ${(rates.postgres / rates.embedded).toFixed(2)}`, met: '' },
+    { measurement: `POST /v1/matching/jobs through 2 API processes, ${CREATE_HTTP_SEC} s (req/s; 2xx; jobs stored)`, median: http.rps.toFixed(0), p95: `${http.ok}; ${http.stored}`, goal: '≥ 3,000/s', met: http.rps >= 3000 ? 'yes' : 'NO' },
   ];
 }
 
