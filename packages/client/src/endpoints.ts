@@ -21,6 +21,10 @@ export const endpoints = {
   'files.diarization': { method: 'GET', path: '/v1/files/{id}/diarization', status: 200, response: 'Diarization' },
   'files.reanalyze': { method: 'POST', path: '/v1/files/{id}/reanalyze', status: 202, response: 'Media' },
   'files.metrics': { method: 'GET', path: '/v1/files/{id}/metrics', status: 200, response: 'MediaMetrics' },
+  'files.content': { method: 'GET', path: '/v1/files/{id}/content', status: 200, response: null },
+  'files.createContentLink': { method: 'POST', path: '/v1/files/{id}/content-links', status: 201, response: 'ContentLink' },
+  'files.events': { method: 'GET', path: '/v1/files/{id}/events', status: 200, response: null },
+  'files.stream': { method: 'GET', path: '/v1/files/events', status: 200, response: null },
 
   'matching.create': { method: 'POST', path: '/v1/matching/jobs', status: 202, response: 'JobReceipt' },
   'matching.retrieve': { method: 'GET', path: '/v1/matching/{id}', status: 200, response: 'MatchingPayload' },

@@ -9,12 +9,14 @@ import { WorkspaceService } from './workspace/workspace.service.ts';
 import { SqliteJobStore } from './jobs/jobs.store.ts';
 import { SqliteQueueStore } from './queue/queue.store.ts';
 import { SqliteMediaStore } from './files/media.store.ts';
+import { SqliteContentLinkStore } from './files/content-links.store.ts';
+import { MediaChangeBus } from './events/media-change-bus.ts';
 import { SqliteEntityStore } from './entities/entities.store.ts';
 import { SqliteResultStore } from './results/results.store.ts';
 import { SqliteIdempotencyStore } from './idempotency/idempotency.store.ts';
 import { FileBlobStore } from './store/blob-store.ts';
 import { MemoryJobEventBus } from './events/job-event-bus.ts';
-import { StreamRegistry } from './jobs/stream-registry.ts';
+import { StreamRegistry } from './events/stream-registry.ts';
 import { JobService } from './jobs/jobs.service.ts';
 import { MatchingService } from './matching/matching.service.ts';
 import { ReportService } from './reports/reports.service.ts';
@@ -56,6 +58,7 @@ export function openStores(config: Config) {
 export async function composeService(config: Config, opts: { engine: AnalysisEngine | null; logger?: boolean }): Promise<ComposedService> {
   const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
   const bus = new MemoryJobEventBus();
+  const mediaBus = new MediaChangeBus();
   let wake: () => void = () => undefined;
   // A job that ended in this process wakes the webhook dispatcher, so its event goes out at once.
   let wakeWebhooks: () => void = () => undefined;
@@ -69,7 +72,8 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     workspaces,
     jobs,
     queue: new SqliteQueueStore(db),
-    media: new SqliteMediaStore(db),
+    media: new SqliteMediaStore(db, (ws, id) => mediaBus.publish(ws, id)),
+    contentLinks: new SqliteContentLinkStore(db),
     entities: new SqliteEntityStore(db),
     results: new SqliteResultStore(db),
     blobs: new FileBlobStore(config.dataDir),
@@ -87,6 +91,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     lifecycle: { closing: false },
     stores,
     bus,
+    mediaBus,
     workspace: workspaceService,
     jobs: new JobService(jobs, stores.idempotency, () => wake()),
     webhooks: new WebhookService(stores.webhooks, () => wakeWebhooks()),

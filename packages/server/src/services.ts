@@ -8,8 +8,10 @@ import type { JobService } from './jobs/jobs.service.ts';
 import type { JobStore } from './jobs/jobs.store.ts';
 import type { QueueStore } from './queue/queue.store.ts';
 import type { JobEventBus } from './events/job-event-bus.ts';
-import type { StreamRegistry } from './jobs/stream-registry.ts';
+import type { StreamRegistry } from './events/stream-registry.ts';
 import type { SqliteMediaStore } from './files/media.store.ts';
+import type { SqliteContentLinkStore } from './files/content-links.store.ts';
+import type { MediaChangeBus } from './events/media-change-bus.ts';
 import type { SqliteEntityStore } from './entities/entities.store.ts';
 import type { SqliteResultStore } from './results/results.store.ts';
 import type { SqliteWorkspaceStore } from './workspace/workspace.store.ts';
@@ -35,6 +37,8 @@ export interface Stores {
   jobs: JobStore;
   queue: QueueStore;
   media: SqliteMediaStore;
+  /** Short-lived links that stream one media's bytes without the key. */
+  contentLinks: SqliteContentLinkStore;
   entities: SqliteEntityStore;
   results: SqliteResultStore;
   blobs: BlobStore;
@@ -49,6 +53,8 @@ export interface Services {
   lifecycle: Lifecycle;
   stores: Stores;
   bus: JobEventBus;
+  /** Wakes the media event streams when a media changes in this process. */
+  mediaBus: MediaChangeBus;
   workspace: WorkspaceService;
   jobs: JobService;
   matching: MatchingService;

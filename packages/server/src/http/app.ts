@@ -84,8 +84,18 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     const routeConfig = route.config;
     const isPublic = routeConfig?.doc?.public === true;
     const key = req.headers['service-api-key'];
+    let refused: string | undefined;
     if (typeof key === 'string' && key.length > 0 && key.length < 512) {
       req.auth = await services.workspace.authenticate(key);
+    } else if (routeConfig?.doc?.contentLink) {
+      // A content link's token stands in for the key on the route it was made for, and only there.
+      const token = (req.query as Record<string, unknown> | undefined)?.token;
+      const id = (req.params as Record<string, unknown> | undefined)?.id;
+      if (typeof token === 'string' && token.length < 512 && typeof id === 'string') {
+        const link = services.files.authenticateLink(token, id);
+        if ('auth' in link) req.auth = link.auth;
+        else refused = link.refused;
+      }
     }
     const subject = req.auth ? `key:${req.auth.keyId}` : `ip:${req.ip}`;
     const rateClass = routeConfig?.rateClass ?? 'default';
@@ -99,7 +109,7 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
         headers: { 'retry-after': String(decision.retryAfterSec) },
       });
     }
-    if (!req.auth && !isPublic && route.url !== undefined) throw new ApiError('UNAUTHENTICATED');
+    if (!req.auth && !isPublic && route.url !== undefined) throw new ApiError('UNAUTHENTICATED', refused);
     if (routeConfig?.admin && req.auth?.scope !== 'admin') throw new ApiError('FORBIDDEN', 'Workspace administration needs an admin API key.');
   });
 
