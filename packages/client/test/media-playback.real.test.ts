@@ -32,7 +32,7 @@ test('files.events follows an upload to media.ready; files.stream sees it too', 
   // The workspace stream sends what changes after it opened: let it open first.
   await new Promise((r) => setTimeout(r, 300));
   const wav = twoVoiceWav(12);
-  const media = await client.files.upload(new Blob([wav]), { filename: 'call.wav' });
+  const media = await client.files.upload(wav, { filename: 'call.wav' });
   const events: MediaEvent[] = [];
   for await (const e of client.files.events(media.id)) events.push(e);
   const last = events.at(-1);

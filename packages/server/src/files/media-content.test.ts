@@ -9,6 +9,7 @@ import { buildTestApp, call, json, type ErrorJson, type TestApp } from '../../te
 import { fileUpload, VTT, wavFile } from './files.fixtures.testkit.ts';
 import type { ContentLink, Media } from './files.schemas.ts';
 import { parseRange } from './media-content.ts';
+import { redactTokens } from '../http/app.ts';
 
 describe('parseRange', () => {
   it('reads the three forms of one byte range and clips the end to the file', () => {
@@ -172,6 +173,12 @@ describe('GET /v1/files/:id/content', () => {
       await mint(gone.id);
       assert.equal((await call(t, t.main, { method: 'DELETE', url: `/v1/files/${gone.id}` })).statusCode, 204);
       assert.equal(t.services.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM content_links WHERE media_id = ?', gone.id)?.n, 0);
+    });
+
+    it('never shows a token in the request log', () => {
+      assert.equal(redactTokens('/v1/files/med_1/content?token=rl_abc&x=1'), '/v1/files/med_1/content?token=[redacted]&x=1');
+      assert.equal(redactTokens('/v1/files/med_1/content?a=1&token=rl_abc'), '/v1/files/med_1/content?a=1&token=[redacted]');
+      assert.equal(redactTokens('/v1/files'), '/v1/files');
     });
 
     it('is not kept for idempotent replay (a link is a bearer capability), and is 404 for unknown media', async () => {

@@ -27,7 +27,13 @@ const JSON_BODY_LIMIT = 1024 * 1024;
 export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): Promise<FastifyInstance> {
   const { config, services } = opts;
   const app = Fastify({
-    logger: opts.logger === false || config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: opts.logger === false || config.logLevel === 'silent' ? false : {
+      level: config.logLevel,
+      // A content link's token is a credential while it lives: request logs show it redacted.
+      serializers: {
+        req: (req: FastifyRequest) => ({ method: req.method, url: redactTokens(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+      },
+    },
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: requestId,
     // Bodies are refused with 400 on unknown fields; never silently stripped.
@@ -150,6 +156,11 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
   registerIdempotencyHooks(app, services.stores.idempotency);
   for (const register of registrars) register(app, services);
   return app;
+}
+
+/** A URL with the value of any `token` query parameter replaced (content links). */
+export function redactTokens(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/g, '$1[redacted]');
 }
 
 /** The path and query of an absolute-form request target; other targets unchanged. */
