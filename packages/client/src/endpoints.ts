@@ -35,6 +35,7 @@ export const endpoints = {
   'reports.create': { method: 'POST', path: '/v1/reports/jobs', status: 202, response: 'JobReceipt' },
   'reports.retrieve': { method: 'GET', path: '/v1/reports/{id}', status: 200, response: 'ReportPayload' },
   'reports.html': { method: 'GET', path: '/v1/reports/{id}/html', status: 200, response: null },
+  'reports.evidence': { method: 'GET', path: '/v1/reports/{id}/evidence', status: 200, response: null },
   'reports.byJob': { method: 'GET', path: '/v1/reports/by-job/{jobId}', status: 200, response: 'ReportPayload' },
 
   'jobs.list': { method: 'GET', path: '/v1/jobs', status: 200, response: 'List:Job' },
