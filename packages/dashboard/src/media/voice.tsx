@@ -37,8 +37,8 @@ export function VoiceAndPace({ metrics, name }: { metrics: MediaMetrics; name: (
   return (
     <>
       <div class="voice-charts">
-        <Bars title="Pace: syllables per second" unit=" syl/s" rows={rows.map((s) => ({ label: name(s.index), value: s.metrics.speakingRateSylPerSec, colour: speakerColour(s.index) }))} />
-        <Bars title="Median pitch" unit=" Hz" rows={rows.map((s) => ({ label: name(s.index), value: s.metrics.pitchMedianSt === null ? null : hz(s.metrics.pitchMedianSt), colour: speakerColour(s.index) }))} />
+        <Bars title="Pace: syllables per second" unit=" syl/s" rows={rows.map((s) => ({ label: name(s.index), value: s.metrics.speakingRateSylPerSec ?? null, colour: speakerColour(s.index) }))} />
+        <Bars title="Median pitch" unit=" Hz" rows={rows.map((s) => ({ label: name(s.index), value: s.metrics.pitchMedianSt === null || s.metrics.pitchMedianSt === undefined ? null : hz(s.metrics.pitchMedianSt), colour: speakerColour(s.index) }))} />
       </div>
       <div class="table-wrap" tabIndex={0} role="region" aria-label="Voice and pace table, scrolls sideways on small screens">
         <table class="voice">
@@ -56,7 +56,7 @@ export function VoiceAndPace({ metrics, name }: { metrics: MediaMetrics; name: (
                   <td>{fx(m.speakingRateSylPerSec, 1, ' syl/s')}</td>
                   <td>{fx(m.articulationRateSylPerSec, 1, ' syl/s')}</td>
                   <td>{m.language ? fx(m.language.wordsPerMinute, 0, '') : 'no transcript'}</td>
-                  <td class="pitch">{m.pitchMedianSt === null ? 'not measured' : `${hz(m.pitchMedianSt).toFixed(0)} Hz`}</td>
+                  <td class="pitch">{m.pitchMedianSt === null || m.pitchMedianSt === undefined ? 'not measured' : `${hz(m.pitchMedianSt).toFixed(0)} Hz`}</td>
                   <td>{fx(m.pitchRangeSt, 1, ' semitones')}</td>
                   <td>{fx(m.pausesPerMin, 1, ' a minute')}</td>
                   <td>{fx(m.medianPauseSec, 2, ' s')}</td>
