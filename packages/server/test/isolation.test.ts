@@ -59,7 +59,7 @@ describe('tenant isolation', () => {
     ids.reportJob = report.id;
     ids.report = newId('rep');
     await t.services.stores.jobs.succeed(report.id, {
-      id: ids.report, kind: 'report', evidenceJson: null,
+      id: ids.report, kind: 'report', evidenceJson: JSON.stringify({ kind: 'report' }),
       payloadJson: JSON.stringify({ id: ids.report, jobId: report.id, context: 'behavioral_profile', createdAt: nowIso(), output: { template: 'report' }, target: { source: { type: 'entity_id', entityId: ids.entity } }, json: null, markdown: null }),
     }, { type: 'report.completed', data: { jobId: report.id, reportId: ids.report, status: 'succeeded' }, webhook: { url: 'https://hooks.example.com/r' } });
     const db = t.services.stores.db;
