@@ -271,6 +271,9 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     await checkPage(page, 'people');
     await page.getByRole('link', { name: 'Ann' }).click();
     await page.getByRole('heading', { name: 'Ann', level: 1 }).waitFor();
+    // Their profile's pace and pitch, from the API's measurements across recordings.
+    await page.locator('dl.figures dd', { hasText: /^\d+ Hz$/ }).waitFor();
+    await page.locator('dl.figures dd', { hasText: /^\d+\.\d syl\/s$/ }).waitFor();
     await page.getByLabel('Add tags (comma-separated)').fill('coach, team-a');
     await page.getByRole('button', { name: 'Tag' }).click();
     await page.getByRole('list', { name: 'Tags' }).getByText('team-a').waitFor();
@@ -331,5 +334,16 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     await alert.waitFor();
     assert.match(await alert.innerText(), /Could not read the recording: No media med_doesnotexist\.[\s\S]*\(NOT_FOUND\)[\s\S]*Request id: req_[A-Za-z0-9]{24}/);
     await assertAccessible(page, 'error');
+  });
+
+  await step('a recording deleted with its inline confirmation leaves the list', async () => {
+    await page.getByRole('link', { name: 'Recordings' }).click();
+    await page.getByLabel('Choose files').setInputFiles([{ name: 'notes.vtt', mimeType: 'text/vtt', buffer: Buffer.from(conversationVtt(8, ['Eve', 'Finn'])) }]);
+    const row = page.locator('main table tbody tr', { hasText: 'notes.vtt' });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Yes, delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('cell', { name: 'retro.wav' }).count(), 1, 'the others stay');
   });
 });
