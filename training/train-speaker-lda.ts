@@ -11,8 +11,8 @@
 // are its class.
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
-import { windowStats } from '../packages/analysis/src/speech/window-embedding.ts';
-import { fitLda } from '../packages/analysis/src/speech/lda.ts';
+import { windowStats } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
+import { fitLda } from '../packages/analysis/src/speech/diarization/lda.ts';
 import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 import { loadSpeakers, SessionSimulator } from './sessions.ts';
 

@@ -4,7 +4,7 @@
 // and keeps the trainer's check vector, which the engine's tests run through the TypeScript
 // inference.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { loadSpeakerNet, type SpeakerNetFile } from '../packages/analysis/src/speech/speaker-net.ts';
+import { loadSpeakerNet, type SpeakerNetFile } from '../packages/analysis/src/speech/diarization/speaker-net.ts';
 
 const [input, output] = process.argv.slice(2);
 if (!input || !output) {

@@ -6,11 +6,11 @@
 import type { SpeechSegment, Transcript } from '../types.ts';
 import { nameKey } from './align.ts';
 import { TOUCH_SEC } from '../speech/turns.ts';
-import { renumberByFirstSpeech } from '../speech/viterbi.ts';
-import { DIARIZE_DEFAULTS } from '../speech/diarize-options.ts';
+import { renumberByFirstSpeech } from '../speech/diarization/numbering.ts';
+import { DIARIZATION_SETTINGS } from '../speech/diarization/settings.ts';
 
 /** Speakers are numbered by their first run of speech this long, as diarization numbers them. */
-const FIRST_SPEECH_MIN_FRAMES = Math.round(DIARIZE_DEFAULTS.firstSpeechMinSec * 100);
+const FIRST_SPEECH_MIN_FRAMES = Math.round(DIARIZATION_SETTINGS.numbering.firstSpeechMinSec * 100);
 
 /** Share of the detected speech that named cues must cover for the transcript to guide diarization. */
 export const GUIDE_MIN_COVERAGE = 0.5;

@@ -11,7 +11,7 @@
 // (over nine UBM seed phases DER 4.5 -> 4.1 %, talk share 5.02 -> 4.09 pp; docs/analysis-speech.md);
 // with a small margin a piece's own noise (what is said, how long it is) moves it too, which is
 // what the margin is for.
-import type { FrameRegion } from './vad.ts';
+import type { FrameRegion } from '../vad.ts';
 import type { RangeEmbedder } from './window-embedding.ts';
 import { speakerPieces } from './speaker-frames.ts';
 

@@ -9,13 +9,13 @@
 // whose voiceprints match as the cross-recording identity does (SAME_SPEAKER_THRESHOLD): the
 // parts of a long recording can differ in channel, and the CLR of one voice on two channels is
 // often far below the merge threshold.
-import { NUM_CEPS, type FrameFeatures } from './features.ts';
-import type { FrameRegion } from './vad.ts';
+import { NUM_CEPS, type FrameFeatures } from '../features.ts';
+import type { FrameRegion } from '../vad.ts';
 import { adaptMeans, frameLlr, type FrameAlignment } from './gmm-speakers.ts';
 import type { Ubm } from './ubm.ts';
 import { framesByLabel } from './speaker-frames.ts';
 import { clrSizeWeight } from './merge-choice.ts';
-import { CepstralVoiceprint, SAME_SPEAKER_THRESHOLD, voiceprintSimilarity } from './voiceprint.ts';
+import { CepstralVoiceprint, SAME_SPEAKER_THRESHOLD, voiceprintSimilarity } from '../voiceprint.ts';
 
 const PRINT = new CepstralVoiceprint();
 /** Frames per chunk speaker scored for the cross-likelihood ratio (evenly spread; bounds the cost). */

@@ -16,14 +16,14 @@
 //    old one.
 // 3. A group that would take most of its speaker is left alone: whether that speaker exists is
 //    the merging stage's decision, not this one's.
-import type { FrameFeatures } from './features.ts';
-import type { FrameRegion } from './vad.ts';
+import type { FrameFeatures } from '../features.ts';
+import type { FrameRegion } from '../vad.ts';
 import type { Ubm } from './ubm.ts';
 import { addFrameStats, frameLlr, meansFromStats, speakerStats, type FrameAlignment, type SpeakerStats } from './gmm-speakers.ts';
 import { framesByLabel, speakerPieces } from './speaker-frames.ts';
-import { pitchGaussian, pitchLogLikelihood, pitchSums, type PitchGaussian } from './pitch.ts';
+import { pitchGaussian, pitchLogLikelihood, pitchSums, type PitchGaussian } from '../pitch.ts';
 import { mergeVetoed, type MergeRules, type VetoEvidence } from './merge-choice.ts';
-import type { VoiceprintExtractor } from './voiceprint.ts';
+import type { VoiceprintExtractor } from '../voiceprint.ts';
 import { embeddingDistance, pieceEmbeddings, speakerEmbeddings, type EmbeddingSum, type RangeEmbedder } from './window-embedding.ts';
 
 /** What stays fixed over the rounds of one recording. */
