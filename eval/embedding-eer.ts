@@ -1,4 +1,4 @@
-// How well the window speaker embedding (packages/analysis/src/speech/window-embedding.ts) tells
+// How well the window speaker embedding (packages/analysis/src/speech/diarization/window-embedding.ts) tells
 // voices apart on a dataset with reference labels, without the diarization around it:
 //   node eval/embedding-eer.ts --dataset DIR [--model FILE.json] [--win 150]
 // - the equal error rate of a cosine threshold between two windows of one file (windows that

@@ -1,7 +1,7 @@
 // A transcript with timed, named cues says who speaks when, and a person who wrote or checked
 // it knows the voices better than any clustering without a trained model can. When such a
 // transcript covers most of the detected speech, its cues become the speaker track that
-// diarization trains its speaker models on (speech/diarize.ts, `guide`); otherwise the
+// diarization trains its speaker models on (speech/diarization/diarize.ts, `guide`); otherwise the
 // transcript only labels the speakers that clustering found (align.ts).
 import type { SpeechSegment, Transcript } from '../types.ts';
 import { nameKey } from './align.ts';

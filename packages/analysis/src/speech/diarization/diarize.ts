@@ -7,10 +7,10 @@
 //   window embedding   window-embedding.ts a speaker embedding of any range of those frames (the
 //                                          LDA of speaker-lda.model.ts, trained offline: training/)
 //   long recordings    long-recordings.ts  past longRecordingSec, chunks diarized on their own
-//                                          (this pipeline) and their speakers linked
+//                                          (this pipeline); the count stage links their speakers
 //   speaker models     speaker-models.ts   a UBM fitted to the recording, frame alignments, F0
-//   initial segments   initial-segments.ts transcript names, linked chunk speakers, or clusters
-//                                          of speech windows
+//   initial segments   initial-segments.ts transcript names, chunk speakers, or clusters of
+//                                          speech windows
 //   speaker count      speaker-count.ts    merging with resegmentation (resegmentation.ts) until
 //                                          the evidence or the user's bounds say stop
 //   refinement         refinement.ts       pieces reassigned, last passes at pauses, pieces moved
@@ -101,8 +101,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
 
 /** One run from the UBM seeding of `s`; `known`: the speaker frames, when already built. */
 function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, run: Run, s: DiarizationSettings, evaluation?: DiarizationOverrides, known?: SpeakerFrames): Diarization {
-  const frameSpeaker = new Int16Array(f.frames).fill(-1);
-  if (regions.length === 0) return { frameSpeaker, speakers: 0, guided: false };
+  if (regions.length === 0) return { frameSpeaker: new Int16Array(f.frames).fill(-1), speakers: 0, guided: false };
   // A long recording's chunks first, so that their scratch memory is gone before the
   // recording-wide models are built (on an hour this keeps the peak where the one-stage path has it).
   const chunkRun: Run = { speakers: { min: 1, max: run.speakers.max }, guide: null, chunked: false };
@@ -114,14 +113,14 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
   const embedding = known ? known.embedding : rangeEmbedder(evaluation?.embeddingModel ?? DEFAULT_EMBEDDING, cep, DIMS, model);
   const modelFrames = modelledFrames(model);
   if (modelFrames.length < MIN_MODELLED_FRAMES) {
+    const frameSpeaker = new Int16Array(f.frames).fill(-1);
     for (const r of regions) frameSpeaker.fill(0, r.start, r.end);
     return { frameSpeaker, speakers: 1, guided: false };
   }
   const m = fitSpeakerModels({ f, regions, model, modelFrames, cep, dims: DIMS, embedding }, s.models);
   const initial = initialSegments(m, s, run.guide, chunks);
-  const groups = initial.groups.filter((fr) => fr.length > 0);
-  const lab = { frameSpeaker, groups, emission: new Float32Array(f.frames * groups.length) };
-  if (decideSpeakerCount(m, lab, initial.from, run.speakers, s, evaluation?.trace) === 'settled') refineSpeakers(m, lab, s, run.chunked);
+  const { lab, how } = decideSpeakerCount(m, initial, run.speakers, s, evaluation?.trace);
+  if (how === 'settled') refineSpeakers(m, lab, s, run.chunked);
   const minRun = Math.max(1, Math.round(s.numbering.firstSpeechMinSec * 100));
-  return { frameSpeaker, speakers: renumberByFirstSpeech(frameSpeaker, minRun).size, guided: initial.from === 'transcript' };
+  return { frameSpeaker: lab.frameSpeaker, speakers: renumberByFirstSpeech(lab.frameSpeaker, minRun).size, guided: initial.from === 'transcript' };
 }

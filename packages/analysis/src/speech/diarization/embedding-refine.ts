@@ -1,4 +1,4 @@
-// The last step of diarize.ts: pieces of speech move to the speaker whose voice the window
+// The last step of the refinement stage (refinement.ts): pieces of speech move to the speaker whose voice the window
 // embedding (window-embedding.ts) says they are nearest, k-means style, starting from the
 // labels the likelihood stages left.
 //

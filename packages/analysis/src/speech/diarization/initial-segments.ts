@@ -1,6 +1,7 @@
 // Stage: initial segments. The speaker groups the count stage starts from, in one of three ways:
 // - a transcript with named cues that describe the speech: each name's frames;
-// - a long recording (long-recordings.ts): the speakers of its chunks, linked across chunks;
+// - a long recording (long-recordings.ts): the speakers of its chunks, each diarized on its own
+//   (the count stage links them across chunks);
 // - otherwise: speech windows described by their GMM supervectors and median F0, clustered
 //   bottom-up (cosine distance + pitch distance, cluster.ts) into at most a handful of groups.
 import type { FrameFeatures } from '../features.ts';
@@ -9,7 +10,7 @@ import { quantile } from '../stats.ts';
 import { agglomerate } from './cluster.ts';
 import { accumulate, emptyUbmStats, type Ubm, type UbmStats } from './ubm.ts';
 import { framesByLabel, windowSpans } from './speaker-frames.ts';
-import { linkedChunkGroups, type ChunkSpeakers } from './long-recordings.ts';
+import type { ChunkSpeakers } from './long-recordings.ts';
 import type { RecordingModels } from './speaker-models.ts';
 import type { DiarizationSettings } from './settings.ts';
 
@@ -18,17 +19,17 @@ const MAX_CLUSTER_ITEMS = 600;
 /** A transcript name needs 1 s of voiced speech in its cues to become a speaker model. */
 const GUIDE_MIN_FRAMES = 100;
 
-export interface InitialSegments {
-  /** Modelling frames per group. */
-  groups: Int32Array[];
-  /** Where they came from: the count stage merges window clusters, never a transcript's names. */
-  from: 'transcript' | 'chunks' | 'windows';
-}
+/** Where the groups came from decides what the count stage may do with them. */
+export type InitialSegments =
+  /** Modelling frames per group: a transcript's names (never merged) or window clusters. */
+  | { from: 'transcript' | 'windows'; groups: Int32Array[] }
+  /** A long recording's chunk speakers, to be linked across chunks. */
+  | { from: 'chunks'; chunks: ChunkSpeakers };
 
 export function initialSegments(m: RecordingModels, s: DiarizationSettings, guide: Int16Array | null, chunks: ChunkSpeakers | null): InitialSegments {
   const named = guide ? guideGroups(guide, m.model) : null;
   if (named) return { groups: named, from: 'transcript' };
-  if (chunks) return { groups: linkedChunkGroups(m.f, chunks, m, { ...s.count, maxInitialClusters: s.initialSegments.maxInitialClusters }), from: 'chunks' };
+  if (chunks) return { chunks, from: 'chunks' };
   return { groups: clusterWindows(m, s.initialSegments), from: 'windows' };
 }
 

@@ -68,7 +68,7 @@ export interface LinkOptions {
   maxInitialClusters: number;
 }
 
-/** The recording-wide speaker frames, features and UBM alignment (diarize.ts). */
+/** The recording-wide speaker frames, features and UBM alignment (speaker-models.ts). */
 export interface SpeakerModelling {
   ubm: Ubm;
   cep: Float32Array;
@@ -102,8 +102,8 @@ export function chunkSpeakers(f: FrameFeatures, regions: FrameRegion[], mask: Ui
 }
 
 /**
- * Stage 2: links the chunk speakers; returns the modelling frames of each linked speaker (the
- * initial clusters of the resegmentation in diarize.ts).
+ * Stage 2 (called by the count stage, speaker-count.ts): links the chunk speakers; returns the
+ * modelling frames of each linked speaker.
  */
 export function linkedChunkGroups(f: FrameFeatures, { label, chunkOf }: ChunkSpeakers, m: SpeakerModelling, o: LinkOptions): Int32Array[] {
   const owner = linkChunkSpeakers(f, m, label, chunkOf, o);

@@ -1,4 +1,4 @@
-// Reassignment of pieces of speech between speakers, after the merging stage of diarize.ts has
+// Reassignment of pieces of speech between speakers, after the count stage (speaker-count.ts) has
 // settled the speaker count. A speaker model adapted on a cluster's frames explains those very
 // frames better than it would explain new speech of the same voice: a stretch of another voice
 // that went into the cluster early pulls the model towards itself and then keeps winning its own
@@ -38,7 +38,7 @@ export interface ReassignContext {
   align: FrameAlignment;
   /** F0 in semitones per frame, NaN when unvoiced. */
   pitchSt: Float64Array;
-  /** The recording's F0 Gaussian: speaker pitch scores are relative to it, as in diarize.ts. */
+  /** The recording's F0 Gaussian: speaker pitch scores are relative to it, as in resegmentation.ts. */
   filePitch: PitchGaussian;
   pitchWeight: number;
   /** Frames inside pauses: a piece ends at a pause or at a change of speaker. */

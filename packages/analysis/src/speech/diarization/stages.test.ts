@@ -55,14 +55,12 @@ function purity(lab: Labelling, owner: (sec: number) => number | undefined): num
 test('initial segments: window clusters cover the modelled speech; a transcript\'s names are taken as they are', () => {
   const { m } = recording([MAN, WOMAN], 1);
   const windows = initialSegments(m, S, null, null);
-  assert.equal(windows.from, 'windows');
-  assert.ok(windows.groups.length >= 2 && windows.groups.length <= S.initialSegments.maxInitialClusters);
+  assert.ok(windows.from === 'windows' && windows.groups.length >= 2 && windows.groups.length <= S.initialSegments.maxInitialClusters);
   const guide = new Int16Array(m.f.frames).fill(-1);
   guide.fill(0, 0, 1000);
   guide.fill(1, 1000, 2000);
   const named = initialSegments(m, S, guide, null);
-  assert.equal(named.from, 'transcript');
-  assert.equal(named.groups.length, 2);
+  assert.ok(named.from === 'transcript' && named.groups.length === 2);
   assert.ok(named.groups[0]!.every((i) => i < 1000) && named.groups[1]!.every((i) => i >= 1000 && i < 2000));
 });
 
@@ -80,31 +78,47 @@ test('resegmentation: from labels with a third of the frames wrong, the passes f
   assert.ok(purity(lab, owner) > 0.95, `purity ${purity(lab, owner)}`);
 });
 
-test('speaker count: the evidence settles two voices at two, within the user\'s bounds otherwise', () => {
+test('speaker count: the evidence settles three voices at three, within the user\'s bounds otherwise', () => {
   const { m } = recording([MAN, WOMAN, CHILD], 3);
+  const windows = initialSegments(m, S, null, null);
   const run = (min: number, max: number): { k: number; how: string } => {
-    const lab = labelling(m, initialSegments(m, S, null, null).groups);
-    const how = decideSpeakerCount(m, lab, 'windows', { min, max }, S);
+    const { lab, how } = decideSpeakerCount(m, windows, { min, max }, S);
     return { k: lab.groups.length, how };
   };
   assert.deepEqual(run(1, Infinity), { k: 3, how: 'settled' });
   // Above the maximum, merges are forced; at the minimum, none is made.
   assert.deepEqual(run(1, 2), { k: 2, how: 'settled' });
   assert.ok(run(5, Infinity).k >= 3);
-  // A transcript's names are the count, and a long recording's linked speakers stand unless above the maximum.
-  const named = labelling(m, initialSegments(m, S, null, null).groups);
-  const k0 = named.groups.length;
-  assert.equal(decideSpeakerCount(m, named, 'transcript', { min: 1, max: 1 }, S), 'fixed');
-  assert.equal(named.groups.length, k0);
-  const linked = labelling(m, initialSegments(m, S, null, null).groups);
-  assert.equal(decideSpeakerCount(m, linked, 'chunks', { min: 1, max: 2 }, S), 'fixed');
-  assert.equal(linked.groups.length, 2);
+  // A transcript's names are the count, whatever the bounds.
+  assert.equal(windows.from, 'windows');
+  const named = { from: 'transcript' as const, groups: windows.from === 'windows' ? windows.groups : [] };
+  const fixed = decideSpeakerCount(m, named, { min: 1, max: 1 }, S);
+  assert.equal(fixed.how, 'fixed');
+  assert.equal(fixed.lab.groups.length, named.groups.filter((g) => g.length > 0).length);
+});
+
+test('speaker count: a long recording\'s chunk speakers are linked across chunks, never within one, and merged down to the maximum', () => {
+  const { m, owner } = recording([MAN, WOMAN], 5);
+  // Two "chunks" (the halves), each with its two true voices as chunk speakers 0-1 and 2-3.
+  const label = new Int32Array(m.f.frames).fill(-1);
+  const half = m.f.frames >> 1;
+  for (const i of m.modelFrames) {
+    const o = owner(i / 100);
+    if (o !== undefined) label[i] = (i < half ? 0 : 2) + o;
+  }
+  const chunks = { label, chunkOf: [0, 0, 1, 1] };
+  const linked = decideSpeakerCount(m, { from: 'chunks', chunks }, { min: 1, max: Infinity }, S);
+  assert.equal(linked.how, 'fixed');
+  assert.equal(linked.lab.groups.length, 2);
+  assert.ok(purity(linked.lab, owner) > 0.9, `purity ${purity(linked.lab, owner)}`);
+  const one = decideSpeakerCount(m, { from: 'chunks', chunks }, { min: 1, max: 1 }, S);
+  assert.equal(one.lab.groups.length, 1);
 });
 
 test('refinement keeps the count and the voices', () => {
   const { m, owner } = recording([MAN, WOMAN], 4);
-  const lab = labelling(m, initialSegments(m, S, null, null).groups);
-  assert.equal(decideSpeakerCount(m, lab, 'windows', { min: 1, max: Infinity }, S), 'settled');
+  const { lab, how } = decideSpeakerCount(m, initialSegments(m, S, null, null), { min: 1, max: Infinity }, S);
+  assert.equal(how, 'settled');
   const k = lab.groups.length;
   refineSpeakers(m, lab, S, true);
   assert.equal(lab.groups.length, k);
