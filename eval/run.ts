@@ -320,7 +320,7 @@ async function main(): Promise<void> {
     return;
   }
   // The diarization's UBM is seeded at evenly spread frames, and where is arbitrary
-  // (docs/analysis-speech.md, "How much the figures depend on the UBM's seeds"): the set is run at
+  // (docs/analysis-speech.md, "Two UBM seedings" and "Dev set"): the set is run at
   // N seed phases (seedPhases: distinct draws also when each run chooses among several seedings)
   // and scored by the mean and range over them.
   const candidates = tuning?.diarization?.settings?.models?.seedCandidates ?? DIARIZATION_SETTINGS.models.seedCandidates;
