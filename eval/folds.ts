@@ -1,6 +1,6 @@
 // Speaker-disjoint validation: each fold's conversations (eval/build-validation.ts) scored with
 // the model trained without that fold's voices (training/README.md), and the mean and worst fold.
-//   npm run eval:folds -- --val /work/val --models DIR [--model-name fold-{k}.json] [--tune JSON]
+//   npm run eval:folds -- --val /work/val --models DIR [--model-name fold-{k}.json] [--tune JSON] [--count spectral]
 // DIR/fold-K.json is fold K's model; --models none runs the committed model on every fold (its
 // training saw every corpus voice, so those figures are not speaker-disjoint: a reference only).
 // Prints the fold table and writes DIR/folds-summary.json (or --json OUT).
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { SetSummary } from './seed-table.ts';
 
-const { values } = parseArgs({ options: { val: { type: 'string' }, models: { type: 'string' }, 'model-name': { type: 'string', default: 'fold-{k}.json' }, tune: { type: 'string' }, json: { type: 'string' }, files: { type: 'string' } } });
+const { values } = parseArgs({ options: { val: { type: 'string' }, models: { type: 'string' }, 'model-name': { type: 'string', default: 'fold-{k}.json' }, tune: { type: 'string' }, count: { type: 'string' }, json: { type: 'string' }, files: { type: 'string' } } });
 if (!values.val || !values.models) {
   console.error('usage: npm run eval:folds -- --val DIR --models DIR|none [--model-name fold-{k}.json] [--tune JSON] [--json OUT]');
   process.exit(2);
@@ -27,6 +27,7 @@ const runs = folds.map(async (fold) => {
     args.push('--model', model);
   }
   if (values.tune) args.push('--tune', values.tune);
+  if (values.count) args.push('--count', values.count);
   if (values.files) args.push('--files', values.files);
   // The folds run side by side, each in its own process.
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });

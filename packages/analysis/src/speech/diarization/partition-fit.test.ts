@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { partitionFit, type EmbeddedWindows } from './partition-fit.ts';
-import { seededRandom } from '../behavior/stats.ts';
+import { seededRandom } from '../../behavior/stats.ts';
 
 // Two voices, 20 windows each of 100 frames, embedded around means 6 units apart with unit
 // within-voice spread (as the whitened embedding is meant to be).

@@ -16,8 +16,8 @@ export interface Ubm {
 /**
  * Fits a diagonal GMM by EM on the given frames (deterministic: component c is seeded with the
  * frame at (c + seedPhase) / components of the list). EM from so few iterations stays near its
- * seeds, and the diarization built on it depends on them (docs/analysis-speech.md, "How much the
- * figures depend on the UBM's seeds"): `seedPhase` lets the evaluation measure that.
+ * seeds, and the diarization built on it depends on them (docs/analysis-speech.md, "Two UBM
+ * seedings"): `seedPhase` lets the evaluation measure that.
  */
 export function trainUbm(x: Float32Array, dims: number, frames: ArrayLike<number>, components: number, iterations = 8, seedPhase = 0.5): Ubm {
   const n = frames.length;

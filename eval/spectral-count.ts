@@ -1,12 +1,20 @@
-// How many speakers a recording holds: the one place that decides it, for short and long
-// recordings alike. The window speaker embeddings of the recording's speech are compared by
+// An alternative speaker count, for evaluation (the engine's count is where merging stops:
+// packages/analysis/src/speech/diarization/speaker-count.ts). The window speaker embeddings of the recording's speech are compared by
 // cosine similarity and the count is read off the spectrum of their affinity graph by normalized
 // maximum eigengap spectral clustering (NME-SC: Park et al., 2019, "Auto-tuning spectral
 // clustering for speaker diarization using normalized maximum eigengap"), which tunes its one
 // knob, how many neighbours each window keeps (p), on the recording itself: the p whose graph
 // shows the clearest gap (smallest p / normalized gap) wins, and the count is where that gap is.
-// The user's hint (SpeakerCountHint) bounds the search.
+// The user's hint (SpeakerCountHint) bounds the search. On the speaker-disjoint folds it lost to
+// the engine's count (docs/analysis-speech.md); `npm run eval -- --count spectral` feeds it to the
+// engine as the user's exact count, and `eval/count-check.ts` scores it alone.
 import { symmetricEigenvalues } from './eigen.ts';
+import { decodeAudioToArray } from '../packages/analysis/src/audio/decode.ts';
+import { analyzeFrames } from '../packages/analysis/src/speech/features.ts';
+import { detectSpeech, regionsToMask } from '../packages/analysis/src/speech/vad.ts';
+import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/diarization/speaker-frames.ts';
+import { rangeEmbedder, type WindowEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
+import { embedWindows, type EmbeddedWindows } from '../packages/analysis/src/speech/diarization/partition-fit.ts';
 
 export interface CountBounds {
   min: number;
@@ -124,4 +132,19 @@ export function decideSpeakerCount(vectors: Float64Array, dims: number, count: n
     }
   }
   return best;
+}
+
+/** The embedded speech windows of a media file, as the engine's diarization embeds them. */
+export async function mediaWindows(path: string, emb: WindowEmbeddingModel): Promise<EmbeddedWindows | null> {
+  const f = analyzeFrames(await decodeAudioToArray(path));
+  const regions = detectSpeech(f);
+  const model = modellingMask(f, regionsToMask(regions, f.frames));
+  const e = rangeEmbedder(emb, standardisedCepstra(f, model), 20, model);
+  return e ? embedWindows(e, regions) : null;
+}
+
+/** The spectral count of a media file (null when its windows cannot be counted). */
+export async function spectralCount(path: string, emb: WindowEmbeddingModel, bounds: CountBounds): Promise<number | null> {
+  const w = await mediaWindows(path, emb);
+  return w ? (decideSpeakerCount(w.vectors, w.dims, w.start.length, bounds)?.count ?? null) : null;
 }

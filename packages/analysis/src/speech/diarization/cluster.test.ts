@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { agglomerate } from './cluster.ts';
 import { supervector, type Ubm, type UbmStats } from './ubm.ts';
-import { cosineSimilarity } from './stats.ts';
-import { prng } from './synthetic.ts';
+import { cosineSimilarity } from '../stats.ts';
+import { prng } from '../synthetic.ts';
 
 const K = 4;
 const D = 3;

@@ -9,13 +9,13 @@
 // whose voiceprints match as the cross-recording identity does (SAME_SPEAKER_THRESHOLD): the
 // parts of a long recording can differ in channel, and the CLR of one voice on two channels is
 // often far below the merge threshold.
-import { NUM_CEPS, type FrameFeatures } from './features.ts';
-import type { FrameRegion } from './vad.ts';
+import { NUM_CEPS, type FrameFeatures } from '../features.ts';
+import type { FrameRegion } from '../vad.ts';
 import { adaptMeans, frameLlr, type FrameAlignment } from './gmm-speakers.ts';
 import type { Ubm } from './ubm.ts';
 import { framesByLabel } from './speaker-frames.ts';
 import { clrSizeWeight } from './merge-choice.ts';
-import { CepstralVoiceprint, SAME_SPEAKER_THRESHOLD, voiceprintSimilarity } from './voiceprint.ts';
+import { CepstralVoiceprint, SAME_SPEAKER_THRESHOLD, voiceprintSimilarity } from '../voiceprint.ts';
 
 const PRINT = new CepstralVoiceprint();
 /** Frames per chunk speaker scored for the cross-likelihood ratio (evenly spread; bounds the cost). */
@@ -68,7 +68,7 @@ export interface LinkOptions {
   maxInitialClusters: number;
 }
 
-/** The recording-wide speaker frames, features and UBM alignment (diarize.ts). */
+/** The recording-wide speaker frames, features and UBM alignment (speaker-models.ts). */
 export interface SpeakerModelling {
   ubm: Ubm;
   cep: Float32Array;
@@ -102,8 +102,8 @@ export function chunkSpeakers(f: FrameFeatures, regions: FrameRegion[], mask: Ui
 }
 
 /**
- * Stage 2: links the chunk speakers; returns the modelling frames of each linked speaker (the
- * initial clusters of the resegmentation in diarize.ts).
+ * Stage 2 (called by the count stage, speaker-count.ts): links the chunk speakers; returns the
+ * modelling frames of each linked speaker.
  */
 export function linkedChunkGroups(f: FrameFeatures, { label, chunkOf }: ChunkSpeakers, m: SpeakerModelling, o: LinkOptions): Int32Array[] {
   const owner = linkChunkSpeakers(f, m, label, chunkOf, o);

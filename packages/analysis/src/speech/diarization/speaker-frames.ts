@@ -1,13 +1,13 @@
 // The per-frame speaker features diarization models: which speech frames carry the voice, and
 // their cepstra (and log F0) standardised over the recording.
-import { NUM_CEPS, type FrameFeatures } from './features.ts';
-import { quantilesInPlace } from './stats.ts';
-import type { FrameRegion } from './vad.ts';
+import { NUM_CEPS, type FrameFeatures } from '../features.ts';
+import { quantilesInPlace } from '../stats.ts';
+import type { FrameRegion } from '../vad.ts';
 
 const CEP_DIMS = NUM_CEPS - 1;
 
 /** Speech frames that are voiced and within 30 dB of the recording's loud frames. */
-export function modellingMask(f: FrameFeatures, speech: Uint8Array, voicedOnly = true): Uint8Array {
+export function modellingMask(f: FrameFeatures, speech: Uint8Array): Uint8Array {
   // A typed array sorted in place: for an hour, a number[] of every speech frame's level (and
   // the copy quantile() sorts) was megabytes of short-lived heap.
   let n = 0;
@@ -16,7 +16,7 @@ export function modellingMask(f: FrameFeatures, speech: Uint8Array, voicedOnly =
   for (let i = 0, j = 0; i < f.frames; i++) if (speech[i]) levels[j++] = f.bandDb[i]!;
   const floor = (n ? quantilesInPlace(levels, [0.95])[0]! : 0) - 30;
   const out = new Uint8Array(f.frames);
-  for (let i = 0; i < f.frames; i++) if (speech[i] && f.bandDb[i]! > floor && (!voicedOnly || f.pitchHz[i]! > 0)) out[i] = 1;
+  for (let i = 0; i < f.frames; i++) if (speech[i] && f.bandDb[i]! > floor && f.pitchHz[i]! > 0) out[i] = 1;
   return out;
 }
 
@@ -24,8 +24,8 @@ export function modellingMask(f: FrameFeatures, speech: Uint8Array, voicedOnly =
  * Per-frame speaker features, standardised over the modelling frames of the recording:
  * c1..c19 (c0 is level, which says more about the microphone than the voice) and log F0.
  */
-export function standardisedCepstra(f: FrameFeatures, mask: Uint8Array, withPitch = true): Float32Array {
-  const DIMS = CEP_DIMS + (withPitch ? 1 : 0);
+export function standardisedCepstra(f: FrameFeatures, mask: Uint8Array): Float32Array {
+  const DIMS = CEP_DIMS + 1;
   const out = new Float32Array(f.frames * DIMS);
   const raw = new Float64Array(DIMS);
   const m = new Float64Array(DIMS);
@@ -33,7 +33,7 @@ export function standardisedCepstra(f: FrameFeatures, mask: Uint8Array, withPitc
   let count = 0;
   const read = (i: number): void => {
     for (let d = 0; d < CEP_DIMS; d++) raw[d] = f.mfcc[i * NUM_CEPS + d + 1]!;
-    if (withPitch) raw[CEP_DIMS] = f.pitchHz[i]! > 0 ? Math.log2(f.pitchHz[i]!) : 0;
+    raw[CEP_DIMS] = f.pitchHz[i]! > 0 ? Math.log2(f.pitchHz[i]!) : 0;
   };
   for (let i = 0; i < f.frames; i++) {
     if (!mask[i]) continue;

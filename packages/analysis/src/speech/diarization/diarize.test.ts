@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyzeSamples } from '../analyze.ts';
-import { EngineError, type MediaAnalysis } from '../types.ts';
-import { synthConversation, addNoise, prng, renderSpeech, type SyntheticTurn } from './synthetic.ts';
+import { analyzeSamples } from '../../analyze.ts';
+import { EngineError, type MediaAnalysis } from '../../types.ts';
+import { synthConversation, addNoise, prng, renderSpeech, type SyntheticTurn } from '../synthetic.ts';
 
 const MAN = { f0: 110, formantScale: 1 };
 const WOMAN = { f0: 220, formantScale: 1.2 };

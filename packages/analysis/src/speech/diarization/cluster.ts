@@ -1,8 +1,8 @@
 // Agglomerative clustering of speech windows by their GMM supervectors: each cluster pools the
 // UBM statistics of its windows, so its supervector sharpens as it grows; the closest pair
 // (cosine) is merged until the closest is farther than the threshold and at most `maxClusters`
-// remain. This over-clusters on purpose; the cross-likelihood merging stage in diarize.ts
-// decides the final speaker count.
+// remain. This over-clusters on purpose; the count stage (speaker-count.ts) decides the final
+// speaker count.
 import { supervector, type Ubm, type UbmStats } from './ubm.ts';
 
 export interface ClusterResult {

@@ -1,4 +1,4 @@
-// Reassignment of pieces of speech between speakers, after the merging stage of diarize.ts has
+// Reassignment of pieces of speech between speakers, after the count stage (speaker-count.ts) has
 // settled the speaker count. A speaker model adapted on a cluster's frames explains those very
 // frames better than it would explain new speech of the same voice: a stretch of another voice
 // that went into the cluster early pulls the model towards itself and then keeps winning its own
@@ -16,14 +16,14 @@
 //    old one.
 // 3. A group that would take most of its speaker is left alone: whether that speaker exists is
 //    the merging stage's decision, not this one's.
-import type { FrameFeatures } from './features.ts';
-import type { FrameRegion } from './vad.ts';
+import type { FrameFeatures } from '../features.ts';
+import type { FrameRegion } from '../vad.ts';
 import type { Ubm } from './ubm.ts';
 import { addFrameStats, frameLlr, meansFromStats, speakerStats, type FrameAlignment, type SpeakerStats } from './gmm-speakers.ts';
 import { framesByLabel, speakerPieces } from './speaker-frames.ts';
-import { pitchGaussian, pitchLogLikelihood, pitchSums, type PitchGaussian } from './pitch.ts';
+import { pitchGaussian, pitchLogLikelihood, pitchSums, type PitchGaussian } from '../pitch.ts';
 import { mergeVetoed, type MergeRules, type VetoEvidence } from './merge-choice.ts';
-import type { VoiceprintExtractor } from './voiceprint.ts';
+import type { VoiceprintExtractor } from '../voiceprint.ts';
 import { embeddingDistance, pieceEmbeddings, speakerEmbeddings, type EmbeddingSum, type RangeEmbedder } from './window-embedding.ts';
 
 /** What stays fixed over the rounds of one recording. */
@@ -38,7 +38,7 @@ export interface ReassignContext {
   align: FrameAlignment;
   /** F0 in semitones per frame, NaN when unvoiced. */
   pitchSt: Float64Array;
-  /** The recording's F0 Gaussian: speaker pitch scores are relative to it, as in diarize.ts. */
+  /** The recording's F0 Gaussian: speaker pitch scores are relative to it, as in resegmentation.ts. */
   filePitch: PitchGaussian;
   pitchWeight: number;
   /** Frames inside pauses: a piece ends at a pause or at a change of speaker. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fitLda, project, symmetricEigen } from './lda.ts';
-import { prng } from './synthetic.ts';
+import { prng } from '../synthetic.ts';
 
 test('symmetricEigen recovers A = V diag(values) V^T, values descending, vectors orthonormal', () => {
   const a = [

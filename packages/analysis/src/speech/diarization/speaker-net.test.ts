@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { convLayerReference, embedRange, loadSpeakerNet, runFrameLayers, type SpeakerNetFile } from './speaker-net.ts';
-import { seededRandom } from '../behavior/stats.ts';
+import { seededRandom } from '../../behavior/stats.ts';
 
 const b64 = (xs: number[]): string => Buffer.from(Float32Array.from(xs).buffer).toString('base64');
 

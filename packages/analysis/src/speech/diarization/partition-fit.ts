@@ -9,7 +9,7 @@
 // within-voice scatter), the maximised log-likelihood is -(n·D/2)·log(W / (n·D)), W the windows'
 // summed squared distance to their speaker's mean. Joining two voices raises W; splitting their
 // windows between speakers leaves fewer pure windows (smaller n), and both lower the fit.
-import type { FrameRegion } from './vad.ts';
+import type { FrameRegion } from '../vad.ts';
 import { windowSpans } from './speaker-frames.ts';
 import { pureWindowSpeaker, type RangeEmbedder } from './window-embedding.ts';
 

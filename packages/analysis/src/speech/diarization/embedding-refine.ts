@@ -1,4 +1,4 @@
-// The last step of diarize.ts: pieces of speech move to the speaker whose voice the window
+// The last step of the refinement stage (refinement.ts): pieces of speech move to the speaker whose voice the window
 // embedding (window-embedding.ts) says they are nearest, k-means style, starting from the
 // labels the likelihood stages left.
 //
@@ -11,7 +11,7 @@
 // (over nine UBM seed phases DER 4.5 -> 4.1 %, talk share 5.02 -> 4.09 pp; docs/analysis-speech.md);
 // with a small margin a piece's own noise (what is said, how long it is) moves it too, which is
 // what the margin is for.
-import type { FrameRegion } from './vad.ts';
+import type { FrameRegion } from '../vad.ts';
 import type { RangeEmbedder } from './window-embedding.ts';
 import { speakerPieces } from './speaker-frames.ts';
 

@@ -1,6 +1,6 @@
 // Frame-level decoding of who speaks: Viterbi over precomputed per-frame, per-speaker scores,
 // with a fixed cost per change of speaker (it stands for the minimum plausible turn length).
-import type { FrameRegion } from './vad.ts';
+import type { FrameRegion } from '../vad.ts';
 
 /**
  * Fills `frameSpeaker` inside each region; `emission` is frame-major with k scores per frame. A
@@ -37,34 +37,6 @@ export function viterbiEmissions(emission: Float32Array, k: number, regions: Fra
       s = back[t * k + s]!;
     }
   }
-}
-
-/**
- * Renumbers speakers 0..n-1 in order of first sustained speech (a run of at least `minRun`
- * frames; a stray frame or two early on does not make a speaker "first"), in place; returns
- * old -> new ids.
- */
-export function renumberByFirstSpeech(frameSpeaker: Int16Array, minRun = 50): Map<number, number> {
-  const firstSustained = new Map<number, number>();
-  const firstAny = new Map<number, number>();
-  let i = 0;
-  while (i < frameSpeaker.length) {
-    const s = frameSpeaker[i]!;
-    let e = i + 1;
-    while (e < frameSpeaker.length && frameSpeaker[e] === s) e++;
-    if (s >= 0) {
-      if (!firstAny.has(s)) firstAny.set(s, i);
-      if (e - i >= minRun && !firstSustained.has(s)) firstSustained.set(s, i);
-    }
-    i = e;
-  }
-  const keys = [...firstAny.keys()].sort((a, b) => (firstSustained.get(a) ?? firstAny.get(a)! + 1e9) - (firstSustained.get(b) ?? firstAny.get(b)! + 1e9));
-  const order = new Map<number, number>(keys.map((s, id) => [s, id]));
-  for (let j = 0; j < frameSpeaker.length; j++) {
-    const s = frameSpeaker[j]!;
-    if (s >= 0) frameSpeaker[j] = order.get(s)!;
-  }
-  return order;
 }
 
 /**

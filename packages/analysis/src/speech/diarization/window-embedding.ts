@@ -7,7 +7,7 @@
 // in every direction, so a distance between two clusters' mean embeddings reads the same in
 // any recording.
 import { project, type LinearProjection } from './lda.ts';
-import type { FrameRegion } from './vad.ts';
+import type { FrameRegion } from '../vad.ts';
 import { windowSpans } from './speaker-frames.ts';
 import { embedRange, loadSpeakerNet, runFrameLayers, type SpeakerNet, type SpeakerNetFile } from './speaker-net.ts';
 

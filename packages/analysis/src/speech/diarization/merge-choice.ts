@@ -1,7 +1,7 @@
-// Which two speaker clusters the merging stage of diarize.ts joins next, if any. The
+// Which two speaker clusters the count stage (speaker-count.ts) joins next, if any. The
 // cross-likelihood ratio (CLR) of their GMM speaker models proposes; two channel-robust views of
 // the voice can refuse (a veto), and one of them can also accept a pair the CLR rejects.
-import { voiceprintSimilarity } from './voiceprint.ts';
+import { voiceprintSimilarity } from '../voiceprint.ts';
 import { embeddingDistance, type EmbeddingSum } from './window-embedding.ts';
 
 export interface MergeEvidence {

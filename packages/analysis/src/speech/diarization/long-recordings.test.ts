@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chunkRanges } from './diarize-long.ts';
+import { chunkRanges } from './long-recordings.ts';
 
 test('chunks cut between speech regions, cover every region once, and hold chunk-relative regions', () => {
   // 100 regions of 2 s every 3 s: 300 s; chunks of about 100 s.
