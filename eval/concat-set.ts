@@ -17,6 +17,7 @@ interface SourceFile {
   name: string;
   wav: string;
   rttm: string;
+  utterances: string;
   duration_s: number;
   speech_s: Record<string, number>;
 }
@@ -38,6 +39,9 @@ const pcm: Buffer[] = [];
 const rttm: string[] = [];
 const speakers: string[] = [];
 const speech = new Map<string, number>();
+// The parts' utterance truth, shifted, so that the joined file is scored like any other
+// (turn-taking included).
+const utterances: { speaker: string; start: number; end: number }[] = [];
 let offset = 0;
 for (const part of parts) {
   const path = join(values.dataset, part.wav);
@@ -50,6 +54,8 @@ for (const part of parts) {
     if (!speakers.includes(s.speaker)) speakers.push(s.speaker);
   }
   for (const [id, sec] of Object.entries(part.speech_s)) speech.set(id, (speech.get(id) ?? 0) + sec);
+  const truth = JSON.parse(readFileSync(join(values.dataset, part.utterances), 'utf8')) as { segments: { start: number; end: number }[] };
+  for (const u of truth.segments) utterances.push({ ...u, start: u.start + offset, end: u.end + offset } as (typeof utterances)[number]);
   offset += data.length / 2 / 16000;
 }
 
@@ -62,6 +68,7 @@ const dominant = [...speech].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 mkdirSync(values.out, { recursive: true });
 writeFileSync(join(values.out, `${name}.wav`), Buffer.concat([header, ...pcm]));
 writeFileSync(join(values.out, `${name}.rttm`), `${rttm.join('\n')}\n`);
+writeFileSync(join(values.out, `${name}.json`), JSON.stringify({ segments: utterances }));
 writeFileSync(
   join(values.out, 'manifest.json'),
   JSON.stringify({
@@ -70,6 +77,7 @@ writeFileSync(
         name,
         wav: `${name}.wav`,
         rttm: `${name}.rttm`,
+        utterances: `${name}.json`,
         duration_s: offset,
         num_speakers: speakers.length,
         speakers,

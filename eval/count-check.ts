@@ -1,18 +1,13 @@
-// The speaker count decision alone (packages/analysis/src/speech/speaker-count.ts), file by file:
+// The spectral speaker count alone (eval/spectral-count.ts), file by file:
 // the recording's speech windows embedded with a model and counted, against the manifest's count.
 // Much faster than a whole evaluation, to compare count rules and models:
 //   node eval/count-check.ts --dataset DIR [--model FILE.json] [--max 8]
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { decodeAudioToArray } from '../packages/analysis/src/audio/decode.ts';
-import { analyzeFrames } from '../packages/analysis/src/speech/features.ts';
-import { detectSpeech, regionsToMask } from '../packages/analysis/src/speech/vad.ts';
-import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/speaker-frames.ts';
-import { parseEmbeddingModel, rangeEmbedder } from '../packages/analysis/src/speech/window-embedding.ts';
-import { embedWindows } from '../packages/analysis/src/speech/partition-fit.ts';
-import { decideSpeakerCount } from '../packages/analysis/src/speech/speaker-count.ts';
-import { SPEAKER_LDA } from '../packages/analysis/src/speech/speaker-lda.model.ts';
+import { parseEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
+import { decideSpeakerCount, mediaWindows } from './spectral-count.ts';
+import { SPEAKER_LDA } from '../packages/analysis/src/speech/diarization/speaker-lda.model.ts';
 import { readManifest } from './dataset.ts';
 
 const { values } = parseArgs({ options: { dataset: { type: 'string' }, model: { type: 'string' }, max: { type: 'string', default: '8' }, files: { type: 'string' } } });
@@ -26,12 +21,7 @@ let n = 0;
 let absErr = 0;
 for (const file of readManifest(values.dataset).files) {
   if (values.files && !values.files.split(',').includes(file.name)) continue;
-  const f = analyzeFrames(await decodeAudioToArray(join(values.dataset, file.wav)));
-  const regions = detectSpeech(f);
-  const model = modellingMask(f, regionsToMask(regions, f.frames), true);
-  const cep = standardisedCepstra(f, model, true);
-  const e = rangeEmbedder(emb, cep, 20, model)!;
-  const w = embedWindows(e, regions);
+  const w = (await mediaWindows(join(values.dataset, file.wav), emb))!;
   const d = decideSpeakerCount(w.vectors, w.dims, w.start.length, { min: 1, max: Number(values.max) });
   const got = d?.count ?? (w.start.length ? 1 : 0);
   n++;

@@ -1,4 +1,4 @@
-// How well the window speaker embedding (packages/analysis/src/speech/window-embedding.ts) tells
+// How well the window speaker embedding (packages/analysis/src/speech/diarization/window-embedding.ts) tells
 // voices apart on a dataset with reference labels, without the diarization around it:
 //   node eval/embedding-eer.ts --dataset DIR [--model FILE.json] [--win 150]
 // - the equal error rate of a cosine threshold between two windows of one file (windows that
@@ -14,10 +14,10 @@ import { readFileSync } from 'node:fs';
 import { decodeAudioToArray } from '../packages/analysis/src/audio/decode.ts';
 import { analyzeFrames } from '../packages/analysis/src/speech/features.ts';
 import { detectSpeech, regionsToMask } from '../packages/analysis/src/speech/vad.ts';
-import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/speaker-frames.ts';
-import { embeddingDistance, parseEmbeddingModel, rangeEmbedder, type EmbeddingSum, type WindowEmbeddingModel } from '../packages/analysis/src/speech/window-embedding.ts';
+import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/diarization/speaker-frames.ts';
+import { embeddingDistance, parseEmbeddingModel, rangeEmbedder, type EmbeddingSum, type WindowEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
 import { cosineSimilarity } from '../packages/analysis/src/speech/stats.ts';
-import { SPEAKER_LDA } from '../packages/analysis/src/speech/speaker-lda.model.ts';
+import { SPEAKER_LDA } from '../packages/analysis/src/speech/diarization/speaker-lda.model.ts';
 import { readManifest, readRttm } from './dataset.ts';
 import { equalErrorRate } from './eer.ts';
 
@@ -41,8 +41,8 @@ const closest: { file: string; pair: string; d: number }[] = [];
 for (const file of readManifest(values.dataset).files) {
   const x = await decodeAudioToArray(join(values.dataset, file.wav));
   const f = analyzeFrames(x);
-  const model = modellingMask(f, regionsToMask(detectSpeech(f), f.frames), true);
-  const cep = standardisedCepstra(f, model, true);
+  const model = modellingMask(f, regionsToMask(detectSpeech(f), f.frames));
+  const cep = standardisedCepstra(f, model);
   const embedder = rangeEmbedder(emb, cep, dims, model)!;
   const owner: (string | null)[] = new Array<string | null>(f.frames).fill(null);
   for (const s of readRttm(join(values.dataset, file.rttm))) {

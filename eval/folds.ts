@@ -1,17 +1,22 @@
 // Speaker-disjoint validation: each fold's conversations (eval/build-validation.ts) scored with
 // the model trained without that fold's voices (training/README.md), and the mean and worst fold.
-//   npm run eval:folds -- --val /work/val --models DIR [--model-name fold-{k}.json] [--tune JSON]
+//   npm run eval:folds -- --val /work/val --models DIR [--model-name fold-{k}.json] [--tune JSON] [--count spectral]
+//                         [--baseline OLD-folds-summary.json]
 // DIR/fold-K.json is fold K's model; --models none runs the committed model on every fold (its
 // training saw every corpus voice, so those figures are not speaker-disjoint: a reference only).
-// Prints the fold table and writes DIR/folds-summary.json (or --json OUT).
+// Prints the fold table and writes DIR/folds-summary.json (or --json OUT), with every file's
+// figures. --baseline compares file by file with an earlier summary (paired-comparison.ts): on
+// 42 files a mean moves by a point or two on noise alone, so a change is judged by how many files
+// it helps and hurts as well as by the means.
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { SetSummary } from './seed-table.ts';
+import { pairedComparison, type FileFigures } from './paired-comparison.ts';
 
-const { values } = parseArgs({ options: { val: { type: 'string' }, models: { type: 'string' }, 'model-name': { type: 'string', default: 'fold-{k}.json' }, tune: { type: 'string' }, json: { type: 'string' }, files: { type: 'string' } } });
+const { values } = parseArgs({ options: { val: { type: 'string' }, models: { type: 'string' }, 'model-name': { type: 'string', default: 'fold-{k}.json' }, tune: { type: 'string' }, count: { type: 'string' }, baseline: { type: 'string' }, json: { type: 'string' }, files: { type: 'string' } } });
 if (!values.val || !values.models) {
   console.error('usage: npm run eval:folds -- --val DIR --models DIR|none [--model-name fold-{k}.json] [--tune JSON] [--json OUT]');
   process.exit(2);
@@ -27,6 +32,7 @@ const runs = folds.map(async (fold) => {
     args.push('--model', model);
   }
   if (values.tune) args.push('--tune', values.tune);
+  if (values.count) args.push('--count', values.count);
   if (values.files) args.push('--files', values.files);
   // The folds run side by side, each in its own process.
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -35,7 +41,8 @@ const runs = folds.map(async (fold) => {
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`eval of ${fold} failed`);
   process.stderr.write(`${fold}\n${out}\n`);
-  return { fold, s: (JSON.parse(readFileSync(join(tmp, `${fold}.json`), 'utf8')) as { summary: SetSummary }).summary };
+  const result = JSON.parse(readFileSync(join(tmp, `${fold}.json`), 'utf8')) as { summary: SetSummary; files: FileFigures[] };
+  return { fold, s: result.summary, files: result.files };
 });
 const rows = await Promise.all(runs);
 
@@ -64,4 +71,8 @@ lines.push(`| worst fold | - | ${cols.map((c) => fmt(c, worst[c.key]!)).join(' |
 console.log(lines.join('\n'));
 const out = values.json ?? (values.models !== 'none' ? join(values.models, 'folds-summary.json') : join(tmp, 'folds-summary.json'));
 writeFileSync(out, JSON.stringify({ folds: rows, mean, worst }, null, 1));
+if (values.baseline) {
+  const before = JSON.parse(readFileSync(values.baseline, 'utf8')) as { folds: { files?: FileFigures[] }[] };
+  console.log(pairedComparison(before.folds.flatMap((f) => f.files ?? []), rows.flatMap((r) => r.files)));
+}
 console.error(`wrote ${out}`);

@@ -1,5 +1,5 @@
 // Evaluation of the engine on a folder built like the shared dev set:
-//   npm run eval -- --dataset DIR [--files dev01,dev02] [--tune '{"diarize":{...}}'] [--json OUT]
+//   npm run eval -- --dataset DIR [--files dev01,dev02] [--tune '{"diarization":{"settings":{"count":{...}}}}'] [--json OUT]
 //                  [--seeds N] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]
 // --seeds N runs the set at N seeds of the diarization's UBM and prints each one's summary with
 // the mean and range over them (eval/seed-table.ts).
@@ -21,8 +21,10 @@ import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
 import { scoreDiarization, type DerResult, type Seg } from './der.ts';
 import { pairwiseIdentity, type Appearance } from './identity.ts';
 import { meanSummary, seedPhases, seedRow, seedTable, type SetSummary } from './seed-table.ts';
-import { DIARIZE_DEFAULTS } from '../packages/analysis/src/speech/diarize-options.ts';
-import { parseEmbeddingModel } from '../packages/analysis/src/speech/window-embedding.ts';
+import { DIARIZATION_SETTINGS } from '../packages/analysis/src/speech/diarization/settings.ts';
+import { parseEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
+import { DEFAULT_EMBEDDING } from '../packages/analysis/src/speech/diarization/default-embedding.ts';
+import { spectralCount } from './spectral-count.ts';
 import { formatEvents, referenceTurnTaking, scoreTurnTaking, sumTurnTaking, type RefUtterance, type TurnTakingScore } from './turn-taking.ts';
 
 interface FileResult {
@@ -158,6 +160,8 @@ interface EvalArgs {
   jitter: number;
   coarse: boolean;
   shift: number;
+  /** 'spectral': each file's count read off its window embeddings (spectral-count.ts) is given to the engine as the user's exact count. */
+  count?: 'spectral';
 }
 
 interface SetResult {
@@ -179,7 +183,13 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
   const failures: string[] = [];
   for (const file of a.files) {
     const transcript = a.transcripts ? devTranscript(a.dir, file, a.jitter, a.coarse, a.shift) : undefined;
-    const r = await evaluateFile(a.dir, file, transcript ? { ...a.options, transcript } : a.options);
+    let options = transcript ? { ...a.options, transcript } : a.options;
+    if (a.count === 'spectral') {
+      const emb = options.evaluation?.diarization?.embeddingModel ?? DEFAULT_EMBEDDING;
+      const count = await spectralCount(join(a.dir, file.wav), emb, { min: 1, max: DIARIZATION_SETTINGS.initialSegments.maxInitialClusters });
+      if (count) options = { ...options, speakers: { exact: count } };
+    }
+    const r = await evaluateFile(a.dir, file, options);
     results.push(r);
     const d = r.der25;
     const sc = d.scored;
@@ -267,6 +277,7 @@ async function main(): Promise<void> {
     options: {
       dataset: { type: 'string' },
       files: { type: 'string' },
+      count: { type: 'string' },
       tune: { type: 'string' },
       threshold: { type: 'string' },
       json: { type: 'string' },
@@ -281,21 +292,22 @@ async function main(): Promise<void> {
   });
   const seeds = Number(values.seeds ?? 1);
   if (!values.dataset || !Number.isInteger(seeds) || seeds < 1) {
-    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--seeds N] [--model FILE.json] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
+    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--seeds N] [--model FILE.json] [--count spectral] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
     process.exit(2);
   }
   const dir = values.dataset;
   const only = values.files?.split(',');
-  let tuning = values.tune ? (JSON.parse(values.tune) as NonNullable<AnalysisOptions['tuning']>) : undefined;
+  let tuning = values.tune ? (JSON.parse(values.tune) as NonNullable<AnalysisOptions['evaluation']>) : undefined;
   // --model FILE: a window speaker embedding written as JSON by a trainer (a fold's model, in the
   // speaker-disjoint validation: training/README.md) instead of the committed one.
-  if (values.model) tuning = { ...tuning, diarize: { ...tuning?.diarize, embeddingModel: parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8'))) } };
+  if (values.model) tuning = { ...tuning, diarization: { ...tuning?.diarization, embeddingModel: parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8'))) } };
   const args: EvalArgs = {
     dir,
     files: readManifest(dir).files.filter((f) => !only || only.includes(f.name)),
-    options: tuning ? { tuning } : {},
+    options: tuning ? { evaluation: tuning } : {},
     threshold: values.threshold ? Number(values.threshold) : SAME_SPEAKER_THRESHOLD,
     quiet: values.quiet ?? false,
+    ...(values.count === 'spectral' ? { count: 'spectral' as const } : {}),
     transcripts: values.transcripts ?? false,
     jitter: Number(values['transcript-jitter'] ?? 0),
     coarse: values['transcript-coarse'] ?? false,
@@ -308,13 +320,15 @@ async function main(): Promise<void> {
     return;
   }
   // The diarization's UBM is seeded at evenly spread frames, and where is arbitrary
-  // (docs/analysis-speech.md, "How much the figures depend on the UBM's seeds"): the set is run at
+  // (docs/analysis-speech.md, "Two UBM seedings" and "Dev set"): the set is run at
   // N seed phases (seedPhases: distinct draws also when each run chooses among several seedings)
   // and scored by the mean and range over them.
-  const candidates = tuning?.diarize?.seedCandidates ?? DIARIZE_DEFAULTS.seedCandidates;
+  const candidates = tuning?.diarization?.settings?.models?.seedCandidates ?? DIARIZATION_SETTINGS.models.seedCandidates;
   const runs: { phase: number; set: SetResult }[] = [];
   for (const phase of seedPhases(seeds, candidates)) {
-    const set = await evaluateSet({ ...args, quiet: true, options: { ...args.options, tuning: { ...tuning, diarize: { ...tuning?.diarize, ubmSeedPhase: phase } } } });
+    const settings = tuning?.diarization?.settings;
+    const diarization = { ...tuning?.diarization, settings: { ...settings, models: { ...settings?.models, ubmSeedPhase: phase } } };
+    const set = await evaluateSet({ ...args, quiet: true, options: { ...args.options, evaluation: { ...tuning, diarization } } });
     runs.push({ phase, set });
     if (!values.quiet) console.error(`seed phase ${phase}: ${seedRow(set.summary).join(' | ')}`);
   }

@@ -3,7 +3,8 @@
 // speaker count, talk-share error by speech time, first-speech order). Prints one line per
 // setting, and with --halves the same figures for files 1-6 and 7-12 separately (to check that a
 // setting chosen on one half holds on the other).
-//   node eval/sweep.ts --dataset DIR --grid '{"clrThreshold":[-1,-0.5],"minSpeakerSec":[5,8]}'
+//   node eval/sweep.ts --dataset DIR --grid '{"count.clrThreshold":[-1,-0.5],"count.minSpeakerSec":[5,8]}'
+// (grid keys are stage.setting, as grouped in packages/analysis/src/speech/diarization/settings.ts)
 //     [--halves] [--verbose] [--files a,b] [--trace [--compact]] [--seeds N]
 // --seeds N scores each setting at N seedings of the diarization's UBM and prints the mean and
 // range of the figures over them (docs/analysis-speech.md: a setting is judged by those).
@@ -14,11 +15,11 @@ import { join } from 'node:path';
 import { decodeAudio } from '../packages/analysis/src/audio/decode.ts';
 import { FrameAnalyzer, type FrameFeatures } from '../packages/analysis/src/speech/features.ts';
 import { detectSpeech, regionsToMask, type FrameRegion } from '../packages/analysis/src/speech/vad.ts';
-import { diarize, type Diarization, type DiarizeOptions, type MergeTrace } from '../packages/analysis/src/speech/diarize.ts';
+import { diarize, type Diarization, type DiarizationOverrides, type MergeTrace } from '../packages/analysis/src/speech/diarization/diarize.ts';
 import { frameTrackToSegments } from '../packages/analysis/src/speech/turns.ts';
 import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
 import { seedPhases } from './seed-table.ts';
-import { DIARIZE_DEFAULTS } from '../packages/analysis/src/speech/diarize-options.ts';
+import { DIARIZATION_SETTINGS } from '../packages/analysis/src/speech/diarization/settings.ts';
 import { scoreDiarization, type Seg } from './der.ts';
 
 let compactTrace = false;
@@ -82,8 +83,8 @@ function describeTrace(p: Prepared, e: MergeTrace): string {
 }
 
 /** Diarizes one file and adds its figures to every accumulator given (the whole set and its half). */
-export function scoreOne(p: Prepared, opts: DiarizeOptions, accs: SweepScore[], log?: string[]): void {
-  const d = diarize(p.f, p.regions, p.mask, opts);
+export function scoreOne(p: Prepared, opts: DiarizationOverrides, accs: SweepScore[], log?: string[]): void {
+  const d = diarize(p.f, p.regions, p.mask, {}, opts);
   for (const acc of accs) addScore(p, d, acc);
   log?.push(`${p.file.name} ${p.file.num_speakers}/${d.speakers} DER ${derPct(p, d)}`);
 }
@@ -130,10 +131,17 @@ export function formatScore(a: SweepScore): string {
   return `DER ${((100 * a.derNum) / a.derDen).toFixed(2)} count ${a.countOk}/${a.files} share ${(a.shareErrSum / Math.max(1, a.shareErrN)).toFixed(2)} order ${a.orderOk}/${a.orderN}`;
 }
 
-function expand(grid: Record<string, unknown[]>): DiarizeOptions[] {
-  let out: Record<string, unknown>[] = [{}];
-  for (const [k, vs] of Object.entries(grid)) out = out.flatMap((o) => vs.map((v) => ({ ...o, [k]: v })));
-  return out as DiarizeOptions[];
+type Settings = NonNullable<DiarizationOverrides['settings']>;
+
+/** Every combination of the grid's values; keys are `stage.setting`. */
+function expand(grid: Record<string, unknown[]>): Settings[] {
+  let out: Record<string, Record<string, unknown>>[] = [{}];
+  for (const [key, vs] of Object.entries(grid)) {
+    const [stage, name] = key.split('.');
+    if (!stage || !name || !(stage in DIARIZATION_SETTINGS)) throw new Error(`grid key ${key}: expected stage.setting (settings.ts)`);
+    out = out.flatMap((o) => vs.map((v) => ({ ...o, [stage]: { ...o[stage], [name]: v } })));
+  }
+  return out as Settings[];
 }
 
 /** Mean and range over seed phases of one setting's figures (files-weighted as formatScore). */
@@ -160,9 +168,9 @@ async function main(): Promise<void> {
   if (seeds > 0) {
     // Each setting at the same UBM seed phases as eval/run.ts --seeds.
     for (const opts of grid) {
-      const scores = seedPhases(seeds, opts.seedCandidates ?? DIARIZE_DEFAULTS.seedCandidates).map((phase) => {
+      const scores = seedPhases(seeds, opts.models?.seedCandidates ?? DIARIZATION_SETTINGS.models.seedCandidates).map((phase) => {
         const acc = emptyScore();
-        for (const p of prepared) scoreOne(p, { ...opts, ubmSeedPhase: phase }, [acc]);
+        for (const p of prepared) scoreOne(p, { settings: { ...opts, models: { ...opts.models, ubmSeedPhase: phase } } }, [acc]);
         return acc;
       });
       console.log(`${JSON.stringify(opts)}: ${formatSeeds(scores)}`);
@@ -175,7 +183,7 @@ async function main(): Promise<void> {
     const log: string[] = [];
     prepared.forEach((p, i) => {
       const traces: string[] = [];
-      const o: DiarizeOptions = values.trace ? { ...opts, trace: (e) => traces.push(describeTrace(p, e)) } : opts;
+      const o: DiarizationOverrides = values.trace ? { settings: opts, trace: (e) => traces.push(describeTrace(p, e)) } : { settings: opts };
       const before = log.length;
       scoreOne(p, o, [all, halves[i < prepared.length / 2 ? 0 : 1]!], log);
       if (values.trace) console.log(`${log[before]}\n${traces.join('\n')}`);

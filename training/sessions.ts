@@ -11,7 +11,7 @@ import { decodeAudioToArray } from '../packages/analysis/src/audio/decode.ts';
 import { resample } from '../packages/analysis/src/audio/resample.ts';
 import { analyzeFrames, type FrameFeatures } from '../packages/analysis/src/speech/features.ts';
 import { detectSpeech, regionsToMask } from '../packages/analysis/src/speech/vad.ts';
-import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/speaker-frames.ts';
+import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/diarization/speaker-frames.ts';
 
 const SR = 16000;
 
@@ -192,7 +192,7 @@ export class SessionSimulator {
     else if (this.reverbShare > 0 && rand() < this.reverbShare) sig.set(throughSox(sig, null, ['reverb', String(Math.round(20 + rand() * 60)), '50', String(Math.round(30 + rand() * 70))]));
     const features = analyzeFrames(sig);
     const mask = regionsToMask(detectSpeech(features), features.frames);
-    const model = modellingMask(features, mask, true);
-    return { features, model, cep: standardisedCepstra(features, model, true), owner };
+    const model = modellingMask(features, mask);
+    return { features, model, cep: standardisedCepstra(features, model), owner };
   }
 }

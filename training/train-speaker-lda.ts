@@ -1,8 +1,8 @@
-// Trains the window speaker embedding's LDA (packages/analysis/src/speech/window-embedding.ts)
+// Trains the window speaker embedding's LDA (packages/analysis/src/speech/diarization/window-embedding.ts)
 // on the corpus that training/speaker-data.sh builds from Debian packages (real recorded voices,
 // none of them in the dev set):
 //   node training/train-speaker-lda.ts --data /work/spk-train \
-//     --out packages/analysis/src/speech/speaker-lda.model.ts --sessions 200
+//     --out packages/analysis/src/speech/diarization/speaker-lda.model.ts --sessions 200
 // Each training "session" is what the engine sees in a recording: two to four speakers' clips
 // joined into one signal, each speaker through its own random channel (band limits, an EQ bump,
 // level, sometimes noise), analysed exactly as analyze.ts does (VAD, modelling frames,
@@ -11,8 +11,8 @@
 // are its class.
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
-import { windowStats } from '../packages/analysis/src/speech/window-embedding.ts';
-import { fitLda } from '../packages/analysis/src/speech/lda.ts';
+import { windowStats } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
+import { fitLda } from '../packages/analysis/src/speech/diarization/lda.ts';
 import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 import { loadSpeakers, SessionSimulator } from './sessions.ts';
 
@@ -26,17 +26,26 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     exclude: { type: 'string' },
     win: { type: 'string' },
+    speeds: { type: 'string' },
+    telephone: { type: 'string' },
+    reverb: { type: 'string' },
   },
 });
 if (!values.data || !values.out) {
-  console.error('usage: node training/train-speaker-lda.ts --data DIR --out FILE(.ts|.json) [--sessions 200] [--keep 24] [--seed 1] [--augment 0|1] [--win 150] [--exclude id,id]');
+  console.error('usage: node training/train-speaker-lda.ts --data DIR --out FILE(.ts|.json) [--sessions 200] [--keep 24] [--seed 1] [--augment 0|1] [--win 150] [--exclude id,id] [--speeds 0.88,0.94,1,1.06,1.12] [--telephone 0.15] [--reverb 0.15]');
   process.exit(2);
 }
 const rand = seededRandom(Number(values.seed ?? 1));
 const augment = values.augment !== '0';
 const speakers = loadSpeakers(values.data, new Set((values.exclude ?? '').split(',').filter(Boolean)));
 console.error(`${speakers.length} speakers`);
-const simulator = new SessionSimulator(speakers, rand, augment);
+// --speeds: each voice at each speed factor is its own class (more pseudo-speakers to learn from);
+// --telephone / --reverb: shares of sessions through a GSM codec or reverberation.
+const simulator = new SessionSimulator(speakers, rand, augment, {
+  speeds: values.speeds ? values.speeds.split(',').map(Number) : [1],
+  telephoneShare: Number(values.telephone ?? 0),
+  reverbShare: Number(values.reverb ?? 0),
+});
 
 const sessions = Number(values.sessions ?? 200);
 const WIN = Number(values.win ?? 150);

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Trains the neural window speaker embedding (packages/analysis/src/speech/speaker-net.ts).
+"""Trains the neural window speaker embedding (packages/analysis/src/speech/diarization/speaker-net.ts).
 
     /usr/bin/python3 training/train-speaker-net.py --data EXPORT_DIR --out MODEL.json \
         [--steps 2500] [--channels 64] [--emb 128] [--keep 24] [--seed 1] [--threads 2]

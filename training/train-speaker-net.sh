@@ -6,7 +6,7 @@
 #    leaving out the voices of leave-voices-out fold s mod 3;
 # 3. one model per fold, trained without that fold's voices (WORK/fold-K.json: for the
 #    speaker-disjoint validation, eval/folds.ts), and the shipped model on every session;
-# 4. the model written as WORK/speaker-net.model.ts, ready to copy into packages/analysis/src/speech/
+# 4. the model written as WORK/speaker-net.model.ts, ready to copy into packages/analysis/src/speech/diarization/
 #    (with a DEFAULT_EMBEDDING change) once it wins on the folds; today it does not.
 # Not run by install or CI. About 40 minutes on 2 cores.
 set -euo pipefail

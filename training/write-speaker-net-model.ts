@@ -1,10 +1,10 @@
 // Writes a trained speaker network (train-speaker-net.py's JSON) as the engine's committed model:
-//   node training/write-speaker-net-model.ts MODEL.json packages/analysis/src/speech/speaker-net.model.ts
+//   node training/write-speaker-net-model.ts MODEL.json packages/analysis/src/speech/diarization/speaker-net.model.ts
 // The file records how the model was trained (command, voices, sessions, checksum) in its header
 // and keeps the trainer's check vector, which the engine's tests run through the TypeScript
 // inference.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { loadSpeakerNet, type SpeakerNetFile } from '../packages/analysis/src/speech/speaker-net.ts';
+import { loadSpeakerNet, type SpeakerNetFile } from '../packages/analysis/src/speech/diarization/speaker-net.ts';
 
 const [input, output] = process.argv.slice(2);
 if (!input || !output) {

@@ -46,7 +46,7 @@ test('analyzeMedia: corrupt input is media_unreadable, an aborted analysis stops
 });
 
 test('firstSpeechOrder numbers speakers by their first segment, speakers without speech last', async () => {
-  const { firstSpeechOrder } = await import('./analyze.ts');
+  const { firstSpeechOrder } = await import('./speech/diarization/numbering.ts');
   const segs = [
     { speaker: 1, start: 0.2 },
     { speaker: 0, start: 0.9 },

@@ -8,7 +8,9 @@ import { resample } from './audio/resample.ts';
 import { FrameAnalyzer, SAMPLE_RATE, type FrameFeatures } from './speech/features.ts';
 import { detectSpeech, regionsToMask, speechThresholds, type VadOptions } from './speech/vad.ts';
 import { restoreTurnGaps, silenceEdges, type TurnGapOptions } from './speech/turn-gaps.ts';
-import { diarize, type DiarizeOptions } from './speech/diarize.ts';
+import { diarize } from './speech/diarization/diarize.ts';
+import type { DiarizationOverrides } from './speech/diarization/settings.ts';
+import { firstSpeechOrder } from './speech/diarization/numbering.ts';
 import { syllableNuclei } from './speech/syllables.ts';
 import { acousticStats, buildTurns, frameTrackToSegments } from './speech/turns.ts';
 import { CepstralVoiceprint, type VoiceprintExtractor } from './speech/voiceprint.ts';
@@ -28,8 +30,11 @@ export interface AnalysisOptions {
   speakers?: SpeakerCountHint;
   /** Throw EngineError('no_speech_detected') instead of returning zero speakers. */
   requireSpeech?: boolean;
-  /** Overrides for evaluation and calibration; the defaults are the calibrated values. */
-  tuning?: { vad?: VadOptions; diarize?: DiarizeOptions; transcriptGuide?: boolean; cueLed?: boolean; turnGaps?: TurnGapOptions | false };
+  /**
+   * Evaluation only (eval/): other settings for the stages and switches that turn steps off, to
+   * measure them. The service never sets it; the defaults are the calibrated values.
+   */
+  evaluation?: { vad?: VadOptions; diarization?: DiarizationOverrides; transcriptGuide?: boolean; cueLed?: boolean; turnGaps?: TurnGapOptions | false };
   voiceprint?: VoiceprintExtractor;
 }
 
@@ -50,16 +55,6 @@ const GUIDED_DIARIZATION_NAME = 'transcript-guided: one GMM-UBM speaker model pe
 function guidedMethod(offsetSec: number, cueLed: boolean, overlaps: string): string {
   const moved = offsetSec !== 0 ? `; the transcript's times moved by ${offsetSec.toFixed(2)} s to fit the speech` : '';
   return `${GUIDED_DIARIZATION_NAME}${cueLed ? ", then the cues' own boundaries where one name speaks" : ''}${moved}; ${overlaps}`;
-}
-
-/** For each speaker 0..k-1, its number in the order of first speech (speakers without speech last). */
-export function firstSpeechOrder(segments: readonly { speaker: number; start: number }[], k: number): number[] {
-  const first = new Array<number>(k).fill(Infinity);
-  for (const g of segments) if (g.speaker >= 0 && g.speaker < k) first[g.speaker] = Math.min(first[g.speaker]!, g.start);
-  const byFirst = Array.from({ length: k }, (_, s) => s).sort((a, b) => first[a]! - first[b]! || a - b);
-  const order = new Array<number>(k);
-  byFirst.forEach((s, rank) => (order[s] = rank));
-  return order;
 }
 
 function throwIfAborted(signal?: AbortSignal): void {
@@ -116,8 +111,8 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   const progress = options.onProgress ?? ((): void => undefined);
   progress('detecting_speech', 1);
   throwIfAborted(options.signal);
-  const thresholds = speechThresholds(f, options.tuning?.vad);
-  const regions = detectSpeech(f, options.tuning?.vad, thresholds);
+  const thresholds = speechThresholds(f, options.evaluation?.vad);
+  const regions = detectSpeech(f, options.evaluation?.vad, thresholds);
   const mask = regionsToMask(regions, f.frames);
   if (regions.length === 0 && options.requireSpeech) throw new EngineError('no_speech_detected', 'no speech was detected in the media');
 
@@ -126,17 +121,17 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   // labels anything (cue-timing.ts); the analysis keeps the moved cues.
   const timing = options.transcript ? cueTiming(options.transcript, mask) : null;
   const transcript = options.transcript && timing ? shiftTranscript(options.transcript, timing.offsetSec) : null;
-  const guide = transcript && options.tuning?.transcriptGuide !== false ? transcriptGuide(transcript, mask) : null;
+  const guide = transcript && options.evaluation?.transcriptGuide !== false ? transcriptGuide(transcript, mask) : null;
   const hint = options.speakers;
   const countBounds = hint ? (hint.exact ? { min: hint.exact, max: hint.exact } : { min: hint.min ?? 1, max: hint.max ?? Infinity }) : undefined;
-  const diarization = diarize(f, regions, mask, { ...options.tuning?.diarize, ...(countBounds ? { speakers: countBounds } : {}) }, guide?.track);
+  const diarization = diarize(f, regions, mask, { speakers: countBounds, guide: guide?.track ?? null }, options.evaluation?.diarization);
   const { speakers, guided } = diarization;
-  const turnGaps = options.tuning?.turnGaps;
+  const turnGaps = options.evaluation?.turnGaps;
   let frameSpeaker = turnGaps === false ? diarization.frameSpeaker : restoreTurnGaps(diarization.frameSpeaker, f, thresholds.stay, turnGaps, guided ? guide?.overlaps : []);
   let track = frameTrackToSegments(frameSpeaker);
   let labels = transcript ? alignTranscript(track, transcript).labels : Array.from({ length: speakers }, () => null);
   // Cues that fit the speech say where each utterance starts and ends better than the models do.
-  const cueLed = guided && guide && timing && timing.agreement >= CUE_LED_MIN_AGREEMENT && options.tuning?.cueLed !== false ? cueLedTrack(frameSpeaker, guide, labels, mask) : null;
+  const cueLed = guided && guide && timing && timing.agreement >= CUE_LED_MIN_AGREEMENT && options.evaluation?.cueLed !== false ? cueLedTrack(frameSpeaker, guide, labels, mask) : null;
   // Voiceprints keep the frames the voice models chose: the cues' edges hold breaths and the
   // other voice's onsets, and the same-speaker threshold is calibrated on the models' tracks
   // (on the dev set, identity F1 with exact cues is 1.000 this way, 0.969 from the cue-led track).

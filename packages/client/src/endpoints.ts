@@ -21,6 +21,10 @@ export const endpoints = {
   'files.diarization': { method: 'GET', path: '/v1/files/{id}/diarization', status: 200, response: 'Diarization' },
   'files.reanalyze': { method: 'POST', path: '/v1/files/{id}/reanalyze', status: 202, response: 'Media' },
   'files.metrics': { method: 'GET', path: '/v1/files/{id}/metrics', status: 200, response: 'MediaMetrics' },
+  'files.content': { method: 'GET', path: '/v1/files/{id}/content', status: 200, response: null },
+  'files.createContentLink': { method: 'POST', path: '/v1/files/{id}/content-links', status: 201, response: 'ContentLink' },
+  'files.events': { method: 'GET', path: '/v1/files/{id}/events', status: 200, response: null },
+  'files.stream': { method: 'GET', path: '/v1/files/events', status: 200, response: null },
 
   'matching.create': { method: 'POST', path: '/v1/matching/jobs', status: 202, response: 'JobReceipt' },
   'matching.retrieve': { method: 'GET', path: '/v1/matching/{id}', status: 200, response: 'MatchingPayload' },
@@ -31,6 +35,7 @@ export const endpoints = {
   'reports.create': { method: 'POST', path: '/v1/reports/jobs', status: 202, response: 'JobReceipt' },
   'reports.retrieve': { method: 'GET', path: '/v1/reports/{id}', status: 200, response: 'ReportPayload' },
   'reports.html': { method: 'GET', path: '/v1/reports/{id}/html', status: 200, response: null },
+  'reports.evidence': { method: 'GET', path: '/v1/reports/{id}/evidence', status: 200, response: null },
   'reports.byJob': { method: 'GET', path: '/v1/reports/by-job/{jobId}', status: 200, response: 'ReportPayload' },
 
   'jobs.list': { method: 'GET', path: '/v1/jobs', status: 200, response: 'List:Job' },

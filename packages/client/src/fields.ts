@@ -3,7 +3,7 @@
 // and nullable fields), and test/openapi.test.ts proves it matches the server's OpenAPI
 // document. Together they make the server's schema the single source of truth for the SDK.
 import type {
-  CreditBalance, CreditTransaction, Diarization, DiarizationParams, Entity, EntityMetrics, MediaMetrics, Feedback, FeedbackCreateParams, Job, JobReceipt,
+  ContentLink, ContentLinkParams, CreditBalance, CreditTransaction, Diarization, DiarizationParams, Entity, EntityMetrics, MediaMetrics, Feedback, FeedbackCreateParams, Job, JobReceipt,
   MatchingJobCreateParams, MatchingPayload, Media, ReportJobCreateParams, ReportPayload, WebhookDelivery, Workspace,
   ApiKey, CreatedApiKey, SigningSecret, FileListParams, ReanalyzeParams, EntityListParams, EntityUpdateParams, EntityTagParams, EntityMergeParams, ApiKeyCreateParams, JobListParams, DeliveryListParams, ListParams,
 } from './types.ts';
@@ -60,6 +60,7 @@ export const responseFields: Record<string, Shape> = {
     optional: ['label'],
     nullable: ['durationSec'],
   }),
+  ContentLink: shape<ContentLink>()({ required: ['url', 'expiresAt'], optional: [], nullable: [] }),
   Diarization: shape<Diarization>()({ required: ['mediaId', 'durationSec', 'segments'], optional: [], nullable: ['durationSec'] }),
   MediaMetrics: shape<MediaMetrics>()({ required: ['mediaId', 'speakers'], optional: [], nullable: [] }),
   EntityMetrics: shape<EntityMetrics>()({ required: ['entityId', 'label', 'metrics', 'appearances'], optional: [], nullable: ['label', 'metrics'] }),
@@ -102,6 +103,7 @@ export const requestFields: Record<string, Shape & { sdkDefaults?: readonly stri
   'files.reanalyze': shape<ReanalyzeParams>()({
     required: [], optional: ['numSpeakers', 'minSpeakers', 'maxSpeakers'], nullable: ['numSpeakers', 'minSpeakers', 'maxSpeakers'],
   }),
+  'files.createContentLink': shape<ContentLinkParams>()({ required: [], optional: ['expiresInSec'], nullable: [] }),
   'feedback.create': shape<FeedbackCreateParams>()({ required: ['resultId', 'rating'], optional: ['comment'], nullable: [] }),
   'entities.update': shape<EntityUpdateParams>()({ required: ['label'], optional: [], nullable: ['label'] }),
   'entities.tag': shape<EntityTagParams>()({ required: ['tags'], optional: [], nullable: [] }),

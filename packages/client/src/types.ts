@@ -232,8 +232,40 @@ export interface Media {
     engineVersion: string | null;
     /** The speaker-count hints every analysis of this media uses. */
     speakerHints: SpeakerHints | null;
+    /** The step a running analysis is in; null unless `status` is `running`. */
+    stage: MediaAnalysisStage | null;
+    /** Share of the analysis done, 0 to 1 (each stage a third); 1 when ready. */
+    progress: number;
   };
   createdAt: Timestamp;
+}
+
+export type MediaAnalysisStage = 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior';
+
+/** One event of a media analysis stream (`files.events`, `files.stream`): the media's state. */
+export interface MediaEvent {
+  /** The event id: send it back as `lastEventId` to resume after it. */
+  id: string | null;
+  event: 'media.updated' | 'media.ready' | 'media.failed';
+  media: Media;
+}
+
+/** `POST /v1/files/:id/content-links`. */
+export interface ContentLinkParams {
+  /** How long the link works, 60 to 3600 seconds; default 900. */
+  expiresInSec?: number;
+}
+
+/** A short-lived link that streams one media's bytes without the API key (for `<audio src>`). */
+export interface ContentLink {
+  /** The content route with the link's token; the SDK answers it absolute (on its base URL). */
+  url: string;
+  expiresAt: Timestamp;
+}
+
+/** `files.content`: a byte range of the file (`end` inclusive; left out: to the end). */
+export interface ContentParams {
+  range?: { start: number; end?: number };
 }
 
 export interface Diarization {

@@ -6,7 +6,6 @@ import { useEffect, useState } from 'preact/hooks';
 import { forgetKey, signIn, storedKey } from './api.ts';
 import type { Session } from './api.ts';
 import { ErrorNote } from './ui.tsx';
-import { localCopies } from './upload.ts';
 import { RecordingsPage } from './pages/recordings.tsx';
 import { RecordingPage } from './pages/recording.tsx';
 import { PeoplePage } from './pages/people.tsx';
@@ -64,6 +63,7 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '#/workspace', label: 'Workspace', admin: true },
 ];
 
+/** Pages of one item are keyed by it: another item is a new page, never the last one's data beside the new one's error. */
 function route(hash: string, session: Session): JSX.Element {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
@@ -72,13 +72,13 @@ function route(hash: string, session: Session): JSX.Element {
   switch (head) {
     case undefined:
     case 'recordings':
-      return id ? <RecordingPage session={session} id={id} /> : <RecordingsPage session={session} />;
+      return id ? <RecordingPage key={id} session={session} id={id} /> : <RecordingsPage session={session} />;
     case 'people':
-      return id ? <PersonPage session={session} id={id} /> : <PeoplePage session={session} />;
+      return id ? <PersonPage key={id} session={session} id={id} /> : <PeoplePage session={session} />;
     case 'matching':
       return <MatchingPage session={session} params={params} />;
     case 'results':
-      return <ResultPage session={session} kind={id === 'report' ? 'report' : 'matching'} id={sub ?? ''} />;
+      return <ResultPage key={`${id}/${sub}`} session={session} kind={id === 'report' ? 'report' : 'matching'} id={sub ?? ''} />;
     case 'jobs':
       return <JobsPage session={session} />;
     case 'workspace':
@@ -130,7 +130,6 @@ function App(): JSX.Element {
         <span class="who">{session.workspaceName ? `${session.workspaceName} · admin` : 'standard key'}</span>
         <button type="button" onClick={() => {
           forgetKey();
-          localCopies.clear();
           setSession(null);
           location.hash = '';
         }}>Sign out</button>

@@ -31,7 +31,3 @@ export function progressFetch(onProgress: (loaded: number, total: number) => voi
     });
   return f as typeof fetch;
 }
-
-/** Files uploaded (or picked) in this tab, by media id: the service has no route that serves a
- * recording's bytes back, so the dashboard plays and draws the copy the browser already has. */
-export const localCopies = new Map<string, File>();

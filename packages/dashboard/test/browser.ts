@@ -85,3 +85,16 @@ export function conversationWav(seconds: number, f0s: [number, number], turn = 3
   header.writeUInt32LE(n * 2, 40);
   return Buffer.concat([header, Buffer.from(pcm.buffer)]);
 }
+
+/** A WebVTT transcript of `conversationWav` with the same turns: `<v Name>` cues alternating the two names. */
+export function conversationVtt(seconds: number, names: [string, string], turn = 3.5, gap = 0.5): string {
+  const lines = ['Shall we look at the sprint?', 'Yes, the release went out on time.', 'What slowed us down?', 'Reviews took two days each.', 'Can we pair on them?', 'Good idea, from Monday.'];
+  const clock = (t: number) => `00:${String(Math.floor(t / 60)).padStart(2, '0')}:${(t % 60).toFixed(3).padStart(6, '0')}`;
+  const cues: string[] = [];
+  for (let k = 0; k * (turn + gap) < seconds; k++) {
+    const start = k * (turn + gap);
+    const end = Math.min(seconds, start + turn);
+    cues.push(`${clock(start)} --> ${clock(end)}\n<v ${names[k % 2]}>${lines[k % lines.length]}`);
+  }
+  return `WEBVTT\n\n${cues.join('\n\n')}\n`;
+}

@@ -1,8 +1,12 @@
 // The dashboard end to end in Debian's chromium against a real service: sign in, upload two
-// generated conversations and watch their analysis, open a timeline and play a speaker's stretch,
-// label a speaker, run a matching job from the pickers and read its rendered result, see jobs,
-// rotate the signing secret, redeliver a webhook, create and revoke a key, merge two people, and
-// the error (with its request id) of the revoked key. axe-core checks every page.
+// generated conversations and watch their analysis stages live (the media event stream, no
+// polling), open a timeline and play a speaker's stretch streamed from the service (a content
+// link: range requests, the key in no URL), read pace and pitch, label a speaker, run a matching
+// job from the pickers and read its rendered result (the four illustrations, the same figures as
+// the HTML report), see jobs, rotate the signing secret, redeliver a webhook, create and revoke a
+// key, merge two people, attach a transcript and see it aligned to the timeline, and the errors
+// (with their request ids) of an unknown recording and of the revoked key. axe-core checks every
+// page at laptop and phone width.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -11,7 +15,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startService } from '@rapport/server';
 import { buildDashboard } from '../src/build.ts';
-import { CHROMIUM, LAPTOP, SCREENSHOTS, assertAccessible, checkPage, conversationWav, launch } from './browser.ts';
+import { CHROMIUM, LAPTOP, SCREENSHOTS, assertAccessible, checkPage, conversationVtt, conversationWav, launch } from './browser.ts';
 
 const skip = existsSync(CHROMIUM) ? false : `no ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
 
@@ -21,6 +25,9 @@ let page: Page;
 let hookUrl: string;
 const hooks: string[] = [];
 const pageErrors: string[] = [];
+/** Every /v1 request the page made (method and path with query), and the content answers. */
+const requests: string[] = [];
+const contentAnswers: { url: string; status: number; range: string | null }[] = [];
 const hookServer = createServer((req, res) => {
   let body = '';
   req.on('data', (c: Buffer) => (body += c.toString()));
@@ -40,6 +47,13 @@ before(async () => {
   page = await browser.newPage({ viewport: LAPTOP });
   page.setDefaultTimeout(15_000);
   page.on('pageerror', (err) => pageErrors.push(err.message));
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/v1/')) requests.push(`${r.method()} ${u.pathname}${u.search}`);
+  });
+  page.on('response', (r) => {
+    if (r.url().includes('/content?token=')) contentAnswers.push({ url: r.url(), status: r.status(), range: r.headers()['content-range'] ?? null });
+  });
 });
 after(async () => {
   await browser?.close();
@@ -80,7 +94,8 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     assert.equal(await page.evaluate(() => sessionStorage.getItem('rapport.apiKey')), service.apiKey);
   });
 
-  await step('upload two conversations with a hint and watch their analysis end', async () => {
+  await step('upload two conversations with a hint and watch their analysis stages live', async () => {
+    const before = requests.length;
     await page.getByLabel('Speakers', { exact: true }).selectOption('exact');
     await page.getByLabel('Number of speakers').fill('2');
     await page.getByLabel('Choose files').setInputFiles([
@@ -90,9 +105,20 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     const uploads = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem');
     assert.equal(await uploads.count(), 2);
     await page.getByRole('link', { name: /ready · 2 speakers/ }).nth(1).waitFor({ timeout: 90_000 });
-    for (const bar of await page.locator('.uploads progress').all()) {
+    for (const bar of await page.locator('.uploads progress[aria-label^="Upload of"]').all()) {
       assert.equal(await bar.getAttribute('value'), await bar.getAttribute('max'), 'each progress bar ends full');
     }
+    // The stages came from the media event stream: queued, at least the first running stage, ready.
+    for (const stages of await page.locator('.uploads .stages').all()) {
+      const seen = (await stages.getAttribute('data-seen'))?.split(' ') ?? [];
+      assert.equal(seen[0], 'queued', `stages seen: ${seen.join(' ')}`);
+      assert.ok(seen.includes('detecting_speech'), `stages seen: ${seen.join(' ')}`);
+      assert.equal(seen.at(-1), 'ready', `stages seen: ${seen.join(' ')}`);
+      assert.equal(await stages.locator('li.done').count(), 5, 'every stage ticked');
+    }
+    const made = requests.slice(before);
+    assert.ok(requests.includes('GET /v1/files/events'), `the page follows the media event stream (requests: ${requests.join(', ')})`);
+    assert.deepEqual(made.filter((r) => /^GET \/v1\/files\/med_[^/?]+$/.test(r)), [], 'no media was polled');
     await page.getByRole('cell', { name: 'retro.wav' }).waitFor();
     await checkPage(page, 'recordings');
   });
@@ -100,24 +126,45 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
   await step('a recording: timeline, play a speaker’s stretch, label a speaker', async () => {
     await page.getByRole('link', { name: 'standup.wav' }).first().click();
     await page.getByRole('heading', { name: 'standup.wav' }).waitFor();
-    const seg = page.locator('rect.seg[data-speaker]').nth(1);
+    const seg = page.locator('rect.seg[role=button][data-speaker]').nth(1);
     await seg.waitFor();
     const start = Number(await seg.getAttribute('data-start'));
-    await page.locator('.timeline path').waitFor();
+    const end = Number(await seg.getAttribute('data-end'));
+    // The loudness envelope, decoded from the file the service serves.
+    await page.locator('.timeline path.envelope').waitFor();
+    // The element streams the upload from the service through a content link, never with the key.
+    const src = await page.locator('audio').getAttribute('src');
+    assert.match(src ?? '', /^http:\/\/127\.0\.0\.1:\d+\/v1\/files\/med_[A-Za-z0-9]+\/content\?token=rl_[A-Za-z0-9]{40}$/);
+    assert.ok(!src?.includes(service.apiKey));
     await seg.click();
     await page.waitForFunction((s) => {
       const a = document.querySelector('audio');
-      return !!a && !a.paused && a.currentTime >= s;
+      return !!a && !a.paused && a.readyState >= 2 && a.currentTime > s;
     }, start, { timeout: 10_000 });
-    // It stops by itself at the end of the stretch.
+    // It stops by itself at the end of the stretch, having played it.
     await page.waitForFunction(() => {
       const a = document.querySelector('audio');
       return !!a && a.paused && !a.dataset.stopAt;
     }, undefined, { timeout: 15_000 });
+    const played = await page.evaluate(() => {
+      const a = document.querySelector('audio') as HTMLAudioElement;
+      return { ranges: Array.from({ length: a.played.length }, (_, i) => [a.played.start(i), a.played.end(i)]), at: a.currentTime, error: a.error?.code ?? null };
+    });
+    assert.equal(played.error, null);
+    assert.ok(played.ranges.some(([from, to]) => (from as number) <= start + 0.3 && (to as number) >= end - 0.3), `played ${JSON.stringify(played.ranges)} covers ${start}–${end}`);
+    assert.ok(played.at >= end - 0.3, `stopped at ${played.at}, the stretch ends at ${end}`);
+    // The service answered the element's range requests.
+    assert.ok(contentAnswers.some((a) => a.status === 206 && /^bytes \d+-\d+\/\d+$/.test(a.range ?? '')), `content answers: ${JSON.stringify(contentAnswers.map((a) => [a.status, a.range]))}`);
+    // Pace and pitch of each speaker, from the API's measurements.
+    const voice = page.getByRole('table', { name: /Voice and pace/ });
+    await voice.waitFor();
+    assert.equal(await voice.locator('tbody tr').count(), 2);
+    for (const cell of await voice.locator('td.pitch').all()) assert.match(await cell.innerText(), /^\d+ Hz$/);
+    assert.match(await voice.locator('tbody tr').first().innerText(), /\d\.\d syl\/s/);
     const name = page.getByLabel('Name of Speaker 1');
     await name.fill('Ann');
     await name.locator('xpath=..').getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('rowheader', { name: 'Ann' }).waitFor();
+    await page.getByRole('rowheader', { name: 'Ann' }).first().waitFor();
     await checkPage(page, 'recording');
   });
 
@@ -140,7 +187,21 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     assert.match(page.url(), /#\/results\/matching\/mat_/);
     const variants = await page.locator('figure.illustration').evaluateAll((els) => els.map((e) => e.getAttribute('data-variant')));
     assert.deepEqual([...new Set(variants)].sort(), ['analysis', 'connection', 'conversation', 'growth']);
-    assert.ok(await page.locator('figure.illustration svg').count() >= 3, 'illustrations are drawn as figures');
+    // Each is drawn by the shared renderer, exactly as in the HTML report of the same result.
+    const resultId = /mat_[A-Za-z0-9]+/.exec(page.url())?.[0] ?? '';
+    const report = await (await fetch(`${service.url}/v1/matching/${resultId}/html`, { headers: { 'service-api-key': service.apiKey } })).text();
+    const figures = (root: ParentNode) => Array.from(root.querySelectorAll('svg.figure')).map((svg) => ({
+      variant: Array.from(svg.classList).find((c) => c.startsWith('figure-')),
+      label: svg.getAttribute('aria-label'),
+      paths: Array.from(svg.querySelectorAll('path')).map((p) => p.getAttribute('d')),
+    }));
+    const inDashboard = await page.evaluate(`(${figures.toString()})(document.querySelector('.document'))`) as ReturnType<typeof figures>;
+    const inReport = await page.evaluate(`(${figures.toString()})(new DOMParser().parseFromString(${JSON.stringify(report)}, 'text/html'))`) as ReturnType<typeof figures>;
+    assert.ok(inDashboard.length >= 4, `figures drawn: ${inDashboard.map((f) => f.variant).join(', ')}`);
+    assert.deepEqual(new Set(inDashboard.map((f) => f.variant)), new Set(['figure-connection', 'figure-conversation', 'figure-growth', 'figure-analysis']));
+    assert.deepEqual(inDashboard, inReport, 'the dashboard draws the report’s figures');
+    // The conversation figure also shows the pair's turns on their shared recording.
+    await page.locator('.pair-timeline svg rect').first().waitFor();
     assert.ok(await page.locator('.card svg').count() > 0, 'cards carry their icons');
     await page.getByLabel('4', { exact: true }).check();
     await page.getByRole('button', { name: 'Send feedback' }).click();
@@ -210,6 +271,9 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     await checkPage(page, 'people');
     await page.getByRole('link', { name: 'Ann' }).click();
     await page.getByRole('heading', { name: 'Ann', level: 1 }).waitFor();
+    // Their profile's pace and pitch, from the API's measurements across recordings.
+    await page.locator('dl.figures dd', { hasText: /^\d+ Hz$/ }).waitFor();
+    await page.locator('dl.figures dd', { hasText: /^\d+\.\d syl\/s$/ }).waitFor();
     await page.getByLabel('Add tags (comma-separated)').fill('coach, team-a');
     await page.getByRole('button', { name: 'Tag' }).click();
     await page.getByRole('list', { name: 'Tags' }).getByText('team-a').waitFor();
@@ -227,11 +291,6 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     await page.getByRole('button', { name: 'Sign out' }).click();
 
     await signIn(service.apiKey);
-    // A new session has no local copy of the recordings: the page asks for one to play it.
-    await page.getByRole('link', { name: 'retro.wav' }).click();
-    await page.getByLabel('choose your copy of retro.wav').setInputFiles({ name: 'retro.wav', mimeType: 'audio/wav', buffer: conversationWav(20, [150, 240], 3, 0.7) });
-    await page.locator('audio').waitFor();
-    await page.locator('rect.seg[role=button]').first().waitFor();
     await page.getByRole('link', { name: 'Workspace' }).click();
     const row = page.locator('tr', { hasText: 'e2e key' });
     await row.getByRole('button', { name: 'Revoke' }).click();
@@ -243,5 +302,48 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     await alert.waitFor();
     assert.match(await alert.innerText(), /Sign-in failed:[\s\S]*\(UNAUTHENTICATED\)[\s\S]*Request id: req_/);
     await assertAccessible(page, 'signin error');
+  });
+
+  await step('a transcript attached to a recording: re-analysed live, then aligned to the timeline and playable line by line', async () => {
+    await signIn(service.apiKey);
+    await page.getByRole('link', { name: 'retro.wav' }).first().click();
+    await page.getByRole('heading', { name: 'retro.wav' }).waitFor();
+    await page.getByLabel('Attach a transcript (WebVTT, SRT or JSON)').setInputFiles({ name: 'retro.vtt', mimeType: 'text/vtt', buffer: Buffer.from(conversationVtt(20, ['Cleo', 'Dan'], 3, 0.7)) });
+    await page.getByRole('button', { name: 'Attach', exact: true }).click();
+    // The re-analysis is followed on its event stream, then the page reads the new analysis.
+    const lines = page.getByRole('list', { name: 'Transcript, aligned to the timeline' }).getByRole('listitem');
+    await lines.first().waitFor({ timeout: 90_000 });
+    assert.ok(await lines.count() >= 3, `transcript lines: ${await lines.count()}`);
+    assert.ok(await page.locator('rect.seg.worded').count() >= 3, 'the timeline carries the words');
+    assert.match(await page.locator('rect.seg.worded').first().getAttribute('aria-label') ?? '', /“.+”/);
+    const line = lines.nth(1);
+    const from = Number(await line.getAttribute('data-start'));
+    await line.getByRole('button').click();
+    await page.waitForFunction((s) => {
+      const a = document.querySelector('audio');
+      return !!a && !a.paused && a.currentTime > s;
+    }, from, { timeout: 10_000 });
+    await page.locator('.transcript li.playing').waitFor();
+    await page.waitForFunction(() => document.querySelector('audio')?.paused === true, undefined, { timeout: 15_000 });
+    await checkPage(page, 'recording-transcript');
+  });
+
+  await step('an API error on a page is shown in words with its request id', async () => {
+    await page.goto(`${service.url}/#/recordings/med_doesnotexist`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /Could not read the recording: No media med_doesnotexist\.[\s\S]*\(NOT_FOUND\)[\s\S]*Request id: req_[A-Za-z0-9]{24}/);
+    await assertAccessible(page, 'error');
+  });
+
+  await step('a recording deleted with its inline confirmation leaves the list', async () => {
+    await page.getByRole('link', { name: 'Recordings' }).click();
+    await page.getByLabel('Choose files').setInputFiles([{ name: 'notes.vtt', mimeType: 'text/vtt', buffer: Buffer.from(conversationVtt(8, ['Eve', 'Finn'])) }]);
+    const row = page.locator('main table tbody tr', { hasText: 'notes.vtt' });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Yes, delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('cell', { name: 'retro.wav' }).count(), 1, 'the others stay');
   });
 });

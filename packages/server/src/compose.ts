@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { openBackend } from './store/backends.ts';
 import { WorkspaceService } from './workspace/workspace.service.ts';
-import { StreamRegistry } from './jobs/stream-registry.ts';
+import { StreamRegistry } from './events/stream-registry.ts';
 import { JobService } from './jobs/jobs.service.ts';
 import { MatchingService } from './matching/matching.service.ts';
 import { ReportService } from './reports/reports.service.ts';
@@ -38,7 +38,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   let wake: () => void = () => undefined;
   // A job that ended in this process wakes the webhook dispatcher, so its event goes out at once.
   let wakeWebhooks: () => void = () => undefined;
-  const { stores, bus } = await openBackend(config, (_ws, e) => {
+  const { stores, bus, mediaBus } = await openBackend(config, (_ws, e) => {
     if (e.event !== 'job.updated') wakeWebhooks();
   });
   const { workspaces, jobs } = stores;
@@ -51,6 +51,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     lifecycle: { closing: false },
     stores,
     bus,
+    mediaBus,
     workspace: workspaceService,
     jobs: new JobService(jobs, stores.idempotency, () => wake()),
     webhooks: new WebhookService(stores.webhooks, () => wakeWebhooks()),

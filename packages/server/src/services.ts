@@ -4,7 +4,8 @@ import type { Config } from './config.ts';
 import type { WorkspaceService } from './workspace/workspace.service.ts';
 import type { JobService } from './jobs/jobs.service.ts';
 import type { JobEventBus } from './events/job-event-bus.ts';
-import type { StreamRegistry } from './jobs/stream-registry.ts';
+import type { StreamRegistry } from './events/stream-registry.ts';
+import type { MediaChangeBus } from './events/media-change-bus.ts';
 import type { MatchingService } from './matching/matching.service.ts';
 import type { ReportService } from './reports/reports.service.ts';
 import type { FilesService } from './files/files.service.ts';
@@ -25,6 +26,8 @@ export interface Services {
   lifecycle: Lifecycle;
   stores: Stores;
   bus: JobEventBus;
+  /** Wakes the media event streams when a media changes in this process. */
+  mediaBus: MediaChangeBus;
   workspace: WorkspaceService;
   jobs: JobService;
   matching: MatchingService;

@@ -15,7 +15,7 @@ import type { PgStores } from '../src/store/pg-stores.ts';
 import { SqliteJobStore, type JobStore } from '../src/jobs/jobs.store.ts';
 import pg from 'pg';
 import type { AnalysisEngine } from '../src/analysis/engine.ts';
-import type { MediaKind, MediaRecord } from '../src/files/media.store.ts';
+import { SqliteMediaStore, type MediaKind, type MediaRecord, type MediaStore } from '../src/files/media.store.ts';
 import { newId, nowIso, randomToken } from '../src/ids.ts';
 
 export interface Tenant {
@@ -262,4 +262,16 @@ export async function otherProcessJobs(stores: Stores): Promise<{ jobs: JobStore
     return { jobs: new PgJobStore(db, () => undefined), close: () => db.close() };
   }
   return { jobs: new SqliteJobStore(embeddedDb(stores), () => undefined), close: async () => undefined };
+}
+
+/** The media store of another process on the same store (a worker elsewhere), publishing nowhere. */
+export async function otherProcessMedia(stores: Stores): Promise<{ media: MediaStore; close(): Promise<void> }> {
+  if (stores.backend.kind === 'postgres') {
+    const own = (stores as PgStores).pg;
+    const { PgDb } = await import('../src/store/pg.ts');
+    const { PgMediaStore } = await import('../src/files/media.store.pg.ts');
+    const db = await PgDb.open(own.url, own.schema === 'public' ? { max: 2 } : { schema: own.schema, max: 2 });
+    return { media: new PgMediaStore(db), close: () => db.close() };
+  }
+  return { media: new SqliteMediaStore(embeddedDb(stores)), close: async () => undefined };
 }

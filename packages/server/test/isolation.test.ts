@@ -3,6 +3,7 @@
 // in lists. Routes are read from the app itself, so a new id-taking route must be added here.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { buildTestApp, call, insertEntity, insertMedia, insertSucceededMatching, json, matchingBody, type ErrorJson, type TestApp } from './helpers.ts';
 import { registeredRoutes, type RegisteredRoute } from './routes.ts';
 import { newId, nowIso } from '../src/ids.ts';
@@ -43,7 +44,10 @@ describe('tenant isolation', () => {
     t = await buildTestApp({ RATE_LIMIT_DEFAULT: '100000', RATE_LIMIT_JOB_STATUS: '100000', RATE_LIMIT_FILES: '100000', RATE_LIMIT_ENTITIES: '100000', RATE_LIMIT_CREDITS: '100000' });
     routes = await registeredRoutes(t.services);
     const ws = t.main.workspaceId;
-    ids.media = (await insertMedia(t.services, ws, { kind: 'transcript', label: 'main media' })).id;
+    const media = await insertMedia(t.services, ws, { kind: 'transcript', label: 'main media' });
+    ids.media = media.id;
+    // The file too, so that the owner can read its content.
+    writeFileSync(media.storagePath, 'WEBVTT\n');
     ids.entity = await insertEntity(t.services, ws, 'Main person');
     const done = await insertSucceededMatching(t.services, ws, ids.media, ids.entity);
     ids.matching = done.resultId;
@@ -55,7 +59,7 @@ describe('tenant isolation', () => {
     ids.reportJob = report.id;
     ids.report = newId('rep');
     await t.services.stores.jobs.succeed(report.id, {
-      id: ids.report, kind: 'report', evidenceJson: null,
+      id: ids.report, kind: 'report', evidenceJson: JSON.stringify({ kind: 'report' }),
       payloadJson: JSON.stringify({ id: ids.report, jobId: report.id, context: 'behavioral_profile', createdAt: nowIso(), output: { template: 'report' }, target: { source: { type: 'entity_id', entityId: ids.entity } }, json: null, markdown: null }),
     }, { type: 'report.completed', data: { jobId: report.id, reportId: ids.report, status: 'succeeded' }, webhook: { url: 'https://hooks.example.com/r' } });
     const db = t.sql;

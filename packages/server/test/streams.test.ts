@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildTestApp, call, json, type ErrorJson, type TestApp } from './helpers.ts';
-import { MAX_STREAMS_PER_KEY } from '../src/jobs/stream-registry.ts';
+import { MAX_STREAMS_PER_KEY } from '../src/events/stream-registry.ts';
 
 let t: TestApp;
 let port: number;

@@ -1,16 +1,16 @@
 // A transcript with timed, named cues says who speaks when, and a person who wrote or checked
 // it knows the voices better than any clustering without a trained model can. When such a
 // transcript covers most of the detected speech, its cues become the speaker track that
-// diarization trains its speaker models on (speech/diarize.ts, `guide`); otherwise the
+// diarization trains its speaker models on (speech/diarization/diarize.ts, `guide`); otherwise the
 // transcript only labels the speakers that clustering found (align.ts).
 import type { SpeechSegment, Transcript } from '../types.ts';
 import { nameKey } from './align.ts';
 import { TOUCH_SEC } from '../speech/turns.ts';
-import { renumberByFirstSpeech } from '../speech/viterbi.ts';
-import { DIARIZE_DEFAULTS } from '../speech/diarize-options.ts';
+import { renumberByFirstSpeech } from '../speech/diarization/numbering.ts';
+import { DIARIZATION_SETTINGS } from '../speech/diarization/settings.ts';
 
 /** Speakers are numbered by their first run of speech this long, as diarization numbers them. */
-const FIRST_SPEECH_MIN_FRAMES = Math.round(DIARIZE_DEFAULTS.firstSpeechMinSec * 100);
+const FIRST_SPEECH_MIN_FRAMES = Math.round(DIARIZATION_SETTINGS.numbering.firstSpeechMinSec * 100);
 
 /** Share of the detected speech that named cues must cover for the transcript to guide diarization. */
 export const GUIDE_MIN_COVERAGE = 0.5;

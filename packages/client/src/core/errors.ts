@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  RANGE_NOT_SATISFIABLE: 416,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
@@ -97,6 +98,10 @@ export class PayloadTooLargeError extends APIError {
 }
 export class UnsupportedMediaTypeError extends APIError {
   override name = 'UnsupportedMediaTypeError';
+}
+/** 416: the byte range asked of `files.content` is not in the file. */
+export class RangeNotSatisfiableError extends APIError {
+  override name = 'RangeNotSatisfiableError';
 }
 
 /** 429. `retryAfter` is in seconds (body `retryAfter`, else the `Retry-After` header). */
@@ -175,6 +180,7 @@ export function makeAPIError(status: number, body: APIErrorBody | undefined, hea
     case 409: case 422: return new ConflictError(status, body, headers, raw);
     case 413: return new PayloadTooLargeError(status, body, headers, raw);
     case 415: return new UnsupportedMediaTypeError(status, body, headers, raw);
+    case 416: return new RangeNotSatisfiableError(status, body, headers, raw);
     case 429: return new RateLimitError(status, body, headers, raw);
   }
   if (status >= 500) return new InternalServerError(status, body, headers, raw);

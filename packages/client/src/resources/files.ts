@@ -1,11 +1,18 @@
 // /v1/files: upload (path, stream, Blob or bytes, with progress), get, list, delete, diarization
-// (as JSON or as an RTTM, WebVTT or SRT file), metrics, re-analysis.
+// (as JSON or as an RTTM, WebVTT or SRT file), metrics, re-analysis, the file's bytes (with
+// ranges, or as a short-lived link for players), and the analysis as event streams.
+import { reconnectingStream } from '../core/event-stream.ts';
+import type { StreamOptions } from '../core/event-stream.ts';
+import type { ServerSentEvent } from '../core/sse.ts';
 import { multipartBody } from '../core/multipart.ts';
 import type { Uploadable, UploadProgress } from '../core/multipart.ts';
 import { PagePromise } from '../core/pagination.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type { Diarization, DiarizationParams, FileListParams, List, Media, MediaMetrics, ReanalyzeParams, RequestOptions, SpeakerHints } from '../types.ts';
+import type {
+  ContentLink, ContentLinkParams, ContentParams, Diarization, DiarizationParams, FileListParams, List, Media, MediaEvent, MediaMetrics, ReanalyzeParams,
+  RequestOptions, SpeakerHints,
+} from '../types.ts';
 
 export interface UploadParams extends SpeakerHints {
   label?: string;
@@ -25,6 +32,12 @@ const DIARIZATION_ACCEPT: Record<DiarizationFormat, string> = {
   vtt: 'text/vtt',
   srt: 'application/x-subrip',
 };
+
+/** A media event from its SSE frame; other event names (future ones) give null and are skipped. */
+function toMediaEvent(sse: ServerSentEvent): MediaEvent | null {
+  if (sse.event !== 'media.updated' && sse.event !== 'media.ready' && sse.event !== 'media.failed') return null;
+  return { id: sse.id, event: sse.event, media: JSON.parse(sse.data) as Media };
+}
 
 /** Uploads take as long as the file does: without an explicit timeout they get ten minutes. */
 const UPLOAD_TIMEOUT_MS = 10 * 60_000;
@@ -94,6 +107,57 @@ export class Files {
   /** Each speaker's measurements (409 until the analysis is ready). */
   metrics(id: string, options?: RequestOptions): Promise<MediaMetrics> {
     return this.#http.request({ ...pathFor('files.metrics', { id }), options });
+  }
+
+  /**
+   * The uploaded file's bytes, as the fetch `Response` (its body unread: stream it, or call
+   * `arrayBuffer()`). With `range`, only those bytes: the answer is then `206` with
+   * `Content-Range`; a range outside the file throws `RangeNotSatisfiableError` (416).
+   */
+  content(id: string, params: ContentParams = {}, options?: RequestOptions): Promise<Response> {
+    const range: Record<string, string> = params.range ? { Range: `bytes=${params.range.start}-${params.range.end ?? ''}` } : {};
+    return this.#http.send({
+      ...pathFor('files.content', { id }),
+      raw: true,
+      options: { ...options, headers: { Accept: '*/*', ...range, ...options?.headers } },
+    });
+  }
+
+  /**
+   * A link that streams this media's bytes without the API key, for a player that cannot send
+   * headers (`<audio src>`); it works for `expiresInSec` (60–3600, default 900), for this media
+   * only, and dies with the key that made it. `url` is absolute, on this client's base URL.
+   * Treat it as a secret until it expires.
+   */
+  async createContentLink(id: string, params: ContentLinkParams = {}, options?: RequestOptions): Promise<ContentLink> {
+    const link = await this.#http.request<ContentLink>({ ...pathFor('files.createContentLink', { id }), body: params, options });
+    return { ...link, url: this.#http.baseUrl + link.url };
+  }
+
+  /**
+   * This media's analysis as it happens: its current state first, then each change
+   * (`media.updated` with `analysis.stage` and `analysis.progress`), until `media.ready` or
+   * `media.failed`, resuming with `Last-Event-ID` across cuts.
+   */
+  async *events(id: string, opts: StreamOptions = {}): AsyncGenerator<MediaEvent> {
+    let done = false;
+    for await (const sse of reconnectingStream(this.#http, pathFor('files.events', { id }), opts, () => done)) {
+      const event = toMediaEvent(sse);
+      if (!event) continue;
+      done = event.event !== 'media.updated';
+      yield event;
+    }
+  }
+
+  /**
+   * Every media of the workspace whose analysis changes, from now on (or after `lastEventId`),
+   * each in its latest state; it has no end: iterate until you break or abort.
+   */
+  async *stream(opts: StreamOptions = {}): AsyncGenerator<MediaEvent> {
+    for await (const sse of reconnectingStream(this.#http, pathFor('files.stream'), opts, () => false)) {
+      const event = toMediaEvent(sse);
+      if (event) yield event;
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
 // /v1/reports: behavioral profile jobs of one target (decisions.md §9).
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type { JobReceipt, ReportJobCreateParams, ReportPayload, RequestOptions } from '../types.ts';
+import type { Evidence, JobReceipt, ReportJobCreateParams, ReportPayload, RequestOptions } from '../types.ts';
 import { creationOptions, waitForResult, withBodyKey } from './jobs.ts';
 import type { CreateAndWaitOptions, Jobs } from './jobs.ts';
 
@@ -19,6 +19,11 @@ export class Reports {
 
   retrieve(id: string, options?: RequestOptions): Promise<ReportPayload> {
     return this.#http.request({ ...pathFor('reports.retrieve', { id }), options });
+  }
+
+  /** The measurements behind the report (its figures are drawn from them), as for matching. */
+  evidence(id: string, options?: RequestOptions): Promise<Evidence> {
+    return this.#http.request({ ...pathFor('reports.evidence', { id }), options });
   }
 
   /** The report as one standalone HTML file (inline CSS and SVG figures, no script). */

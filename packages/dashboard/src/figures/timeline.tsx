@@ -1,5 +1,6 @@
 // The speaker timeline: one row per speaker, a bar for each of their segments (each speaker a
-// colour), the loudness envelope above when the audio is at hand. Every bar is a button that
+// colour), the loudness envelope above when the audio is at hand, the words of an attached
+// transcript on the segments they were spoken in, and a playhead. Every bar is a button that
 // plays its stretch.
 import type { JSX } from 'preact';
 import { fmtSec, speakerColour } from '../ui.tsx';
@@ -9,13 +10,17 @@ const W = 1000;
 const ROW = 26;
 const ENV_H = 60;
 
-export function Timeline({ segments, durationSec, names, env, onPlay, playing }: {
+export function Timeline({ segments, durationSec, names, env, onPlay, playing, texts, at }: {
   segments: readonly Segment[];
   durationSec: number;
   names: (speaker: number) => string;
   env: number[] | null;
   onPlay: ((s: Segment) => void) | null;
   playing: Segment | null;
+  /** The transcript's words of each segment (by index), when there is one. */
+  texts?: readonly (string | null)[];
+  /** Where playback is, seconds. */
+  at?: number | null;
 }): JSX.Element {
   const speakers = [...new Set(segments.map((s) => s.speaker))].sort((a, b) => a - b);
   const dur = Math.max(durationSec, ...segments.map((s) => s.end), 0.001);
@@ -29,15 +34,15 @@ export function Timeline({ segments, durationSec, names, env, onPlay, playing }:
       <svg viewBox={`-90 0 ${W + 100} ${h}`} role="group" aria-label={`Speaker timeline, ${fmtSec(dur)} long`}>
         {env ? (
           <g aria-hidden="true">
-            <path d={envPath(env)} fill="#8a8a8a" />
+            <path class="envelope" d={envPath(env)} fill="#8a8a8a" />
             <text x={-8} y={ENV_H / 2} text-anchor="end" class="axis">loudness</text>
           </g>
         ) : null}
         {speakers.map((sp, row) => (
           <g key={sp}>
             <text x={-8} y={top + row * ROW + 17} text-anchor="end" class="axis">{names(sp)}</text>
-            {segments.filter((s) => s.speaker === sp).map((s) => {
-              const label = `${names(sp)}, ${fmtSec(s.start)} to ${fmtSec(s.end)}${onPlay ? ', play' : ''}`;
+            {segments.map((s, k) => ({ s, words: texts?.[k] ?? null })).filter(({ s }) => s.speaker === sp).map(({ s, words }) => {
+              const label = `${names(sp)}, ${fmtSec(s.start)} to ${fmtSec(s.end)}${words ? `: “${words.length > 120 ? `${words.slice(0, 119)}…` : words}”` : ''}${onPlay ? ', play' : ''}`;
               const active = playing === s;
               const props = onPlay ? {
                 role: 'button' as const, tabIndex: 0, 'aria-label': label, 'aria-pressed': active,
@@ -50,7 +55,7 @@ export function Timeline({ segments, durationSec, names, env, onPlay, playing }:
                 },
               } : { role: 'img' as const, 'aria-label': label };
               return (
-                <rect key={`${s.start}`} class={`seg${active ? ' active' : ''}`} data-speaker={sp} data-start={s.start} x={x(s.start)} y={top + row * ROW + 3}
+                <rect key={`${s.start}`} class={`seg${active ? ' active' : ''}${words ? ' worded' : ''}`} data-speaker={sp} data-start={s.start} data-end={s.end} x={x(s.start)} y={top + row * ROW + 3}
                   width={Math.max(1.5, x(s.end) - x(s.start))} height={ROW - 6} fill={speakerColour(sp)} {...props}>
                   <title>{label}</title>
                 </rect>
@@ -58,6 +63,7 @@ export function Timeline({ segments, durationSec, names, env, onPlay, playing }:
             })}
           </g>
         ))}
+        {at !== null && at !== undefined && at > 0 ? <path class="playhead" aria-hidden="true" d={`M${x(Math.min(at, dur)).toFixed(1)} 0V${h - 16}`} /> : null}
         <g aria-hidden="true">
           {Array.from({ length: Math.floor(dur / step) + 1 }, (_, i) => i * step).slice(0, ticks * 10).map((t) => (
             <text key={t} x={x(t)} y={h - 4} class="axis" text-anchor="middle">{fmtSec(t).replace(/\.0$/, '')}</text>

@@ -1,5 +1,6 @@
 // A person's page: rename, tags, and their figures across recordings (from each recording's
-// diarization: speech, share, turns), with links to each recording and to matching.
+// diarization: speech, share, turns; pace and pitch from the API's profile of the person), with
+// links to each recording and to matching.
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Entity } from '@rapport/client';
@@ -8,6 +9,7 @@ import { speakerFigures } from '../figures/speaker-stats.ts';
 import type { SpeakerFigures } from '../figures/speaker-stats.ts';
 import { ErrorNote, Section, fmtSec, useAsync } from '../ui.tsx';
 import { personName } from './people.tsx';
+import { hz } from '../media/voice.tsx';
 
 interface Appearance {
   mediaId: string;
@@ -34,6 +36,8 @@ export function PersonPage({ session, id }: { session: Session; id: string }): J
       }
     }));
   }, [id]);
+  // The person's profile over their analysed recordings (GET /v1/entities/:id/metrics).
+  const profile = useAsync((signal) => session.client.entities.metrics(id, { signal }).then((m) => m.metrics).catch(() => null), [id]);
   const p: Entity | undefined = person.data;
   const act = async (f: () => Promise<Entity>): Promise<void> => {
     setError(null);
@@ -86,6 +90,8 @@ export function PersonPage({ session, id }: { session: Session; id: string }): J
           <div><dt>Recordings</dt><dd>{new Set(p.appearances.map((a) => a.mediaId)).size}</dd></div>
           <div><dt>Turns</dt><dd>{apps.data ? totalTurns : '…'}</dd></div>
           <div><dt>Mean talk share</dt><dd>{meanShare === null ? '–' : `${Math.round(meanShare * 100)}%`}</dd></div>
+          <div><dt>Pace</dt><dd>{typeof profile.data?.speakingRateSylPerSec === 'number' ? `${profile.data.speakingRateSylPerSec.toFixed(1)} syl/s` : '–'}</dd></div>
+          <div><dt>Median pitch</dt><dd>{typeof profile.data?.pitchMedianSt === 'number' ? `${hz(profile.data.pitchMedianSt).toFixed(0)} Hz` : '–'}</dd></div>
         </dl>
         <p><a href={`#/matching?entity=${p.id}`}>Match {personName(p)} with others</a></p>
         <ErrorNote error={apps.error} />

@@ -1,38 +1,22 @@
-// A recording: its speaker timeline (from the diarization) over the loudness envelope, playing a
-// speaker's stretch on click, per-speaker figures, labelling a speaker (labels its entity),
-// re-analysis with speaker-count hints and attaching a transcript.
+// A recording: its speaker timeline (from the diarization) over the loudness envelope, with the
+// transcript's words on it when one is attached; click a stretch to hear it, streamed from the
+// service; per-speaker figures (talk share, turns, pauses from the diarization; pace and pitch
+// from the API's measurements); the transcript aligned to the timeline; naming a speaker (which
+// names their person); re-analysis with speaker-count hints, followed live; attaching a transcript.
 import type { JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Diarization, Media, SpeakerHints } from '@rapport/client';
+import { useRef, useState } from 'preact/hooks';
+import type { Diarization, Media, MediaMetrics, SpeakerHints } from '@rapport/client';
 import type { Session } from '../api.ts';
-import { localCopies } from '../upload.ts';
 import { HintsFields, cleanHints } from '../hints.tsx';
 import { Timeline, ShareBars } from '../figures/timeline.tsx';
-import { envelope, speakerFigures } from '../figures/speaker-stats.ts';
+import { speakerFigures } from '../figures/speaker-stats.ts';
 import type { Segment } from '../figures/speaker-stats.ts';
+import { AnalysisStages, useMediaAnalysis } from '../media/live.tsx';
+import { useEnvelope, usePlayer } from '../media/player.ts';
+import { Transcript, parseDiarizationVtt, textsBySegment, type Cue } from '../media/transcript.tsx';
+import { VoiceAndPace } from '../media/voice.tsx';
 import { analysisText } from './recordings.tsx';
 import { ErrorNote, Section, fmtBytes, fmtDate, fmtSec, speakerColour, useAsync } from '../ui.tsx';
-
-function useLocalAudio(id: string): { file: File | null; url: string | null; env: number[] | null; pick: (f: File) => void } {
-  const [file, setFile] = useState<File | null>(localCopies.get(id) ?? null);
-  const [env, setEnv] = useState<number[] | null>(null);
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file) return;
-    const u = URL.createObjectURL(file);
-    setUrl(u);
-    let stop = false;
-    const ctx = new AudioContext();
-    file.arrayBuffer().then((b) => ctx.decodeAudioData(b)).then((audio) => {
-      if (!stop) setEnv(envelope(audio.getChannelData(0), 500));
-    }).catch(() => setEnv(null)).finally(() => void ctx.close());
-    return () => {
-      stop = true;
-      URL.revokeObjectURL(u);
-    };
-  }, [file]);
-  return { file, url, env, pick: (f) => { localCopies.set(id, f); setFile(f); } };
-}
 
 function SpeakerLabel({ session, entityId, current, name, onDone }: { session: Session; entityId: string | null; current: string | null; name: string; onDone: () => void }): JSX.Element {
   const [error, setError] = useState<unknown>(null);
@@ -60,43 +44,63 @@ function SpeakerLabel({ session, entityId, current, name, onDone }: { session: S
 export function RecordingPage({ session, id }: { session: Session; id: string }): JSX.Element {
   const data = useAsync(async (signal) => {
     const media = await session.client.files.retrieve(id, { signal });
-    const diar: Diarization | null = media.analysis.status === 'ready' && media.kind !== 'transcript'
-      ? await session.client.files.diarization(id, { signal }) : null;
+    const ready = media.analysis.status === 'ready' && media.kind !== 'transcript';
+    const [diar, metrics, vtt] = ready
+      ? await Promise.all([
+        session.client.files.diarization(id, { signal }),
+        session.client.files.metrics(id, { signal }).catch(() => null),
+        media.hasTranscript ? session.client.files.diarizationFile(id, 'vtt', { signal }) : Promise.resolve(null),
+      ])
+      : [null, null, null];
     // A speaker's name is its person's label (what labelling sets), else the transcript's name.
     const entities = await Promise.all(media.analysis.speakers.map((sp) => (sp.entityId ? session.client.entities.retrieve(sp.entityId, { signal }).catch(() => null) : null)));
     const names = new Map(media.analysis.speakers.map((sp, i) => [sp.index, entities[i]?.label ?? sp.label]));
-    return { media, diar, names };
+    return { media, diar: diar as Diarization | null, metrics: metrics as MediaMetrics | null, cues: vtt ? parseDiarizationVtt(vtt) : null, names };
   }, [id]);
-  const audio = useLocalAudio(id);
+  // While an analysis is owed, its stages come from the media's event stream; its end reloads the page's data.
+  const live = useMediaAnalysis(session, data.data?.media, () => data.reload());
   const player = useRef<HTMLAudioElement>(null);
+  const audio = usePlayer(session, data.data?.media);
+  const env = useEnvelope(session, data.data?.media);
   const [playing, setPlaying] = useState<Segment | null>(null);
+  const [at, setAt] = useState<number | null>(null);
   const [hints, setHints] = useState<SpeakerHints>({});
   const [actionError, setActionError] = useState<unknown>(null);
   const [note, setNote] = useState('');
-  const media: Media | undefined = data.data?.media;
+  const media: Media | undefined = live.latest ?? data.data?.media;
 
-  // While an analysis is owed, read the media again until it ends.
-  useEffect(() => {
-    if (!media || (media.analysis.status !== 'pending' && media.analysis.status !== 'running')) return;
-    const t = setTimeout(data.reload, 1000);
-    return () => clearTimeout(t);
-  }, [media]);
-
-  const play = (s: Segment): void => {
+  /** Plays one stretch: a fresh link when the current one is about to expire, then seek and play until its end. */
+  const play = async (s: Segment): Promise<void> => {
     const el = player.current;
     if (!el) return;
-    setPlaying(s);
-    el.currentTime = s.start;
-    el.dataset.stopAt = String(s.end);
-    void el.play().catch((err: unknown) => setActionError(err));
+    setActionError(null);
+    try {
+      const src = await audio.fresh();
+      if (el.getAttribute('src') !== src) {
+        el.src = src;
+        await new Promise<void>((resolve, reject) => {
+          el.addEventListener('loadedmetadata', () => resolve(), { once: true });
+          el.addEventListener('error', () => reject(new Error('The recording could not be loaded.')), { once: true });
+        });
+      }
+      setPlaying(s);
+      el.dataset.stopAt = String(s.end);
+      el.currentTime = s.start;
+      await el.play();
+    } catch (err) {
+      setPlaying(null);
+      setActionError(err);
+    }
   };
 
   if (!media) return <><ErrorNote error={data.error} context="Could not read the recording" />{data.loading ? <p class="loading">Loading…</p> : null}</>;
   const diar = data.data?.diar ?? null;
   const speakers = media.analysis.speakers;
   const names = data.data?.names;
+  const cues: Cue[] | null = data.data?.cues ?? null;
   const name = (i: number): string => names?.get(i) ?? `Speaker ${i + 1}`;
   const figures = diar ? speakerFigures(diar.segments) : [];
+  const owed = media.analysis.status === 'pending' || media.analysis.status === 'running';
 
   return (
     <>
@@ -105,39 +109,35 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
       <p class="meta">{media.kind} · {fmtSec(media.durationSec)} · {fmtBytes(media.sizeBytes)} · uploaded {fmtDate(media.createdAt)} · <span aria-live="polite">{analysisText(media)}</span>
         {media.analysis.speakerHints ? ` · hints ${JSON.stringify(media.analysis.speakerHints).replace(/[{}"]/g, '')}` : ''}</p>
       <ErrorNote error={data.error} />
+      <ErrorNote error={live.error} context="The live analysis stream stopped" />
+      <ErrorNote error={audio.error} context="The recording cannot be played" />
       <ErrorNote error={actionError} />
+      {owed && media.kind !== 'transcript' ? <AnalysisStages media={media} seen={[]} /> : null}
       {media.kind !== 'transcript' ? (
         <Section title="Timeline">
           {diar ? (
-            <Timeline segments={diar.segments} durationSec={diar.durationSec ?? media.durationSec ?? 0} names={name} env={audio.env} onPlay={audio.url ? play : null} playing={playing} />
+            <Timeline segments={diar.segments} durationSec={diar.durationSec ?? media.durationSec ?? 0} names={name} env={env} onPlay={audio.src ? (s) => void play(s) : null}
+              playing={playing} at={at} {...(cues ? { texts: textsBySegment(cues, diar.segments) } : {})} />
           ) : <p>The timeline appears when the analysis is ready.</p>}
-          {audio.url ? (
-            <audio ref={player} src={audio.url} controls preload="auto" aria-label="Recording"
-              onTimeUpdate={(e) => {
-                const el = e.currentTarget;
-                const stopAt = Number(el.dataset.stopAt);
-                if (stopAt && el.currentTime >= stopAt) {
-                  el.pause();
-                  delete el.dataset.stopAt;
-                  setPlaying(null);
-                }
-              }} />
-          ) : (
-            <p class="hint">
-              The service keeps recordings for analysis but has no route that streams them back, so the dashboard plays
-              the copy on this computer: <label for="local-copy">choose your copy of {media.filename}</label>{' '}
-              <input id="local-copy" type="file" accept="audio/*,video/*" onChange={(e) => {
-                const f = e.currentTarget.files?.[0];
-                if (f) audio.pick(f);
-              }} />
-            </p>
-          )}
+          <audio ref={player} src={audio.src ?? undefined} controls preload="metadata" aria-label={`Recording ${media.filename}, streamed from the service`}
+            onError={() => audio.renew()}
+            onTimeUpdate={(e) => {
+              const el = e.currentTarget;
+              setAt(el.currentTime);
+              const stopAt = Number(el.dataset.stopAt);
+              if (stopAt && el.currentTime >= stopAt) {
+                el.pause();
+                delete el.dataset.stopAt;
+                setPlaying(null);
+              }
+            }} />
+          <p class="hint">Click a stretch (or focus it and press Enter) to hear it. The recording streams from the service through a link that works for a few minutes; your key never leaves this page.</p>
         </Section>
       ) : null}
       {figures.length ? (
         <Section title="Speakers">
           <ShareBars rows={figures.map((f) => ({ label: name(f.speaker), share: f.share, colour: speakerColour(f.speaker) }))} />
-          <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
+          <div class="table-wrap" tabIndex={0} role="region" aria-label="Speakers table, scrolls sideways on small screens">
             <table>
               <caption class="visually-hidden">Per-speaker figures from the diarization</caption>
               <thead><tr><th scope="col">Speaker</th><th scope="col">Speech</th><th scope="col">Share</th><th scope="col">Turns</th><th scope="col">Mean turn</th><th scope="col">Longest</th><th scope="col">Pause before a turn</th><th scope="col">Turns started in overlap</th><th scope="col">Name</th><th scope="col">Person</th></tr></thead>
@@ -167,6 +167,16 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
           </div>
         </Section>
       ) : null}
+      {data.data?.metrics ? (
+        <Section title="Voice and pace">
+          <VoiceAndPace metrics={data.data.metrics} name={name} />
+        </Section>
+      ) : null}
+      {cues ? (
+        <Section title="Transcript">
+          <Transcript cues={cues} name={name} at={at} onPlay={audio.src ? (c) => void play(c) : null} />
+        </Section>
+      ) : null}
       {media.kind !== 'transcript' ? (
         <Section title="Analyse again">
           <form onSubmit={async (e) => {
@@ -176,7 +186,7 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
             try {
               const h = cleanHints(hints);
               const m = await session.client.files.reanalyze(media.id, Object.keys(h).length ? h : { numSpeakers: null });
-              data.set({ media: m, diar: null, names: new Map() });
+              data.set({ media: m, diar: null, metrics: null, cues: null, names: new Map() });
               setNote('Analysis queued with these hints.');
             } catch (err) {
               setActionError(err);

@@ -1,11 +1,13 @@
-// Recordings: upload (drop or pick several files, a progress bar each, then the analysis status
-// live), the list with search and paging, delete with confirmation.
+// Recordings: upload (drop or pick several files, a progress bar each, then the analysis stages
+// live from the media event stream), the list with search and paging (its analysis column live
+// too), delete with confirmation.
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Media, SpeakerHints } from '@rapport/client';
 import { newClient, type Session } from '../api.ts';
-import { progressFetch, localCopies } from '../upload.ts';
+import { progressFetch } from '../upload.ts';
 import { HintsFields, cleanHints } from '../hints.tsx';
+import { AnalysisStages, useLiveMedia, type LiveMedia } from '../media/live.tsx';
 import { ConfirmButton, ErrorNote, Pager, Section, fmtBytes, fmtDate, fmtSec, useAsync, useCursorPages } from '../ui.tsx';
 
 const PAGE = 20;
@@ -27,32 +29,15 @@ export function analysisText(m: Media): string {
   if (m.kind === 'transcript') return 'transcript';
   if (a.status === 'ready') return `ready · ${a.speakers.length} speaker${a.speakers.length === 1 ? '' : 's'}`;
   if (a.status === 'failed') return `failed${a.error ? `: ${a.error.message}` : ''}`;
-  return a.status === 'pending' ? 'analysis queued' : 'analysing';
+  if (a.status === 'pending') return 'analysis queued';
+  return `analysing · ${(a.stage ?? 'detecting_speech').replace(/_/g, ' ')} · ${Math.round(a.progress * 100)}%`;
 }
 
-function Uploads({ session, onChange }: { session: Session; onChange: () => void }): JSX.Element {
+function Uploads({ session, live, onChange }: { session: Session; live: LiveMedia; onChange: () => void }): JSX.Element {
   const [items, setItems] = useState<UploadItem[]>([]);
   const [hints, setHints] = useState<SpeakerHints>({});
   const [over, setOver] = useState(false);
   const update = (key: number, patch: Partial<UploadItem>): void => setItems((xs) => xs.map((x) => (x.key === key ? { ...x, ...patch } : x)));
-
-  // Media analyses send no events (only jobs do), so the status is followed by reading the media.
-  useEffect(() => {
-    const open = items.filter((i) => i.media && (i.media.analysis.status === 'pending' || i.media.analysis.status === 'running'));
-    if (!open.length) return;
-    const t = setTimeout(async () => {
-      for (const i of open) {
-        try {
-          const m = await session.client.files.retrieve(i.media!.id);
-          update(i.key, { media: m });
-          if (m.analysis.status === 'ready' || m.analysis.status === 'failed') onChange();
-        } catch (err) {
-          update(i.key, { error: err });
-        }
-      }
-    }, 700);
-    return () => clearTimeout(t);
-  }, [items]);
 
   const start = (files: File[]): void => {
     const h = cleanHints(hints);
@@ -61,7 +46,6 @@ function Uploads({ session, onChange }: { session: Session; onChange: () => void
     for (const item of fresh) {
       const client = newClient(session.client.http.apiKey, progressFetch((loaded, total) => update(item.key, { loaded, total })));
       client.files.upload(item.file, { ...h }).then((media) => {
-        localCopies.set(media.id, item.file);
         setItems((xs) => xs.map((x) => (x.key === item.key ? { ...x, media, loaded: x.total } : x)));
         onChange();
       }, (error: unknown) => update(item.key, { error }));
@@ -86,18 +70,24 @@ function Uploads({ session, onChange }: { session: Session; onChange: () => void
         }} />
         <HintsFields idPrefix="upload" value={hints} onChange={setHints} />
       </div>
+      <ErrorNote error={live.error} context="The live analysis stream stopped (reload the page to follow analyses again)" />
       {items.length ? (
         <ul class="uploads" aria-label="Uploads">
-          {items.map((i) => (
-            <li key={i.key} class="upload">
-              <span class="name">{i.file.name}</span>
-              <progress max={i.total || 1} value={i.loaded} aria-label={`Upload of ${i.file.name}`}>{Math.round((i.loaded / (i.total || 1)) * 100)}%</progress>
-              <span class="status" aria-live="polite">
-                {i.error ? 'upload failed' : i.media ? <a href={`#/recordings/${i.media.id}`}>{analysisText(i.media)}</a> : `uploading ${Math.round((i.loaded / (i.total || 1)) * 100)}%`}
-              </span>
-              <ErrorNote error={i.error} context={i.file.name} />
-            </li>
-          ))}
+          {items.map((i) => {
+            // The stream's state is newer than the upload's answer (events may even come first).
+            const media = i.media ? (live.latest.get(i.media.id) ?? i.media) : null;
+            return (
+              <li key={i.key} class="upload" data-media={media?.id}>
+                <span class="name">{i.file.name}</span>
+                <progress max={i.total || 1} value={i.loaded} aria-label={`Upload of ${i.file.name}`}>{Math.round((i.loaded / (i.total || 1)) * 100)}%</progress>
+                <span class="status" aria-live="polite">
+                  {i.error ? 'upload failed' : media ? <a href={`#/recordings/${media.id}`}>{analysisText(media)}</a> : `uploading ${Math.round((i.loaded / (i.total || 1)) * 100)}%`}
+                </span>
+                {media && media.kind !== 'transcript' ? <AnalysisStages media={media} seen={live.seen.get(media.id) ?? []} /> : null}
+                <ErrorNote error={i.error} context={i.file.name} />
+              </li>
+            );
+          })}
         </ul>
       ) : null}
     </Section>
@@ -119,6 +109,8 @@ export function RecordingsPage({ session }: { session: Session }): JSX.Element {
   const pages = useCursorPages();
   const [q, setQ] = useState('');
   const [actionError, setActionError] = useState<unknown>(null);
+  // One stream for the page: uploads' stages and the list's analysis column, live.
+  const live = useLiveMedia(session, () => list.reload());
   const list = useAsync(async (signal) => {
     if (q.trim()) return searchMedia(session, q.trim(), signal);
     const page = await session.client.files.list({ limit: PAGE, ...(pages.cursor ? { cursor: pages.cursor } : {}) }, { signal });
@@ -128,7 +120,7 @@ export function RecordingsPage({ session }: { session: Session }): JSX.Element {
   return (
     <>
       <h1>Recordings</h1>
-      <Uploads session={session} onChange={list.reload} />
+      <Uploads session={session} live={live} onChange={list.reload} />
       <Section title="All recordings">
         <form role="search" class="row" onSubmit={(e) => {
           e.preventDefault();
@@ -148,7 +140,7 @@ export function RecordingsPage({ session }: { session: Session }): JSX.Element {
                 <caption class="visually-hidden">Recordings, newest first</caption>
                 <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Length</th><th scope="col">Size</th><th scope="col">Analysis</th><th scope="col">Uploaded</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
                 <tbody>
-                  {list.data.data.map((m) => (
+                  {list.data.data.map((row) => live.latest.get(row.id) ?? row).map((m) => (
                     <tr key={m.id}>
                       <td><a href={`#/recordings/${m.id}`}>{m.label ?? m.filename}</a></td>
                       <td>{m.kind}{m.hasTranscript && m.kind !== 'transcript' ? ' + transcript' : ''}</td>

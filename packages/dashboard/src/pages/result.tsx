@@ -1,15 +1,17 @@
 // A matching or report result rendered from its document: cards with their icons, text, grids,
-// and the illustrations as figures from the evidence; copy or download the Markdown; rate it.
+// and the illustrations drawn by the shared renderer from the evidence; copy or download the
+// Markdown; rate it.
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
+import type { MatchingEvidence, ResultDocument as SharedDocument } from '@rapport/analysis/render';
+import { APIError } from '@rapport/client';
 import type { Block, CardBlock, ResultDocument } from '@rapport/client';
 import {
   Activity, AudioLines, Clock, Gauge, GitCompare, Languages, MessageCircle, Puzzle, Repeat, Reply, Scale, ShieldCheck, Timer,
   TrendingUp, Users, Volume2, Waves, Zap,
 } from 'lucide-preact';
 import type { Session } from '../api.ts';
-import { Illustration } from '../figures/illustrations.tsx';
-import type { FigureEvidence } from '../figures/illustrations.tsx';
+import { Illustration, illustrationsOf } from '../figures/illustrations.tsx';
 import { ErrorNote, useAsync } from '../ui.tsx';
 
 // The Lucide names the documents use (packages/analysis/src/documents/icons.ts).
@@ -33,14 +35,16 @@ function Blocks({ blocks, render }: { blocks: Block[]; render: (b: Block) => JSX
   return <>{blocks.map((b, i) => <div key={i} class={`block block-${b.type}`}>{render(b)}</div>)}</>;
 }
 
-export function DocumentView({ doc, evidence, session }: { doc: ResultDocument; evidence: FigureEvidence | null; session: Session }): JSX.Element {
+export function DocumentView({ doc, evidence, session }: { doc: ResultDocument; evidence: MatchingEvidence | null; session: Session }): JSX.Element {
   const diarization = (id: string) => session.client.files.diarization(id);
+  // The SDK's document type and the renderer's are the same shape (interface-spec's result document).
+  const drawn = useMemo(() => (evidence ? illustrationsOf(doc as unknown as SharedDocument, evidence) : new Map<object, never>()), [doc, evidence]);
   const render = (b: Block): JSX.Element | null => {
     switch (b.type) {
       case 'card': return <Card card={b} />;
       case 'text': return <>{b.title ? <h4>{b.title}</h4> : null}{b.content.split('\n\n').map((p, i) => <p key={i}>{p}</p>)}</>;
       case 'grid': return <div class={`grid cols-${b.columns}`}>{b.items.map((c, i) => <Card key={i} card={c} />)}</div>;
-      case 'illustration': return <Illustration variant={b.variant} evidence={evidence} diarization={diarization} />;
+      case 'illustration': return <Illustration variant={b.variant} drawn={drawn.get(b) ?? null} evidence={evidence} diarization={diarization} />;
       default: return null;
     }
   };
@@ -96,9 +100,15 @@ function Feedback({ session, resultId }: { session: Session; resultId: string })
 export function ResultPage({ session, kind, id }: { session: Session; kind: 'matching' | 'report'; id: string }): JSX.Element {
   const [copied, setCopied] = useState('');
   const data = useAsync(async (signal) => {
-    if (kind === 'report') return { payload: await session.client.reports.retrieve(id, { signal }), evidence: null };
-    const [payload, evidence] = await Promise.all([session.client.matching.retrieve(id, { signal }), session.client.matching.evidence(id, { signal })]);
-    return { payload, evidence: evidence as FigureEvidence };
+    // A result stored without evidence answers 404 there: its figures then say so.
+    const noEvidence = (err: unknown) => {
+      if (err instanceof APIError && err.status === 404) return null;
+      throw err;
+    };
+    const [payload, evidence] = kind === 'report'
+      ? await Promise.all([session.client.reports.retrieve(id, { signal }), session.client.reports.evidence(id, { signal }).catch(noEvidence)])
+      : await Promise.all([session.client.matching.retrieve(id, { signal }), session.client.matching.evidence(id, { signal }).catch(noEvidence)]);
+    return { payload, evidence: evidence as MatchingEvidence | null };
   }, [kind, id]);
   if (!data.data) return <><ErrorNote error={data.error} context="Could not read the result" />{data.loading ? <p class="loading">Loading…</p> : null}</>;
   const { payload, evidence } = data.data;

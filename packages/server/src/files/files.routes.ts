@@ -3,11 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
 import { requireAuth } from '../http/context.ts';
 import { IdParams, ListOf } from '../http/schema-helpers.ts';
-import { Diarization, DiarizationQuery, Media, MediaListQuery, ReanalyzeBody, UploadForm } from './files.schemas.ts';
+import { ContentLink, ContentLinkBody, ContentQuery, Diarization, DiarizationQuery, Media, MediaListQuery, ReanalyzeBody, UploadForm } from './files.schemas.ts';
 import { DIARIZATION_CONTENT_TYPES } from './diarization-export.ts';
+import { sendMediaContent } from './media-content.ts';
+import type { MediaRecord } from './media.store.ts';
+import { streamMedia, streamWorkspaceMedia } from './media-stream.ts';
+import { registerStream } from '../events/stream-registry.ts';
 
 export function registerFilesRoutes(app: FastifyInstance, services: Services): void {
   const files = services.files;
+  const streamDeps = { store: services.stores.media, bus: services.mediaBus, resource: (m: MediaRecord) => files.resourceOf(m) };
 
   app.post('/v1/files', {
     config: {
@@ -86,5 +91,71 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
     if (format === 'json') return files.diarization(auth, id);
     const file = await files.diarizationFile(auth, id, format);
     return reply.type(file.contentType).send(file.body);
+  });
+
+  app.get('/v1/files/:id/content', {
+    schema: { params: IdParams, querystring: ContentQuery },
+    config: {
+      rateClass: 'files',
+      doc: {
+        summary: 'The uploaded file\'s bytes, with range requests (Range: bytes=…); authenticated by the key, or by a content link\'s ?token= for players that cannot send headers',
+        tags: ['files'],
+        contentLink: true,
+        responses: {
+          200: { description: 'The whole file, under its detected content type', binary: true, headers: { 'Accept-Ranges': 'bytes', ETag: 'the file\'s SHA-256, quoted' } },
+          206: { description: 'The byte range asked for', binary: true, headers: { 'Content-Range': 'bytes start-end/size', ETag: 'the file\'s SHA-256, quoted' } },
+          304: { description: 'If-None-Match names the file\'s ETag' },
+        },
+      },
+    },
+  }, async (req, reply) => sendMediaContent(req, reply, await files.content(requireAuth(req.auth), (req.params as IdParams).id)));
+
+  app.post('/v1/files/:id/content-links', {
+    schema: { params: IdParams, body: ContentLinkBody },
+    preValidation: async (req) => {
+      req.body ??= {};
+    },
+    config: {
+      rateClass: 'files',
+      // The link is a bearer capability: never kept for an idempotent replay.
+      revealsSecret: true,
+      doc: {
+        summary: 'A short-lived link that streams this media\'s bytes without the API key (for <audio>/<video> elements); optional body { expiresInSec: 60–3600, default 900 }',
+        tags: ['files'],
+        bodyOptional: true,
+        responses: { 201: { description: 'The link: url (path and query, resolve it against the API\'s address) and expiresAt', schema: ContentLink } },
+      },
+    },
+  }, async (req, reply) => reply.code(201).send(await files.contentLink(requireAuth(req.auth), (req.params as IdParams).id, req.body as ContentLinkBody)));
+
+  app.get('/v1/files/:id/events', {
+    schema: { params: IdParams },
+    config: {
+      rateClass: 'files',
+      doc: {
+        summary: 'This media\'s analysis as server-sent events (media.updated with stage and progress, then media.ready or media.failed; closes after it)',
+        tags: ['files'],
+        responses: { 200: { description: 'text/event-stream; data: the media resource', contentType: 'text/event-stream' } },
+      },
+    },
+  }, async (req, reply) => {
+    const media = await files.content(requireAuth(req.auth), (req.params as IdParams).id);
+    registerStream(services.streams, req, reply);
+    streamMedia(req, reply, streamDeps, media);
+  });
+
+  app.get('/v1/files/events', {
+    config: {
+      rateClass: 'files',
+      doc: {
+        summary: 'The analysis of every media of the workspace as server-sent events, from now on (or after Last-Event-ID); does not close',
+        tags: ['files'],
+        responses: { 200: { description: 'text/event-stream; data: the media resource', contentType: 'text/event-stream' } },
+      },
+    },
+  }, async (req, reply) => {
+    const auth = requireAuth(req.auth);
+    registerStream(services.streams, req, reply);
+    streamWorkspaceMedia(req, reply, streamDeps, auth.workspaceId);
   });
 }

@@ -55,12 +55,18 @@ export const UploadForm = Type.Object({
   maxSpeakers: Type.Optional(SpeakerCount(HINT_DESCRIPTIONS.maxSpeakers)),
 });
 
+/** The steps of a media analysis, in order (the engine reports each one's progress). */
+export const ANALYSIS_STAGES = ['detecting_speech', 'identifying_speakers', 'measuring_behavior'] as const;
+export type AnalysisStageName = (typeof ANALYSIS_STAGES)[number];
+
 export const MediaAnalysisState = Strict({
   status: Type.Union([Type.Literal('pending'), Type.Literal('running'), Type.Literal('ready'), Type.Literal('failed')]),
   error: Type.Optional(Strict({ code: Type.String(), message: Type.String() })),
   speakers: Type.Array(MediaSpeaker),
   engineVersion: Nullable(Type.String({ description: 'the engine version that made the current analysis (or failed it); null before it ends, and for analyses made before versions were recorded' })),
   speakerHints: Nullable(SpeakerHints),
+  stage: Nullable(Type.Union([Type.Literal(ANALYSIS_STAGES[0]), Type.Literal(ANALYSIS_STAGES[1]), Type.Literal(ANALYSIS_STAGES[2])], { description: 'the step a running analysis is in; null unless status is running' })),
+  progress: Type.Number({ minimum: 0, maximum: 1, description: 'share of the analysis done: each stage is a third; 1 when ready' }),
 });
 
 export const Media = Strict({
@@ -102,3 +108,20 @@ export const MediaListQuery = Strict({
   outdated: Type.Optional(Type.Boolean({ description: 'true: only audio and video whose analysis (ready or failed) was made by an engine other than the current one' })),
 });
 export type MediaListQuery = Static<typeof MediaListQuery>;
+
+/** Body of POST /v1/files/:id/content-links (optional). */
+export const CONTENT_LINK_DEFAULT_SEC = 900;
+export const ContentLinkBody = Strict({
+  expiresInSec: Type.Optional(Type.Integer({ minimum: 60, maximum: 3600, default: CONTENT_LINK_DEFAULT_SEC, description: 'how long the link works, in seconds (default 900)' })),
+});
+export type ContentLinkBody = Static<typeof ContentLinkBody>;
+
+export const ContentLink = Strict({
+  url: Type.String({ description: 'path and query of the content route with the link\'s token (resolve it against the API\'s address); no API key needed, one media only' }),
+  expiresAt: Type.String({ description: 'when the link stops working (ISO 8601)' }),
+});
+export type ContentLink = Static<typeof ContentLink>;
+
+export const ContentQuery = Strict({
+  token: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'a content link\'s token (POST /v1/files/:id/content-links), in place of the Service-Api-Key header' })),
+});

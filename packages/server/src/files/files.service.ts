@@ -9,13 +9,15 @@ import type { AuthContext } from '../http/context.ts';
 import type { Services } from '../services.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
 import { InvalidCursor } from '../store/cursor.ts';
-import { newId } from '../ids.ts';
+import { newId, nowIso } from '../ids.ts';
 import { analysisCost, type MediaRecord } from './media.store.ts';
 import { receiveUpload, type ReceivedUpload } from './upload-stream.ts';
 import { detectMedia } from './media-probe.ts';
 import { toDiarization, toMediaResource } from './media-resource.ts';
 import { hintsFromBody, hintsFromForm } from './speaker-hints.ts';
-import type { Diarization, DiarizationFormat, Media, MediaListQuery, ReanalyzeBody, SpeakerHints } from './files.schemas.ts';
+import {
+  CONTENT_LINK_DEFAULT_SEC, type ContentLink, type ContentLinkBody, type Diarization, type DiarizationFormat, type Media, type MediaListQuery, type ReanalyzeBody, type SpeakerHints,
+} from './files.schemas.ts';
 import { ENGINE_VERSION } from '@rapport/analysis';
 
 const MAX_LABEL_CODE_POINTS = 64;
@@ -195,6 +197,36 @@ export class FilesService {
       : segmentTexts(d.segments, m.transcript ?? m.analysis?.transcript ?? null, m.analysis?.speakers.map((s) => s.label) ?? []);
     const body = format === 'rttm' ? toRttm(d) : format === 'vtt' ? toWebVtt(d, texts) : toSrt(d, texts);
     return { contentType: DIARIZATION_CONTENT_TYPES[format], body };
+  }
+
+  /** The stored media whose bytes the content route serves. */
+  async content(auth: AuthContext, id: string): Promise<MediaRecord> {
+    return this.load(auth, id);
+  }
+
+  /** A link that streams this media's bytes without the key, for `expiresInSec` (content-links.store.ts). */
+  async contentLink(auth: AuthContext, id: string, body: ContentLinkBody): Promise<ContentLink> {
+    await this.load(auth, id);
+    const expiresAt = Date.now() + (body.expiresInSec ?? CONTENT_LINK_DEFAULT_SEC) * 1000;
+    const token = await this.services.stores.contentLinks.create({ workspaceId: auth.workspaceId, mediaId: id, keyId: auth.keyId, expiresAt });
+    return { url: `/v1/files/${encodeURIComponent(id)}/content?token=${token}`, expiresAt: nowIso(expiresAt) };
+  }
+
+  /** The authentication a content link's token gives on the content route of `mediaId`, or why it gives none. */
+  async authenticateLink(token: string, mediaId: string): Promise<{ auth: AuthContext } | { refused: string }> {
+    const check = await this.services.stores.contentLinks.check(token, mediaId);
+    if (check.ok) return { auth: { workspaceId: check.workspaceId, keyId: check.keyId, scope: check.scope } };
+    const why = {
+      unknown: 'This content link is not valid (unknown, or the key that made it was revoked)',
+      expired: 'This content link has expired',
+      other_media: 'This content link is for other media',
+    }[check.reason];
+    return { refused: `${why}; ask for a new one with POST /v1/files/:id/content-links, or send a Service-Api-Key header.` };
+  }
+
+  /** The media resource of a stored record (the event streams). */
+  resourceOf(m: MediaRecord): Promise<Media> {
+    return this.resource(m);
   }
 
   private async load(auth: AuthContext, id: string): Promise<MediaRecord> {

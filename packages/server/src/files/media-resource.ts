@@ -3,7 +3,7 @@
 // segments are read from its cues (named, linked to no entity).
 import type { Transcript } from '@rapport/analysis';
 import type { MediaRecord } from './media.store.ts';
-import type { Diarization, Media, MediaSpeaker } from './files.schemas.ts';
+import { ANALYSIS_STAGES, type AnalysisStageName, type Diarization, type Media, type MediaSpeaker } from './files.schemas.ts';
 
 export function toMediaResource(m: MediaRecord, links: Map<number, string>): Media {
   const speakers: MediaSpeaker[] = m.analysis
@@ -33,9 +33,22 @@ export function toMediaResource(m: MediaRecord, links: Map<number, string>): Med
       speakers,
       engineVersion: m.engineVersion,
       speakerHints: m.speakerHints,
+      ...analysisProgress(m),
     },
     createdAt: m.createdAt,
   };
+}
+
+/**
+ * Where the analysis is: the stage of a running one (the first until the engine reports) and the
+ * share done, each stage counting for a third; ready is 1, pending and failed 0.
+ */
+function analysisProgress(m: MediaRecord): { stage: AnalysisStageName | null; progress: number } {
+  if (m.analysisStatus === 'ready') return { stage: null, progress: 1 };
+  if (m.analysisStatus !== 'running') return { stage: null, progress: 0 };
+  const at = Math.max(0, ANALYSIS_STAGES.indexOf(m.analysisStage as AnalysisStageName));
+  const fraction = Math.min(1, Math.max(0, m.analysisProgress));
+  return { stage: ANALYSIS_STAGES[at] ?? 'detecting_speech', progress: Math.round(((at + fraction) / ANALYSIS_STAGES.length) * 1000) / 1000 };
 }
 
 /** Speaker index of each cue: speakers numbered by first cue, as the engine numbers voices. */

@@ -11,6 +11,7 @@ import { chargeCreditsPg, releaseCreditsPg, reserveCreditsPg } from '../credits/
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import type { MediaAnalysis, Transcript } from '@rapport/analysis';
 import type { SpeakerHints } from './files.schemas.ts';
+import { latestMediaChangePg, recordMediaChangePg } from './media-changes.pg.ts';
 import {
   analysisCost, entityLabel, previousSpeakersJson, toMedia,
   type MediaRecord, type MediaRow, type MediaStore, type NewMedia, type ReanalyzeOutcome, type SpeakerLink,
@@ -18,24 +19,55 @@ import {
 
 export class PgMediaStore implements MediaStore {
   private readonly db: PgDb;
-  constructor(db: PgDb) {
+  private readonly onChange: (workspaceId: string, mediaId: string) => void;
+  /** `onChange` hears of every numbered change (media-changes.pg.ts) once it is committed. */
+  constructor(db: PgDb, onChange: (workspaceId: string, mediaId: string) => void = () => undefined) {
     this.db = db;
+    this.onChange = onChange;
+  }
+
+  /** Runs `fn` in a transaction and numbers the changes of the media ids it answers; tells `onChange` after the commit. */
+  private async changing<T>(fn: (tx: PgExec) => Promise<{ out: T; changed: string[] }>): Promise<T> {
+    const { out, changed } = await this.db.transaction(async (tx) => {
+      const r = await fn(tx);
+      const numbered: [string | null, string][] = [];
+      for (const id of r.changed) numbered.push([await recordMediaChangePg(tx, id), id]);
+      return { out: r.out, changed: numbered };
+    });
+    for (const [ws, id] of changed) {
+      if (ws === null) continue;
+      try {
+        this.onChange(ws, id);
+      } catch {
+        // Listeners are best effort: the change is durable and streams also read the store.
+      }
+    }
+    return out;
+  }
+
+  async changesAfter(workspaceId: string, after: number, limit = 100): Promise<MediaRecord[]> {
+    const rows = await this.db.all<MediaRow>('SELECT * FROM media WHERE workspace_id = $1 AND changed_seq > $2 ORDER BY changed_seq LIMIT $3', workspaceId, after, limit);
+    return rows.map((r) => toMedia(r));
+  }
+
+  async latestChange(): Promise<number> {
+    return latestMediaChangePg(this.db);
   }
 
   async insert(m: NewMedia): Promise<MediaRecord> {
-    const row = await this.db.transaction(async (tx) => {
+    await this.changing(async (tx) => {
       const analysable = m.kind !== 'transcript';
       if (analysable) await reserveCreditsPg(tx, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
-      const inserted = await tx.get<MediaRow>(
+      await tx.run(
         `INSERT INTO media (id, workspace_id, kind, filename, content_type, size_bytes, sha256, duration_sec, label, storage_path,
-         transcript_json, analysis_status, speaker_hints_json, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+         transcript_json, analysis_status, speaker_hints_json, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
         m.id, m.workspaceId, m.kind, m.filename, m.contentType, m.sizeBytes, m.sha256, m.durationSec, m.label, m.storagePath,
         m.transcript ? JSON.stringify(m.transcript) : null, m.analysisStatus, m.speakerHints ? JSON.stringify(m.speakerHints) : null, nowIso(),
       );
       if (analysable) await enqueueTaskPg(tx, 'media.analyze', m.id, m.workspaceId);
-      return inserted as MediaRow;
+      return { out: undefined, changed: [m.id] };
     });
-    return toMedia(row);
+    return (await this.get(m.workspaceId, m.id)) as MediaRecord;
   }
 
   async get(workspaceId: string, id: string): Promise<MediaRecord | null> {
@@ -67,7 +99,10 @@ export class PgMediaStore implements MediaStore {
   }
 
   async attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void> {
-    await this.db.run('UPDATE media SET transcript_json = $1 WHERE id = $2 AND workspace_id = $3', JSON.stringify(transcript), id, workspaceId);
+    await this.changing(async (tx) => {
+      const n = await tx.run('UPDATE media SET transcript_json = $1 WHERE id = $2 AND workspace_id = $3', JSON.stringify(transcript), id, workspaceId);
+      return { out: undefined, changed: n ? [id] : [] };
+    });
   }
 
   async attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: Transcript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome> {
@@ -79,33 +114,9 @@ export class PgMediaStore implements MediaStore {
     id: string,
     change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' },
   ): Promise<ReanalyzeOutcome> {
-    return this.db.transaction(async (tx): Promise<ReanalyzeOutcome> => {
-      const r = await tx.get<MediaRow>('SELECT * FROM media WHERE id = $1 AND workspace_id = $2 FOR UPDATE', id, workspaceId);
-      if (!r) return { state: 'missing' };
-      if (r.kind === 'transcript') return { state: 'transcript' };
-      if (r.analysis_status === 'running') return { state: 'running' };
-      const hintsJson = change.hints === undefined ? r.speaker_hints_json : change.hints ? JSON.stringify(change.hints) : null;
-      const transcriptJson = change.transcript ? JSON.stringify(change.transcript) : r.transcript_json;
-      if (r.analysis_status === 'pending') {
-        const updated = await tx.get<MediaRow>('UPDATE media SET transcript_json = $1, speaker_hints_json = $2 WHERE id = $3 RETURNING *', transcriptJson, hintsJson, id);
-        return { state: 'pending', media: toMedia(updated as MediaRow) };
-      }
-      if (change.whileUsed === 'refuse') {
-        const jobs = await activeJobsUsing(tx, workspaceId, id);
-        if (jobs.length > 0) return { state: 'in_use', jobs };
-      }
-      await reserveCreditsPg(tx, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
-      const previous = r.analysis_json
-        ? previousSpeakersJson(r.analysis_json, await tx.all<{ speaker_index: number; entity_id: string }>('SELECT speaker_index, entity_id FROM appearances WHERE media_id = $1', id))
-        : r.previous_speakers_json;
-      const updated = await tx.get<MediaRow>(
-        `UPDATE media SET transcript_json = $1, speaker_hints_json = $2, previous_speakers_json = $3, analysis_status = 'pending', analysis_error = NULL,
-         analysis_json = NULL, engine_version = NULL, analysis_stage = NULL, analysis_progress = 0 WHERE id = $4 RETURNING *`,
-        transcriptJson, hintsJson, previous, id,
-      );
-      await dropTasksPg(tx, 'media.analyze', id);
-      await enqueueTaskPg(tx, 'media.analyze', id, workspaceId);
-      return { state: 'reanalysing', media: toMedia(updated as MediaRow) };
+    return this.changing(async (tx) => {
+      const out = await reanalyzeRow(tx, workspaceId, id, change);
+      return { out, changed: out.state === 'pending' || out.state === 'reanalysing' ? [id] : [] };
     });
   }
 
@@ -118,7 +129,10 @@ export class PgMediaStore implements MediaStore {
   }
 
   async setAnalysisProgress(id: string, stage: string, fraction: number): Promise<void> {
-    await this.db.run("UPDATE media SET analysis_stage = $1, analysis_progress = $2 WHERE id = $3 AND analysis_status = 'running'", stage, fraction, id);
+    await this.changing(async (tx) => {
+      const n = await tx.run("UPDATE media SET analysis_stage = $1, analysis_progress = $2 WHERE id = $3 AND analysis_status = 'running'", stage, fraction, id);
+      return { out: undefined, changed: n ? [id] : [] };
+    });
   }
 
   async analysisProgress(id: string): Promise<{ stage: string | null; fraction: number } | null> {
@@ -127,66 +141,79 @@ export class PgMediaStore implements MediaStore {
   }
 
   async markAnalysisRunning(id: string): Promise<void> {
-    await this.db.run("UPDATE media SET analysis_status = 'running' WHERE id = $1 AND analysis_status IN ('pending', 'running')", id);
-  }
-
-  async completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[], engineVersion: string | null = analysis.engineVersion ?? null): Promise<'done' | 'insufficient_credits'> {
-    return this.db.transaction(async (tx) => {
-      const r = await tx.get<MediaRow>('SELECT * FROM media WHERE id = $1 FOR UPDATE', id);
-      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return 'done';
-      // Charged by the decoded duration, as on the embedded store (media.store.ts).
-      const extra = analysisCost(analysis.durationSec) - analysisCost(r.duration_sec);
-      if (extra > 0) {
-        try {
-          await reserveCreditsPg(tx, r.workspace_id, extra, { mediaId: id });
-        } catch (err) {
-          if (!(err instanceof InsufficientCredits)) throw err;
-          return 'insufficient_credits';
-        }
-      }
-      const now = nowIso();
-      await tx.run('DELETE FROM appearances WHERE media_id = $1', id);
-      for (const link of links) {
-        if (link.create) {
-          await tx.run(
-            'INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-            link.entityId, r.workspace_id, entityLabel(link.create.label), '[]', JSON.stringify(link.create.voiceprint), now, now,
-          );
-        } else {
-          await tx.run(
-            'UPDATE entities SET voiceprint_json = COALESCE($1, voiceprint_json), updated_at = $2 WHERE id = $3',
-            link.voiceprint ? JSON.stringify(link.voiceprint) : null, now, link.entityId,
-          );
-          const label = entityLabel(analysis.speakers[link.speakerIndex]?.label ?? null);
-          if (label) await tx.run('UPDATE entities SET label = $1 WHERE id = $2 AND label IS NULL', label, link.entityId);
-        }
-        await tx.run(
-          `INSERT INTO appearances (entity_id, media_id, speaker_index, speech_sec, workspace_id) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (media_id, speaker_index) DO UPDATE SET entity_id = excluded.entity_id, speech_sec = excluded.speech_sec, workspace_id = excluded.workspace_id`,
-          link.entityId, id, link.speakerIndex, link.speechSec, r.workspace_id,
-        );
-      }
-      await tx.run(
-        `UPDATE media SET analysis_status = 'ready', analysis_json = $1, engine_version = $2, previous_speakers_json = NULL,
-         duration_sec = $3 WHERE id = $4`,
-        JSON.stringify(analysis), engineVersion, analysis.durationSec, id,
+    await this.changing(async (tx) => {
+      const n = await tx.run(
+        "UPDATE media SET analysis_status = 'running', analysis_stage = NULL, analysis_progress = 0 WHERE id = $1 AND analysis_status IN ('pending', 'running')",
+        id,
       );
-      await chargeCreditsPg(tx, r.workspace_id, analysisCost(analysis.durationSec), { mediaId: id });
-      const unused = analysisCost(r.duration_sec) - analysisCost(analysis.durationSec);
-      if (unused > 0) await releaseCreditsPg(tx, r.workspace_id, unused, { mediaId: id });
-      await dropTasksPg(tx, 'media.analyze', id);
-      return 'done';
+      return { out: undefined, changed: n ? [id] : [] };
     });
   }
 
+  async completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[], engineVersion: string | null = analysis.engineVersion ?? null): Promise<'done' | 'insufficient_credits'> {
+    return this.changing(async (tx) => {
+      const out = await this.completeRow(tx, id, analysis, links, engineVersion);
+      return { out, changed: out === 'done' ? [id] : [] };
+    }).then((out) => (out === 'insufficient_credits' ? 'insufficient_credits' : 'done'));
+  }
+
+  /** Inside a transaction: stores the analysis ('done'), or answers why not ('skipped', 'insufficient_credits'). */
+  private async completeRow(tx: PgExec, id: string, analysis: MediaAnalysis, links: SpeakerLink[], engineVersion: string | null): Promise<'done' | 'skipped' | 'insufficient_credits'> {
+    const r = await tx.get<MediaRow>('SELECT * FROM media WHERE id = $1 FOR UPDATE', id);
+    if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return 'skipped';
+    // Charged by the decoded duration, as on the embedded store (media.store.ts).
+    const extra = analysisCost(analysis.durationSec) - analysisCost(r.duration_sec);
+    if (extra > 0) {
+      try {
+        await reserveCreditsPg(tx, r.workspace_id, extra, { mediaId: id });
+      } catch (err) {
+        if (!(err instanceof InsufficientCredits)) throw err;
+        return 'insufficient_credits';
+      }
+    }
+    const now = nowIso();
+    await tx.run('DELETE FROM appearances WHERE media_id = $1', id);
+    for (const link of links) {
+      if (link.create) {
+        await tx.run(
+          'INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          link.entityId, r.workspace_id, entityLabel(link.create.label), '[]', JSON.stringify(link.create.voiceprint), now, now,
+        );
+      } else {
+        await tx.run(
+          'UPDATE entities SET voiceprint_json = COALESCE($1, voiceprint_json), updated_at = $2 WHERE id = $3',
+          link.voiceprint ? JSON.stringify(link.voiceprint) : null, now, link.entityId,
+        );
+        const label = entityLabel(analysis.speakers[link.speakerIndex]?.label ?? null);
+        if (label) await tx.run('UPDATE entities SET label = $1 WHERE id = $2 AND label IS NULL', label, link.entityId);
+      }
+      await tx.run(
+        `INSERT INTO appearances (entity_id, media_id, speaker_index, speech_sec, workspace_id) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (media_id, speaker_index) DO UPDATE SET entity_id = excluded.entity_id, speech_sec = excluded.speech_sec, workspace_id = excluded.workspace_id`,
+        link.entityId, id, link.speakerIndex, link.speechSec, r.workspace_id,
+      );
+    }
+    await tx.run(
+      `UPDATE media SET analysis_status = 'ready', analysis_json = $1, engine_version = $2, previous_speakers_json = NULL,
+       duration_sec = $3 WHERE id = $4`,
+      JSON.stringify(analysis), engineVersion, analysis.durationSec, id,
+    );
+    await chargeCreditsPg(tx, r.workspace_id, analysisCost(analysis.durationSec), { mediaId: id });
+    const unused = analysisCost(r.duration_sec) - analysisCost(analysis.durationSec);
+    if (unused > 0) await releaseCreditsPg(tx, r.workspace_id, unused, { mediaId: id });
+    await dropTasksPg(tx, 'media.analyze', id);
+    return 'done';
+  }
+
   async failAnalysis(id: string, error: { code: string; message: string }, engineVersion: string | null = null): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await this.changing(async (tx) => {
       const r = await tx.get<MediaRow>('SELECT * FROM media WHERE id = $1 FOR UPDATE', id);
-      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return;
+      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return { out: undefined, changed: [] };
       await tx.run("UPDATE media SET analysis_status = 'failed', analysis_error = $1, engine_version = $2 WHERE id = $3", JSON.stringify(error), engineVersion, id);
       await tx.run('DELETE FROM appearances WHERE media_id = $1', id);
       await releaseCreditsPg(tx, r.workspace_id, analysisCost(r.duration_sec), { mediaId: id });
       await dropTasksPg(tx, 'media.analyze', id);
+      return { out: undefined, changed: [id] };
     });
   }
 
@@ -218,6 +245,42 @@ async function deleteRow(tx: PgExec, workspaceId: string, id: string): Promise<M
   }
   await dropTasksPg(tx, 'media.analyze', id);
   await tx.run('DELETE FROM appearances WHERE media_id = $1', id);
+  await tx.run('DELETE FROM content_links WHERE media_id = $1', id);
   await tx.run('DELETE FROM media WHERE id = $1', id);
   return toMedia(r, false);
+}
+
+/** Inside a transaction: the re-analysis of one media (media.store.ts has the rules). */
+async function reanalyzeRow(
+  tx: PgExec,
+  workspaceId: string,
+  id: string,
+  change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' },
+): Promise<ReanalyzeOutcome> {
+  const r = await tx.get<MediaRow>('SELECT * FROM media WHERE id = $1 AND workspace_id = $2 FOR UPDATE', id, workspaceId);
+  if (!r) return { state: 'missing' };
+  if (r.kind === 'transcript') return { state: 'transcript' };
+  if (r.analysis_status === 'running') return { state: 'running' };
+  const hintsJson = change.hints === undefined ? r.speaker_hints_json : change.hints ? JSON.stringify(change.hints) : null;
+  const transcriptJson = change.transcript ? JSON.stringify(change.transcript) : r.transcript_json;
+  if (r.analysis_status === 'pending') {
+    const updated = await tx.get<MediaRow>('UPDATE media SET transcript_json = $1, speaker_hints_json = $2 WHERE id = $3 RETURNING *', transcriptJson, hintsJson, id);
+    return { state: 'pending', media: toMedia(updated as MediaRow) };
+  }
+  if (change.whileUsed === 'refuse') {
+    const jobs = await activeJobsUsing(tx, workspaceId, id);
+    if (jobs.length > 0) return { state: 'in_use', jobs };
+  }
+  await reserveCreditsPg(tx, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
+  const previous = r.analysis_json
+    ? previousSpeakersJson(r.analysis_json, await tx.all<{ speaker_index: number; entity_id: string }>('SELECT speaker_index, entity_id FROM appearances WHERE media_id = $1', id))
+    : r.previous_speakers_json;
+  const updated = await tx.get<MediaRow>(
+    `UPDATE media SET transcript_json = $1, speaker_hints_json = $2, previous_speakers_json = $3, analysis_status = 'pending', analysis_error = NULL,
+     analysis_json = NULL, engine_version = NULL, analysis_stage = NULL, analysis_progress = 0 WHERE id = $4 RETURNING *`,
+    transcriptJson, hintsJson, previous, id,
+  );
+  await dropTasksPg(tx, 'media.analyze', id);
+  await enqueueTaskPg(tx, 'media.analyze', id, workspaceId);
+  return { state: 'reanalysing', media: toMedia(updated as MediaRow) };
 }

@@ -8,36 +8,14 @@ import { nowIso } from '../ids.ts';
 import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
 import { chargeCredits, InsufficientCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import { upgradeCachedAnalysis, type MediaAnalysis, type Transcript } from '@rapport/analysis';
+import type { MediaAnalysis, Transcript } from '@rapport/analysis';
 import type { SpeakerHints } from './files.schemas.ts';
 import type { PreviousSpeaker } from './speaker-links.ts';
+import { analysisCost, entityLabel, toMedia, type MediaRecord, type MediaRow } from './media-rows.ts';
+import { latestMediaChange, recordMediaChange } from './media-changes.ts';
 
-export type MediaKind = 'audio' | 'video' | 'transcript';
-export type AnalysisStatus = 'pending' | 'running' | 'ready' | 'failed';
-
-export interface MediaRecord {
-  id: string;
-  workspaceId: string;
-  kind: MediaKind;
-  filename: string;
-  contentType: string;
-  sizeBytes: number;
-  sha256: string;
-  durationSec: number | null;
-  label: string | null;
-  storagePath: string;
-  transcript: Transcript | null;
-  analysisStatus: AnalysisStatus;
-  analysisError: { code: string; message: string } | null;
-  analysis: MediaAnalysis | null;
-  /** The user's speaker-count hints, used by every analysis of this media. */
-  speakerHints: SpeakerHints | null;
-  /** The engine that made (or failed) the current analysis; null while one is owed. */
-  engineVersion: string | null;
-  /** While a re-analysis is owed: the speakers of the analysis it replaces. */
-  previousSpeakers: PreviousSpeaker[] | null;
-  createdAt: string;
-}
+export { analysisCost, entityLabel, toMedia } from './media-rows.ts';
+export type { AnalysisStatus, MediaKind, MediaRecord, MediaRow } from './media-rows.ts';
 
 export type ReanalyzeOutcome =
   | { state: 'missing' | 'running' | 'transcript' }
@@ -55,67 +33,9 @@ export interface SpeakerLink {
   voiceprint?: number[];
 }
 
-export interface MediaRow {
-  id: string;
-  workspace_id: string;
-  kind: MediaKind;
-  filename: string;
-  content_type: string;
-  size_bytes: number;
-  sha256: string;
-  duration_sec: number | null;
-  label: string | null;
-  storage_path: string;
-  transcript_json: string | null;
-  analysis_status: AnalysisStatus;
-  analysis_error: string | null;
-  analysis_json: string | null;
-  speaker_hints_json: string | null;
-  engine_version: string | null;
-  previous_speakers_json: string | null;
-  created_at: string;
-  seq: number;
-}
-
-export function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
-  return {
-    id: r.id,
-    workspaceId: r.workspace_id,
-    kind: r.kind,
-    filename: r.filename,
-    contentType: r.content_type,
-    sizeBytes: r.size_bytes,
-    sha256: r.sha256,
-    durationSec: r.duration_sec,
-    label: r.label,
-    storagePath: r.storage_path,
-    transcript: r.transcript_json ? (JSON.parse(r.transcript_json) as Transcript) : null,
-    analysisStatus: r.analysis_status,
-    analysisError: r.analysis_error ? (JSON.parse(r.analysis_error) as { code: string; message: string }) : null,
-    // Read through the engine's upgrade, so that an analysis cached by an earlier engine
-    // version never reports what the current one knows it did not measure.
-    analysis: withAnalysis && r.analysis_json ? upgradeCachedAnalysis(JSON.parse(r.analysis_json) as MediaAnalysis) : null,
-    speakerHints: r.speaker_hints_json ? (JSON.parse(r.speaker_hints_json) as SpeakerHints) : null,
-    engineVersion: r.engine_version,
-    previousSpeakers: r.previous_speakers_json ? (JSON.parse(r.previous_speakers_json) as PreviousSpeaker[]) : null,
-    createdAt: r.created_at,
-  };
-}
-
-/** Entity labels are 1 to 64 code points (the API's bound); a transcript's speaker name may be longer. */
-export function entityLabel(name: string | null): string | null {
-  if (name === null) return null;
-  const trimmed = name.trim();
-  return trimmed === '' ? null : [...trimmed].slice(0, 64).join('');
-}
-
-/** Media analysis costs 1 credit per started minute of audio (decisions §10). */
-export function analysisCost(durationSec: number | null): number {
-  return durationSec === null ? 1 : Math.max(1, Math.ceil(durationSec / 60));
-}
-
-/** What a new media row is given; the rest starts empty. */
-export type NewMedia = Omit<MediaRecord, 'analysis' | 'analysisError' | 'createdAt' | 'engineVersion' | 'previousSpeakers' | 'speakerHints'> & { speakerHints?: SpeakerHints | null };
+/** What a new media row is given; the rest starts empty (its analysis, progress and change number). */
+export type NewMedia = Omit<MediaRecord, 'analysis' | 'analysisError' | 'createdAt' | 'engineVersion' | 'previousSpeakers' | 'speakerHints' | 'analysisStage' | 'analysisProgress' | 'changedSeq'>
+  & { speakerHints?: SpeakerHints | null };
 
 export interface MediaStore {
   /** Inserts media; audio and video reserve their analysis credits and queue the analysis. */
@@ -124,6 +44,10 @@ export interface MediaStore {
   exists(workspaceId: string, id: string): Promise<boolean>;
   load(id: string): Promise<MediaRecord | null>;
   list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }>;
+  /** Media of the workspace changed after `after`, oldest change first (the event streams). */
+  changesAfter(workspaceId: string, after: number, limit?: number): Promise<MediaRecord[]>;
+  /** The newest change number of the store: where a stream without Last-Event-ID starts. */
+  latestChange(): Promise<number>;
   attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void>;
   attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: Transcript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome>;
   reanalyze(workspaceId: string, id: string, change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' }): Promise<ReanalyzeOutcome>;
@@ -150,13 +74,45 @@ export function previousSpeakersJson(analysisJson: string, links: { speaker_inde
 
 export class SqliteMediaStore implements MediaStore {
   private readonly db: SqliteDb;
-  constructor(db: SqliteDb) {
+  private readonly onChange: (workspaceId: string, mediaId: string) => void;
+  /** `onChange` hears of every numbered change (media-changes.ts) once it is committed. */
+  constructor(db: SqliteDb, onChange: (workspaceId: string, mediaId: string) => void = () => undefined) {
     this.db = db;
+    this.onChange = onChange;
+  }
+
+  /** Runs `fn` in a transaction and numbers the changes of the media ids it answers; tells `onChange` after the commit. */
+  private changing<T>(fn: () => { out: T; changed: string[] }): T {
+    const { out, changed } = this.db.transaction(() => {
+      const r = fn();
+      const workspaces = r.changed.map((id) => [recordMediaChange(this.db, id), id] as const);
+      return { out: r.out, changed: workspaces };
+    });
+    for (const [ws, id] of changed) {
+      if (ws === null) continue;
+      try {
+        this.onChange(ws, id);
+      } catch {
+        // Listeners are best effort: the change is durable and streams also read the store.
+      }
+    }
+    return out;
+  }
+
+  /** Media of the workspace changed after `after`, oldest change first (the event streams). */
+  async changesAfter(workspaceId: string, after: number, limit = 100): Promise<MediaRecord[]> {
+    return this.db
+      .all<MediaRow>('SELECT * FROM media WHERE workspace_id = ? AND changed_seq > ? ORDER BY changed_seq LIMIT ?', workspaceId, after, limit)
+      .map((r) => toMedia(r));
+  }
+
+  async latestChange(): Promise<number> {
+    return latestMediaChange(this.db);
   }
 
   /** Inserts media; audio and video reserve their analysis credits and queue the analysis. */
   async insert(m: NewMedia): Promise<MediaRecord> {
-    this.db.transaction(() => {
+    this.changing(() => {
       const analysable = m.kind !== 'transcript';
       if (analysable) reserveCredits(this.db, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
       this.db.run(
@@ -166,6 +122,7 @@ export class SqliteMediaStore implements MediaStore {
         m.transcript ? JSON.stringify(m.transcript) : null, m.analysisStatus, m.speakerHints ? JSON.stringify(m.speakerHints) : null, nowIso(), this.db.nextSeq(),
       );
       if (analysable) enqueueTask(this.db, 'media.analyze', m.id, m.workspaceId);
+      return { out: undefined, changed: [m.id] };
     });
     return (await this.get(m.workspaceId, m.id)) as MediaRecord;
   }
@@ -203,7 +160,10 @@ export class SqliteMediaStore implements MediaStore {
   }
 
   async attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void> {
-    this.db.run('UPDATE media SET transcript_json = ? WHERE id = ? AND workspace_id = ?', JSON.stringify(transcript), id, workspaceId);
+    this.changing(() => {
+      const n = this.db.run('UPDATE media SET transcript_json = ? WHERE id = ? AND workspace_id = ?', JSON.stringify(transcript), id, workspaceId);
+      return { out: undefined, changed: n ? [id] : [] };
+    });
   }
 
   /**
@@ -227,33 +187,39 @@ export class SqliteMediaStore implements MediaStore {
     id: string,
     change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' },
   ): Promise<ReanalyzeOutcome> {
-    return this.db.transaction((): ReanalyzeOutcome => {
-      const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
-      if (!r) return { state: 'missing' };
-      if (r.kind === 'transcript') return { state: 'transcript' };
-      if (r.analysis_status === 'running') return { state: 'running' };
-      const hintsJson = change.hints === undefined ? r.speaker_hints_json : change.hints ? JSON.stringify(change.hints) : null;
-      const transcriptJson = change.transcript ? JSON.stringify(change.transcript) : r.transcript_json;
-      if (r.analysis_status === 'pending') {
-        this.db.run('UPDATE media SET transcript_json = ?, speaker_hints_json = ? WHERE id = ?', transcriptJson, hintsJson, id);
-        return { state: 'pending', media: this.reload(id) };
-      }
-      if (change.whileUsed === 'refuse') {
-        const jobs = this.activeJobsUsing(workspaceId, id);
-        if (jobs.length > 0) return { state: 'in_use', jobs };
-      }
-      reserveCredits(this.db, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
-      const previous = r.analysis_json ? this.previousSpeakers(r) : r.previous_speakers_json;
-      // Appearances stay until the new analysis ends, so that jobs naming their entities wait for it.
-      this.db.run(
-        `UPDATE media SET transcript_json = ?, speaker_hints_json = ?, previous_speakers_json = ?, analysis_status = 'pending', analysis_error = NULL,
-         analysis_json = NULL, engine_version = NULL, analysis_stage = NULL, analysis_progress = 0 WHERE id = ?`,
-        transcriptJson, hintsJson, previous, id,
-      );
-      dropTasks(this.db, 'media.analyze', id);
-      enqueueTask(this.db, 'media.analyze', id, workspaceId);
-      return { state: 'reanalysing', media: this.reload(id) };
+    return this.changing(() => {
+      const outcome = this.reanalyzeRow(workspaceId, id, change);
+      if (outcome.state === 'pending' || outcome.state === 'reanalysing') return { out: outcome, changed: [id] };
+      return { out: outcome, changed: [] };
     });
+  }
+
+  private reanalyzeRow(workspaceId: string, id: string, change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' }): ReanalyzeOutcome {
+    const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
+    if (!r) return { state: 'missing' };
+    if (r.kind === 'transcript') return { state: 'transcript' };
+    if (r.analysis_status === 'running') return { state: 'running' };
+    const hintsJson = change.hints === undefined ? r.speaker_hints_json : change.hints ? JSON.stringify(change.hints) : null;
+    const transcriptJson = change.transcript ? JSON.stringify(change.transcript) : r.transcript_json;
+    if (r.analysis_status === 'pending') {
+      this.db.run('UPDATE media SET transcript_json = ?, speaker_hints_json = ? WHERE id = ?', transcriptJson, hintsJson, id);
+      return { state: 'pending', media: this.reload(id) };
+    }
+    if (change.whileUsed === 'refuse') {
+      const jobs = this.activeJobsUsing(workspaceId, id);
+      if (jobs.length > 0) return { state: 'in_use', jobs };
+    }
+    reserveCredits(this.db, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
+    const previous = r.analysis_json ? this.previousSpeakers(r) : r.previous_speakers_json;
+    // Appearances stay until the new analysis ends, so that jobs naming their entities wait for it.
+    this.db.run(
+      `UPDATE media SET transcript_json = ?, speaker_hints_json = ?, previous_speakers_json = ?, analysis_status = 'pending', analysis_error = NULL,
+       analysis_json = NULL, engine_version = NULL, analysis_stage = NULL, analysis_progress = 0 WHERE id = ?`,
+      transcriptJson, hintsJson, previous, id,
+    );
+    dropTasks(this.db, 'media.analyze', id);
+    enqueueTask(this.db, 'media.analyze', id, workspaceId);
+    return { state: 'reanalysing', media: this.reload(id) };
   }
 
   /** The linked speakers of a stored analysis, with their voiceprints and speech, as JSON. */
@@ -290,7 +256,10 @@ export class SqliteMediaStore implements MediaStore {
 
   /** Progress of a running analysis, for the jobs that wait on it. */
   async setAnalysisProgress(id: string, stage: string, fraction: number): Promise<void> {
-    this.db.run("UPDATE media SET analysis_stage = ?, analysis_progress = ? WHERE id = ? AND analysis_status = 'running'", stage, fraction, id);
+    this.changing(() => {
+      const n = this.db.run("UPDATE media SET analysis_stage = ?, analysis_progress = ? WHERE id = ? AND analysis_status = 'running'", stage, fraction, id);
+      return { out: undefined, changed: n ? [id] : [] };
+    });
   }
 
   async analysisProgress(id: string): Promise<{ stage: string | null; fraction: number } | null> {
@@ -299,7 +268,10 @@ export class SqliteMediaStore implements MediaStore {
   }
 
   async markAnalysisRunning(id: string): Promise<void> {
-    this.db.run("UPDATE media SET analysis_status = 'running' WHERE id = ? AND analysis_status IN ('pending', 'running')", id);
+    this.changing(() => {
+      const n = this.db.run("UPDATE media SET analysis_status = 'running', analysis_stage = NULL, analysis_progress = 0 WHERE id = ? AND analysis_status IN ('pending', 'running')", id);
+      return { out: undefined, changed: n ? [id] : [] };
+    });
   }
 
   /**
@@ -308,65 +280,71 @@ export class SqliteMediaStore implements MediaStore {
    * nothing is stored then.
    */
   async completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[], engineVersion: string | null = analysis.engineVersion ?? null): Promise<'done' | 'insufficient_credits'> {
-    return this.db.transaction(() => {
-      const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
-      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return 'done';
-      // What is charged is what was analysed: the decoded samples' duration, not the header's
-      // claim the reservation was made on (a WAV's byte rate can say 0 s for an hour of audio).
-      // More than was reserved is reserved now; a workspace that cannot pay it gets no result.
-      const extra = analysisCost(analysis.durationSec) - analysisCost(r.duration_sec);
-      if (extra > 0) {
-        try {
-          reserveCredits(this.db, r.workspace_id, extra, { mediaId: id });
-        } catch (err) {
-          if (!(err instanceof InsufficientCredits)) throw err;
-          return 'insufficient_credits';
-        }
+    return this.changing(() => {
+      const out = this.completeRow(id, analysis, links, engineVersion);
+      return { out, changed: out === 'stored' ? [id] : [] };
+    }) === 'insufficient_credits' ? 'insufficient_credits' : 'done';
+  }
+
+  private completeRow(id: string, analysis: MediaAnalysis, links: SpeakerLink[], engineVersion: string | null): 'stored' | 'done' | 'insufficient_credits' {
+    const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
+    if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return 'done';
+    // What is charged is what was analysed: the decoded samples' duration, not the header's
+    // claim the reservation was made on (a WAV's byte rate can say 0 s for an hour of audio).
+    // More than was reserved is reserved now; a workspace that cannot pay it gets no result.
+    const extra = analysisCost(analysis.durationSec) - analysisCost(r.duration_sec);
+    if (extra > 0) {
+      try {
+        reserveCredits(this.db, r.workspace_id, extra, { mediaId: id });
+      } catch (err) {
+        if (!(err instanceof InsufficientCredits)) throw err;
+        return 'insufficient_credits';
       }
-      const now = nowIso();
-      this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
-      for (const link of links) {
-        if (link.create) {
-          this.db.run(
-            'INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-            link.entityId, r.workspace_id, entityLabel(link.create.label), '[]', JSON.stringify(link.create.voiceprint), now, now, this.db.nextSeq(),
-          );
-        } else {
-          this.db.run(
-            'UPDATE entities SET voiceprint_json = COALESCE(?, voiceprint_json), updated_at = ? WHERE id = ?',
-            link.voiceprint ? JSON.stringify(link.voiceprint) : null, now, link.entityId,
-          );
-          const label = entityLabel(analysis.speakers[link.speakerIndex]?.label ?? null);
-          if (label) this.db.run('UPDATE entities SET label = ? WHERE id = ? AND label IS NULL', label, link.entityId);
-        }
+    }
+    const now = nowIso();
+    this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
+    for (const link of links) {
+      if (link.create) {
         this.db.run(
-          'INSERT OR REPLACE INTO appearances (entity_id, media_id, speaker_index, speech_sec, workspace_id) VALUES (?, ?, ?, ?, ?)',
-          link.entityId, id, link.speakerIndex, link.speechSec, r.workspace_id,
+          'INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          link.entityId, r.workspace_id, entityLabel(link.create.label), '[]', JSON.stringify(link.create.voiceprint), now, now, this.db.nextSeq(),
         );
+      } else {
+        this.db.run(
+          'UPDATE entities SET voiceprint_json = COALESCE(?, voiceprint_json), updated_at = ? WHERE id = ?',
+          link.voiceprint ? JSON.stringify(link.voiceprint) : null, now, link.entityId,
+        );
+        const label = entityLabel(analysis.speakers[link.speakerIndex]?.label ?? null);
+        if (label) this.db.run('UPDATE entities SET label = ? WHERE id = ? AND label IS NULL', label, link.entityId);
       }
       this.db.run(
-        `UPDATE media SET analysis_status = 'ready', analysis_json = ?, engine_version = ?, previous_speakers_json = NULL,
-         duration_sec = ? WHERE id = ?`,
-        JSON.stringify(analysis), engineVersion, analysis.durationSec, id,
+        'INSERT OR REPLACE INTO appearances (entity_id, media_id, speaker_index, speech_sec, workspace_id) VALUES (?, ?, ?, ?, ?)',
+        link.entityId, id, link.speakerIndex, link.speechSec, r.workspace_id,
       );
-      chargeCredits(this.db, r.workspace_id, analysisCost(analysis.durationSec), { mediaId: id });
-      const unused = analysisCost(r.duration_sec) - analysisCost(analysis.durationSec);
-      if (unused > 0) releaseCredits(this.db, r.workspace_id, unused, { mediaId: id });
-      dropTasks(this.db, 'media.analyze', id);
-      return 'done';
-    });
+    }
+    this.db.run(
+      `UPDATE media SET analysis_status = 'ready', analysis_json = ?, engine_version = ?, previous_speakers_json = NULL,
+       duration_sec = ? WHERE id = ?`,
+      JSON.stringify(analysis), engineVersion, analysis.durationSec, id,
+    );
+    chargeCredits(this.db, r.workspace_id, analysisCost(analysis.durationSec), { mediaId: id });
+    const unused = analysisCost(r.duration_sec) - analysisCost(analysis.durationSec);
+    if (unused > 0) releaseCredits(this.db, r.workspace_id, unused, { mediaId: id });
+    dropTasks(this.db, 'media.analyze', id);
+    return 'stored';
   }
 
   /** `engineVersion`: the engine that failed it (null when no engine ran). */
   async failAnalysis(id: string, error: { code: string; message: string }, engineVersion: string | null = null): Promise<void> {
-    this.db.transaction(() => {
+    this.changing(() => {
       const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
-      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return;
+      if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return { out: undefined, changed: [] };
       this.db.run("UPDATE media SET analysis_status = 'failed', analysis_error = ?, engine_version = ? WHERE id = ?", JSON.stringify(error), engineVersion, id);
       // A failed re-analysis leaves its entities without this appearance (they stay known).
       this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
       releaseCredits(this.db, r.workspace_id, analysisCost(r.duration_sec), { mediaId: id });
       dropTasks(this.db, 'media.analyze', id);
+      return { out: undefined, changed: [id] };
     });
   }
 
@@ -393,6 +371,7 @@ export class SqliteMediaStore implements MediaStore {
     }
     dropTasks(this.db, 'media.analyze', id);
     this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
+    this.db.run('DELETE FROM content_links WHERE media_id = ?', id);
     this.db.run('DELETE FROM media WHERE id = ?', id);
     return toMedia(r, false);
   }

@@ -27,7 +27,13 @@ const JSON_BODY_LIMIT = 1024 * 1024;
 export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): Promise<FastifyInstance> {
   const { config, services } = opts;
   const app = Fastify({
-    logger: opts.logger === false || config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: opts.logger === false || config.logLevel === 'silent' ? false : {
+      level: config.logLevel,
+      // A content link's token is a credential while it lives: request logs show it redacted.
+      serializers: {
+        req: (req: FastifyRequest) => ({ method: req.method, url: redactTokens(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+      },
+    },
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: requestId,
     // Bodies are refused with 400 on unknown fields; never silently stripped.
@@ -84,8 +90,18 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     const routeConfig = route.config;
     const isPublic = routeConfig?.doc?.public === true;
     const key = req.headers['service-api-key'];
+    let refused: string | undefined;
     if (typeof key === 'string' && key.length > 0 && key.length < 512) {
       req.auth = await services.workspace.authenticate(key);
+    } else if (routeConfig?.doc?.contentLink) {
+      // A content link's token stands in for the key on the route it was made for, and only there.
+      const token = (req.query as Record<string, unknown> | undefined)?.token;
+      const id = (req.params as Record<string, unknown> | undefined)?.id;
+      if (typeof token === 'string' && token.length < 512 && typeof id === 'string') {
+        const link = await services.files.authenticateLink(token, id);
+        if ('auth' in link) req.auth = link.auth;
+        else refused = link.refused;
+      }
     }
     const subject = req.auth ? `key:${req.auth.keyId}` : `ip:${req.ip}`;
     const rateClass = routeConfig?.rateClass ?? 'default';
@@ -102,7 +118,7 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
         headers: { 'retry-after': String(decision.retryAfterSec) },
       });
     }
-    if (!req.auth && !isPublic && route.url !== undefined) throw new ApiError('UNAUTHENTICATED');
+    if (!req.auth && !isPublic && route.url !== undefined) throw new ApiError('UNAUTHENTICATED', refused);
     if (routeConfig?.admin && req.auth?.scope !== 'admin') throw new ApiError('FORBIDDEN', 'Workspace administration needs an admin API key.');
   });
 
@@ -143,6 +159,11 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
   registerIdempotencyHooks(app, services.stores.idempotency);
   for (const register of registrars) register(app, services);
   return app;
+}
+
+/** A URL with the value of any `token` query parameter replaced (content links). */
+export function redactTokens(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/g, '$1[redacted]');
 }
 
 /** The path and query of an absolute-form request target; other targets unchanged. */

@@ -15,13 +15,24 @@ export interface RouteDoc {
   summary: string;
   tags: string[];
   /** Success responses by status code; errors are documented once for all routes. */
-  responses: Record<number, { description: string; schema?: TSchema; contentType?: string; alternatives?: string[] }>;
+  responses: Record<number, {
+    description: string;
+    schema?: TSchema;
+    contentType?: string;
+    alternatives?: string[];
+    /** The body is the bytes of a file (any media type). */
+    binary?: boolean;
+    /** Response headers worth documenting, by name. */
+    headers?: Record<string, string>;
+  }>;
   /** The multipart form the route reads (POST /v1/files), for the OpenAPI document. */
   multipart?: TSchema;
   /** The JSON body may be left out (the route then reads `{}`). */
   bodyOptional?: boolean;
   /** Whether the route needs no API key. */
   public?: boolean;
+  /** The route also takes a content link's `?token=` in place of the key (OpenAPI: either scheme). */
+  contentLink?: boolean;
 }
 
 declare module 'fastify' {

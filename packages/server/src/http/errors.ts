@@ -15,6 +15,7 @@ export const ERRORS = {
   CONFLICT: { status: 409, message: 'The current state does not allow this.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'This content type or file format is not supported.' },
+  RANGE_NOT_SATISFIABLE: { status: 416, message: 'The requested byte range cannot be served.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This idempotency key was used with a different request.' },
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the indicated delay.' },
   INTERNAL: { status: 500, message: 'An internal error occurred.' },

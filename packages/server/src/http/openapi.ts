@@ -76,9 +76,12 @@ export class OpenApiBuilder {
       for (const [status, res] of Object.entries(doc.responses)) {
         // Alternatives: the same resource as text in other media types (the diarization's files).
         const alternatives = Object.fromEntries((res.alternatives ?? []).map((t) => [t, { schema: { type: 'string' } }]));
-        responses[status] = res.schema
-          ? { description: res.description, content: { [res.contentType ?? 'application/json']: { schema: res.schema }, ...alternatives } }
-          : { description: res.description };
+        const headers = res.headers ? { headers: Object.fromEntries(Object.entries(res.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {};
+        responses[status] = res.binary
+          ? { description: res.description, ...headers, content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
+          : res.schema
+            ? { description: res.description, ...headers, content: { [res.contentType ?? 'application/json']: { schema: res.schema }, ...alternatives } }
+            : { description: res.description, ...headers };
       }
       responses.default = { description: 'Error (decisions §2)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
       const op: Record<string, unknown> = {
@@ -89,6 +92,7 @@ export class OpenApiBuilder {
       };
       if (parameters.length) op.parameters = parameters;
       if (doc.public) op.security = [];
+      if (doc.contentLink) op.security = [{ apiKey: [] }, { contentLink: [] }];
       if (doc.multipart) {
         op.requestBody = { required: true, content: { 'multipart/form-data': { schema: doc.multipart } } };
       } else if (r.schema?.body) {
@@ -103,7 +107,15 @@ export class OpenApiBuilder {
       security: [{ apiKey: [] }],
       paths,
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Service-Api-Key' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'Service-Api-Key' },
+          contentLink: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'token',
+            description: 'A content link\'s token (POST /v1/files/{id}/content-links): streams that one media for a few minutes, for players that cannot send headers. Never the API key.',
+          },
+        },
         schemas: { Error: ErrorBodySchema },
       },
     };

@@ -3,52 +3,13 @@
 // after `Last-Event-ID`, and the stream closes after the terminal event. Events are read from
 // the store (durable); the bus only says when to look.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HEARTBEAT_MS, STORE_POLL_MS, frame, lastEventId, openStream } from '../events/sse.ts';
 import type { JobEvent, JobStore } from './jobs.store.ts';
 import type { JobEventBus } from '../events/job-event-bus.ts';
 import type { Job } from './jobs.schemas.ts';
 
-export const HEARTBEAT_MS = 15_000;
-/**
- * The embedded store's bus only carries events of this process; with ROLE=api and a separate
- * worker the events arrive through the store, so streams also look there on this interval. A
- * cross-process bus (PostgreSQL) carries every process's events: no polling then.
- */
-export const STORE_POLL_MS = 1_000;
-
-function frame(id: number, event: string, data: unknown): string {
-  return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
 function eventName(job: Job): JobEvent['event'] {
   return job.status === 'succeeded' ? 'job.succeeded' : job.status === 'failed' ? 'job.failed' : 'job.updated';
-}
-
-/** Writes the stream's head; false for a HEAD request, which ends there (no stream is held open for it). */
-function openStream(req: FastifyRequest, reply: FastifyReply): boolean {
-  reply.hijack();
-  const headers: Record<string, string | number | string[]> = {};
-  for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = v;
-  reply.raw.writeHead(200, {
-    ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  if (req.method === 'HEAD') {
-    reply.raw.end();
-    return false;
-  }
-  reply.raw.write('retry: 2000\n\n');
-  req.raw.socket.setNoDelay(true);
-  return true;
-}
-
-export function lastEventId(req: FastifyRequest): number | null {
-  const raw = req.headers['last-event-id'];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined || !/^\d{1,15}$/.test(value.trim())) return null;
-  return Number(value.trim());
 }
 
 export async function streamJob(req: FastifyRequest, reply: FastifyReply, jobs: JobStore, bus: JobEventBus, job: Job): Promise<void> {

@@ -5,7 +5,7 @@ import { requireAuth } from '../http/context.ts';
 import { IdParams, ListOf } from '../http/schema-helpers.ts';
 import { Job, JobListQuery } from './jobs.schemas.ts';
 import { streamJob, streamWorkspace } from './job-stream.ts';
-import { registerStream } from './stream-registry.ts';
+import { registerStream } from '../events/stream-registry.ts';
 
 export function registerJobRoutes(app: FastifyInstance, services: Services): void {
   app.get('/v1/jobs', {

@@ -41,4 +41,12 @@ export function registerReportRoutes(app: FastifyInstance, services: Services): 
     const html = await resultHtml(services, requireAuth(req.auth), (req.params as { reportId: string }).reportId, 'report');
     return reply.type('text/html; charset=utf-8').header('content-security-policy', RESULT_HTML_CSP).send(html);
   });
+
+  app.get('/v1/reports/:reportId/evidence', {
+    schema: { params: ReportIdParams },
+    config: { doc: { summary: 'The measurements behind a report (extension, as for matching results)', tags: ['reports'], responses: { 200: { description: 'Evidence: the target\'s metrics, the method\'s constants' } } } },
+  }, async (req, reply) => {
+    const json = await services.reports.evidence(requireAuth(req.auth), (req.params as { reportId: string }).reportId);
+    return reply.type('application/json; charset=utf-8').send(json);
+  });
 }

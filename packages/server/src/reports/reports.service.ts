@@ -27,6 +27,13 @@ export class ReportService {
     return r.payloadJson;
   }
 
+  /** The measurements behind a report (as for matching results): what its figures are drawn from. */
+  async evidence(auth: AuthContext, id: string): Promise<string> {
+    const r = await this.services.stores.results.get(auth.workspaceId, id, 'report');
+    if (!r || !r.evidenceJson) throw new ApiError('NOT_FOUND', `No report ${id}.`);
+    return r.evidenceJson;
+  }
+
   async byJob(auth: AuthContext, jobId: string): Promise<string> {
     const job = await this.services.stores.jobs.get(auth.workspaceId, jobId);
     if (!job || job.type !== 'report') throw new ApiError('NOT_FOUND', `No report job ${jobId}.`);

@@ -10,6 +10,8 @@ import { SqliteWorkspaceStore, type WorkspaceStore } from '../workspace/workspac
 import { SqliteJobStore, type JobEvent, type JobStore } from '../jobs/jobs.store.ts';
 import { SqliteQueueStore, type QueueStore } from '../queue/queue.store.ts';
 import { SqliteMediaStore, type MediaStore } from '../files/media.store.ts';
+import { SqliteContentLinkStore, type ContentLinkStore } from '../files/content-links.store.ts';
+import { MediaChangeBus } from '../events/media-change-bus.ts';
 import { SqliteEntityStore, type EntityStore } from '../entities/entities.store.ts';
 import { SqliteResultStore, type ResultStore } from '../results/results.store.ts';
 import { SqliteCreditStore, type CreditStore } from '../credits/credits.store.ts';
@@ -33,6 +35,8 @@ export interface Stores {
   jobs: JobStore;
   queue: QueueStore;
   media: MediaStore;
+  /** Short-lived links that stream one media's bytes without the key. */
+  contentLinks: ContentLinkStore;
   entities: EntityStore;
   results: ResultStore;
   blobs: BlobStore;
@@ -51,6 +55,12 @@ export interface OpenedStores {
   stores: Stores;
   /** The job event bus of this backend: in-process for the embedded store, LISTEN/NOTIFY on PostgreSQL. */
   bus: JobEventBus;
+  /**
+   * Wakes the media event streams when a media changes in this process. In-process on both
+   * backends: the media streams also read the store's change numbers every second, so changes
+   * made by another process arrive by that poll.
+   */
+  mediaBus: MediaChangeBus;
 }
 
 export type JobEventHook = (workspaceId: string, event: JobEvent) => void;
@@ -81,6 +91,7 @@ export async function openBackend(config: Config, onJobEvent: JobEventHook, log?
   }
   const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
   const bus = new MemoryJobEventBus();
+  const mediaBus = new MediaChangeBus();
   const stores: EmbeddedStores = {
     db,
     backend: sqliteBackend(db),
@@ -90,7 +101,8 @@ export async function openBackend(config: Config, onJobEvent: JobEventHook, log?
       onJobEvent(ws, e);
     }),
     queue: new SqliteQueueStore(db),
-    media: new SqliteMediaStore(db),
+    media: new SqliteMediaStore(db, (ws, id) => mediaBus.publish(ws, id)),
+    contentLinks: new SqliteContentLinkStore(db),
     entities: new SqliteEntityStore(db),
     results: new SqliteResultStore(db),
     blobs: new FileBlobStore(config.mediaDir),
@@ -99,7 +111,7 @@ export async function openBackend(config: Config, onJobEvent: JobEventHook, log?
     webhooks: new SqliteWebhookStore(db),
     idempotency: new SqliteIdempotencyStore(db),
   };
-  return { stores, bus };
+  return { stores, bus, mediaBus };
 }
 
 /** The stores the admin command line needs, without the rest of the service. */

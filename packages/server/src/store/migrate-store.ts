@@ -9,9 +9,9 @@ import { existsSync } from 'node:fs';
 import { SqliteDb } from './sqlite.ts';
 import { PgDb, type PgExec, type PgValue } from './pg.ts';
 
-/** Every table, parents first; schema_migrations stays each store's own. */
+/** Every table, parents first; schema_migrations stays each store's own, counters are carried over below. */
 export const TABLES = [
-  'workspaces', 'api_keys', 'signing_secret_history', 'media', 'entities', 'appearances', 'jobs', 'job_events', 'results',
+  'workspaces', 'api_keys', 'signing_secret_history', 'media', 'content_links', 'entities', 'appearances', 'jobs', 'job_events', 'results',
   'tasks', 'queue_turns', 'idempotency_keys', 'credit_transactions', 'feedback', 'events', 'webhook_deliveries', 'delivery_attempts',
 ] as const;
 
@@ -63,6 +63,10 @@ export async function migrateStore(dataDir: string, url: string, schema = 'publi
       const maxSeq = Math.max(0, ...(await Promise.all(seqTables.map(async (t) => (await tx.get<{ m: number | null }>(`SELECT MAX(seq) AS m FROM ${t}`))?.m ?? 0))),
         (await tx.get<{ m: number | null }>('SELECT MAX(last_claim) AS m FROM queue_turns'))?.m ?? 0);
       if (maxSeq > 0) await tx.run("SELECT setval('rapport_seq', $1)", maxSeq);
+      // The media change counter (its row exists in both stores): media event ids go on from it.
+      for (const c of sqlite.all<{ name: string; value: number }>('SELECT name, value FROM counters')) {
+        await tx.run('INSERT INTO counters (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value', c.name, c.value);
+      }
       for (const t of ['job_events', 'tasks']) {
         await tx.run(`SELECT setval(pg_get_serial_sequence('${t}', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM ${t}), 1))`);
       }

@@ -222,9 +222,35 @@ CREATE TABLE signing_secret_history (
 `,
   },
   {
+    // Media analysis events (GET /v1/files/:id/events, GET /v1/files/events): every change of a
+    // media row takes the next number of one counter, in its own transaction, so that a stream
+    // resuming after number n finds every media that changed since (deleted rows never give a
+    // number back). Content links: short-lived tokens that let an <audio> element stream one
+    // media's bytes without the API key (hashed, like keys; dead with their key or media).
+    version: 4,
+    sql: `
+ALTER TABLE media ADD COLUMN changed_seq INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX media_changes ON media(workspace_id, changed_seq);
+CREATE TABLE counters (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);
+INSERT INTO counters (name, value) VALUES ('media_changes', 0);
+CREATE TABLE content_links (
+  token_hash TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL,
+  media_id TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX content_links_media ON content_links(media_id);
+CREATE INDEX content_links_expiry ON content_links(expires_at);
+`,
+  },
+  {
     // Claims take turns between workspaces: each workspace's last claim, and due tasks found
     // per workspace in run order.
-    version: 4,
+    version: 5,
     sql: `
 CREATE TABLE queue_turns (
   workspace_id TEXT PRIMARY KEY,
@@ -237,7 +263,7 @@ CREATE INDEX tasks_ws ON tasks(workspace_id, run_at, id);
   {
     // Per-workspace rate limits an operator set (`rapport workspace limits`, decisions §4):
     // a JSON object of the classes that differ from the configuration's.
-    version: 5,
+    version: 6,
     sql: `ALTER TABLE workspaces ADD COLUMN rate_limits_json TEXT;`,
   },
 ];

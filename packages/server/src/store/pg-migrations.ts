@@ -222,4 +222,29 @@ CREATE TABLE delivery_attempts (
     version: 2,
     sql: 'ALTER TABLE workspaces ADD COLUMN rate_limits_json TEXT;',
   },
+  {
+    // Media analysis events and content links (the embedded store's migration 4, same rules):
+    // every change of a media row takes the next number of one counter row, updated inside the
+    // change's transaction. Its row lock is held until commit, so the numbers grow in commit
+    // order across processes (a sequence would not: nextval is handed out before commit).
+    version: 3,
+    sql: `
+ALTER TABLE media ADD COLUMN changed_seq BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX media_changes ON media(workspace_id, changed_seq);
+CREATE TABLE counters (
+  name TEXT PRIMARY KEY,
+  value BIGINT NOT NULL
+);
+INSERT INTO counters (name, value) VALUES ('media_changes', 0);
+CREATE TABLE content_links (
+  token_hash TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL,
+  media_id TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX content_links_media ON content_links(media_id);
+CREATE INDEX content_links_expiry ON content_links(expires_at);
+`,
+  },
 ];

@@ -6,6 +6,8 @@ import { PgWorkspaceStore } from '../workspace/workspace.store.pg.ts';
 import { PgJobStore } from '../jobs/jobs.store.pg.ts';
 import { PgQueueStore } from '../queue/queue.store.pg.ts';
 import { PgMediaStore } from '../files/media.store.pg.ts';
+import { PgContentLinkStore } from '../files/content-links.store.pg.ts';
+import { MediaChangeBus } from '../events/media-change-bus.ts';
 import { PgEntityStore } from '../entities/entities.store.pg.ts';
 import { PgResultStore } from '../results/results.store.pg.ts';
 import { PgCreditStore } from '../credits/credits.store.pg.ts';
@@ -50,6 +52,7 @@ export async function openPgStores(
     await db.close();
     throw err;
   }
+  const mediaBus = new MediaChangeBus();
   const stores: PgStores = {
     pg: db,
     backend: pgBackend(db, bus),
@@ -59,7 +62,8 @@ export async function openPgStores(
       onJobEvent(ws, e);
     }),
     queue: new PgQueueStore(db),
-    media: new PgMediaStore(db),
+    media: new PgMediaStore(db, (ws, id) => mediaBus.publish(ws, id)),
+    contentLinks: new PgContentLinkStore(db),
     entities: new PgEntityStore(db),
     results: new PgResultStore(db),
     blobs: new FileBlobStore(mediaDir),
@@ -68,7 +72,7 @@ export async function openPgStores(
     webhooks: new PgWebhookStore(db),
     idempotency: new PgIdempotencyStore(db),
   };
-  return { stores, bus };
+  return { stores, bus, mediaBus };
 }
 
 export async function openPgAdminStores(url: string, schema: string) {
