@@ -2,9 +2,13 @@
 // analyzeMedia runs in a child Node process at a lower priority, so the API's timers keep firing
 // while a recording is analysed; the engine's error codes cross unchanged; an analysis over its
 // memory limit (in the JS heap or outside it) fails as analysis_out_of_memory; a killed one fails
-// plainly; an abort or a kill leaves no process behind, the decoder the analysis started included.
+// plainly; an abort or a kill leaves no process behind, the decoder the analysis started included;
+// an analysis whose service is killed ends too.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -154,11 +158,30 @@ describe('analysis in a child process', () => {
     assert.ok(gone(h.child), 'the analysis process is gone and reaped');
     await waitGone(h.grandchild);
   });
+
+  it('an analysis whose service is killed (kill -9) ends by itself', { skip: !hasProc && 'no /proc' }, async () => {
+    // An hour (the first 8 s repeated), whose analysis takes many seconds: without its check of its
+    // parent, the orphan would run to its end (its decoding loop gives the event loop no turn).
+    const pattern = readFileSync(conversation(8)).subarray(44);
+    const hour = Buffer.alloc(44 + pattern.length * 450);
+    pcm16WavHeader(pattern.length * 450, 16000).copy(hour, 0);
+    for (let i = 0; i < 450; i++) pattern.copy(hour, 44 + i * pattern.length);
+    const file = path.join(dir, 'hour.wav');
+    writeFileSync(file, hour);
+    const service = spawn(process.execPath, [path.join(import.meta.dirname, '../../test/fixtures/analysis-parent.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await once(createInterface({ input: service.stdout }), 'line')) as [string];
+    const pid = Number(line.trim());
+    assert.ok(pid > 0 && processState(pid) !== null, `the analysis process runs (${line})`);
+    service.kill('SIGKILL');
+    await once(service, 'exit');
+    // Adopted by another process, it notices at its next progress report (every 60 s of audio).
+    await waitGone(pid, 5000);
+  });
 });
 
 /** Waits until a process that is not ours to reap has ended (state gone or zombie of another parent). */
-async function waitGone(pid: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+async function waitGone(pid: number, timeoutMs = 2000): Promise<void> {
+  for (let i = 0; i < timeoutMs / 20; i++) {
     const state = processState(pid);
     if (state === null || state === 'Z') return;
     await new Promise((r) => setTimeout(r, 20));

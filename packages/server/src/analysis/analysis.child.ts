@@ -1,8 +1,9 @@
 // The analysis process's inside: one media analysis, started by analysis-process.ts with its nice
 // value as the only argument and its input as the first message. Every thread is set to that
 // priority before the engine is loaded, so the engine, its garbage collector and the media
-// decoder it starts all yield to the API. The process ends after its answer, and at once when
-// its parent goes away.
+// decoder it starts all yield to the API. The process ends after its answer, and when its parent
+// goes away: at once when the event loop sees the channel close, else at the next progress
+// report (the engine's decoding loop can run for long without giving the event loop a turn).
 import type { ChildMessage, ChildStart } from './analysis-process.ts';
 import { setOwnPriority } from './process-tree.ts';
 
@@ -11,6 +12,7 @@ setOwnPriority(Number(process.argv[2] ?? 10));
 process.on('SIGINT', () => undefined);
 // The parent is gone (killed, crashed): nobody is waiting for the answer.
 process.once('disconnect', () => process.exit(1));
+const parent = process.ppid;
 
 const send = (m: ChildMessage): Promise<void> =>
   new Promise((resolve) => {
@@ -33,7 +35,10 @@ async function run(start: ChildStart): Promise<void> {
       transcript: start.transcript,
       ...(start.speakers ? { speakers: start.speakers } : {}),
       maxDurationSec: start.maxDurationSec,
-      onProgress: (stage, fraction) => void send({ type: 'progress', stage, fraction }),
+      onProgress: (stage, fraction) => {
+        if (process.ppid !== parent) process.exit(1); // adopted: the service died
+        void send({ type: 'progress', stage, fraction });
+      },
     });
     await send({ type: 'result', result });
   } catch (err) {
