@@ -96,12 +96,20 @@ describe('analysis in a child process', () => {
     assert.ok(gaps.length >= elapsed / 50, `${gaps.length} ticks in ${elapsed.toFixed(0)} ms`);
   });
 
-  it('runs every thread of the analysis at the service priority plus ANALYSIS_NICE (at most 19)', { skip: !hasProc && 'no /proc' }, async () => {
+  it('runs every thread of the analysis at the service priority plus ANALYSIS_NICE (at most 19), without the service\'s environment', { skip: !hasProc && 'no /proc' }, async () => {
     const expected = Math.min(19, os.getPriority() + 4);
     const seen = new Set<number>();
-    const p = run(conversation(30), { niceIncrement: 4, onProgress: () => ours().forEach((c) => threadPriorities(c.pid).forEach((n) => seen.add(n))) });
-    await p;
+    const environments = new Set<string>();
+    const look = () =>
+      ours().forEach((c) => {
+        threadPriorities(c.pid).forEach((n) => seen.add(n));
+        environments.add(readFileSync(`/proc/${c.pid}/environ`, 'utf8'));
+      });
+    await run(conversation(30), { niceIncrement: 4, onProgress: look });
     assert.deepEqual([...seen], [expected]);
+    // Only what Node's IPC channel needs.
+    const names = [...environments].flatMap((e) => e.split('\0').filter(Boolean).map((kv) => kv.split('=')[0]));
+    assert.deepEqual([...new Set(names)].sort(), ['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);
   });
 
   it('engine errors keep their code; an abort ends the process and leaves none behind', async () => {

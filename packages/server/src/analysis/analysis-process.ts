@@ -84,6 +84,8 @@ export function analyzeInChild(input: ChildAnalysisInput, options: { entry?: str
       // Structured clone, as between threads: typed arrays and nested objects cross unchanged.
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      // The process that reads hostile media gets none of the service's secrets (SERVICE_API_KEY...).
+      env: {},
     });
     const pid = child.pid;
     // The main thread at once (the threads it starts inherit it); the child does its other threads.
