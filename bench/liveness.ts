@@ -44,7 +44,12 @@ function conversationWav(file: string, seconds: number): void {
 
 let loadPid: number | undefined;
 
+/** CPU time of this process (the API) per second of each load window, in percent of a core. */
+const apiCpu: number[] = [];
+
 function rps(url: string, apiKey: string, seconds: number): Promise<number> {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [AUTOCANNON, '-j', '-c', '16', '-d', String(seconds), '-H', `service-api-key=${apiKey}`, url], { stdio: ['ignore', 'pipe', 'pipe'] });
     loadPid = child.pid;
@@ -52,6 +57,8 @@ function rps(url: string, apiKey: string, seconds: number): Promise<number> {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
+      const cpu = process.cpuUsage(cpu0);
+      apiCpu.push(((cpu.user + cpu.system) / 1000 / (performance.now() - t0)) * 100);
       resolve((JSON.parse(out.trim().split('\n').pop() ?? '{}') as { requests: { average: number } }).requests.average);
     });
   });
@@ -126,6 +133,7 @@ export async function benchLiveness(): Promise<Record<string, string | number>> 
       'analysis processes: thread nice values': nices.size > 0 ? [...nices].sort((a, b) => a - b).join(', ') : '-',
       'GET /v1/matching/:id idle before / after (req/s)': `${Math.round(idleBefore)} / ${Math.round(idleAfter)}`,
       'GET /v1/matching/:id during analysis (req/s)': Math.round(busy),
+      'service process CPU, % of a core: idle before / during / idle after': apiCpu.slice(-3).map((c) => c.toFixed(0)).join(' / '),
       'busy / mean idle': Number(ratio.toFixed(2)),
       'load ran inside the analysis': stillRunning ? 'yes' : 'NO (analysis ended first)',
       'goals (p99 < 50 ms, ratio >= 0.8)': p99 - 5 < 50 && ratio >= 0.8 ? 'met' : 'NOT met',

@@ -144,8 +144,7 @@ export function analyzeInChild(input: ChildAnalysisInput, options: { entry?: str
       if (m.type === 'progress') {
         look();
         input.onProgress(m.stage, m.fraction);
-      }
-      else if (m.type === 'result') {
+      } else if (m.type === 'result') {
         result = m.result;
         exitTimer = setTimeout(kill, EXIT_GRACE_MS);
       } else failure ??= Object.assign(new Error(m.message), m.code ? { code: m.code } : {});
@@ -158,13 +157,20 @@ export function analyzeInChild(input: ChildAnalysisInput, options: { entry?: str
       input.signal.removeEventListener('abort', onAbort);
       if (failure) return reject(failure);
       if (result) return resolve(result);
-      // The child died without an answer: its decoder must not outlive it.
-      killStrays();
       if (/heap out of memory|Reached heap limit/i.test(stderr)) return reject(new AnalysisOutOfMemory(input.memoryLimitMb, 'the JavaScript heap is full'));
       const last = stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300);
       reject(new Error(`The analysis process ${signal ? `was killed (${signal})` : `exited (${code})`} without a result${last ? `: ${last}` : ''}.`));
     };
-    child.once('exit', settle);
+    // Settled once the child's stderr is read to its end (it tells a full heap from a crash); the
+    // processes it started are killed at its exit, in case one of them holds that pipe open.
+    child.once('exit', (code, signal) => {
+      if (!result) killStrays();
+      const closing = setTimeout(() => settle(code, signal), 2000);
+      child.once('close', () => {
+        clearTimeout(closing);
+        settle(code, signal);
+      });
+    });
     child.once('error', (err) => {
       // No process was started (no exit follows), or one that cannot be signalled: fail now.
       if (pid === undefined || child.exitCode !== null) {
