@@ -30,6 +30,8 @@ export interface Config {
   analysisMemoryMb: number;
   /** Added to the service's nice value for analysis processes, so the API comes first. */
   analysisNice: number;
+  /** While the API is busy, analyses are paused but for this percentage of the time (100: never paused). */
+  analysisMinSharePct: number;
   /** A connection that sends and receives nothing for this long is closed (a stalled request or upload). */
   requestIdleTimeoutSec: number;
   /** Headers must arrive within this long of the connection's first byte. */
@@ -120,6 +122,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxMediaSec: int('MAX_MEDIA_SEC', 4 * 3600, 1, 24 * 3600),
     analysisMemoryMb: int('ANALYSIS_MEMORY_MB', 3072, 256, 65536),
     analysisNice: int('ANALYSIS_NICE', 10, 0, 19),
+    analysisMinSharePct: int('ANALYSIS_MIN_SHARE_PCT', 20, 1, 100),
     requestIdleTimeoutSec: int('REQUEST_IDLE_TIMEOUT_SEC', 60, 1, 3600),
     headersTimeoutSec: int('HEADERS_TIMEOUT_SEC', 20, 1, 3600),
     serviceApiKey,

@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pcm16WavHeader } from '@rapport/analysis';
 import { createEngine } from './engine.adapter.ts';
 import { analyzeInChild, type ChildAnalysisInput } from './analysis-process.ts';
-import { descendants, processState, threadPriorities, type ProcessRef } from './process-tree.ts';
+import { descendants, processState, threadPolicies, threadPriorities, type ProcessRef } from './process-tree.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-child-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,17 +96,21 @@ describe('analysis in a child process', () => {
     assert.ok(gaps.length >= elapsed / 50, `${gaps.length} ticks in ${elapsed.toFixed(0)} ms`);
   });
 
-  it('runs every thread of the analysis at the service priority plus ANALYSIS_NICE (at most 19), without the service\'s environment', { skip: !hasProc && 'no /proc' }, async () => {
+  it('runs every thread of the analysis under SCHED_IDLE (with chrt) at the service priority plus ANALYSIS_NICE (at most 19), without the service\'s environment', { skip: !hasProc && 'no /proc' }, async () => {
     const expected = Math.min(19, os.getPriority() + 4);
     const seen = new Set<number>();
+    const policies = new Set<number>();
     const environments = new Set<string>();
     const look = () =>
       ours().forEach((c) => {
         threadPriorities(c.pid).forEach((n) => seen.add(n));
+        threadPolicies(c.pid).forEach((n) => policies.add(n));
         environments.add(readFileSync(`/proc/${c.pid}/environ`, 'utf8'));
       });
     await run(conversation(30), { niceIncrement: 4, onProgress: look });
     assert.deepEqual([...seen], [expected]);
+    // SCHED_IDLE is 5; without util-linux's chrt the policy stays the normal one (0).
+    assert.deepEqual([...policies], [existsSync('/usr/bin/chrt') || existsSync('/bin/chrt') ? 5 : 0]);
     // Only what Node's IPC channel needs.
     const names = [...environments].flatMap((e) => e.split('\0').filter(Boolean).map((kv) => kv.split('=')[0]));
     assert.deepEqual([...new Set(names)].sort(), ['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);

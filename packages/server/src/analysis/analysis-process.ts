@@ -8,11 +8,13 @@
 // killed rejects with a plain error, which the worker retries and then records as internal_error.
 // An abort kills the child and what it started; the promise settles only once the child has
 // exited, so a service that awaited its running analyses leaves no process behind.
-import { fork } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { AnalysisStage, MediaAnalysis, SpeakerCountHint, Transcript } from '@rapport/analysis';
 import { descendants, isSameLiveProcess, treeResidentBytes, type ProcessRef } from './process-tree.ts';
+import { governAnalysis } from './governor.ts';
 
 const ENTRY = fileURLToPath(new URL('./analysis.child.ts', import.meta.url));
 /** How often the child's resident memory is read. */
@@ -20,6 +22,7 @@ const WATCH_MS = 200;
 /** A child that sent its result and has not exited after this long is killed. */
 const EXIT_GRACE_MS = 5000;
 export const DEFAULT_ANALYSIS_NICE = 10;
+export const DEFAULT_MIN_SHARE = 0.2;
 
 export interface ChildAnalysisInput {
   path: string;
@@ -30,6 +33,8 @@ export interface ChildAnalysisInput {
   memoryLimitMb: number;
   /** Added to this process's nice value for the child (ANALYSIS_NICE); the result is capped at 19. */
   niceIncrement?: number;
+  /** While the API is busy the child is paused but for this share of the time (ANALYSIS_MIN_SHARE_PCT / 100; 1: never). */
+  minShare?: number;
   onProgress: (stage: AnalysisStage, fraction: number) => void;
   signal: AbortSignal;
 }
@@ -69,6 +74,32 @@ function childNice(increment: number): number {
   return Math.max(own, Math.min(19, own + increment));
 }
 
+let chrt: string | null | undefined;
+/** util-linux's chrt, which starts a program under SCHED_IDLE; null where there is none. */
+function chrtPath(): string | null {
+  if (chrt === undefined) chrt = process.platform === 'linux' ? (['/usr/bin/chrt', '/bin/chrt'].find((p) => existsSync(p)) ?? null) : null;
+  return chrt;
+}
+
+/**
+ * Starts the child: through `chrt --idle 0` where there is one, so that every thread of the child
+ * (and the decoder it starts) runs under SCHED_IDLE: a woken API thread takes the core from it at
+ * once, which a nice value alone does not promise. Else with fork; the nice value is set either way.
+ */
+function startChild(entry: string, nice: number, memoryLimitMb: number): ChildProcess {
+  const execArgv = [`--max-old-space-size=${memoryLimitMb}`, '--disable-warning=ExperimentalWarning'];
+  const options = {
+    // Structured clone, as between threads: typed arrays and nested objects cross unchanged.
+    serialization: 'advanced' as const,
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
+    // The process that reads hostile media gets none of the service's secrets (SERVICE_API_KEY...).
+    env: {},
+  };
+  const idle = chrtPath();
+  if (idle) return spawn(idle, ['--idle', '0', process.execPath, ...execArgv, entry, String(nice)], options);
+  return fork(entry, [String(nice)], { ...options, execPath: process.execPath, execArgv });
+}
+
 /**
  * Analyses the media in a child process. `entry` replaces the child's program (tests give one
  * that runs out of memory or hangs; it speaks the same messages); `watchResident: false` leaves
@@ -78,16 +109,9 @@ export function analyzeInChild(input: ChildAnalysisInput, options: { entry?: str
   return new Promise((resolve, reject) => {
     if (input.signal.aborted) return reject(abortReason(input.signal));
     const nice = childNice(input.niceIncrement ?? DEFAULT_ANALYSIS_NICE);
-    const child = fork(options.entry ?? ENTRY, [String(nice)], {
-      execPath: process.execPath,
-      execArgv: [`--max-old-space-size=${input.memoryLimitMb}`, '--disable-warning=ExperimentalWarning'],
-      // Structured clone, as between threads: typed arrays and nested objects cross unchanged.
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      // The process that reads hostile media gets none of the service's secrets (SERVICE_API_KEY...).
-      env: {},
-    });
+    const child = startChild(options.entry ?? ENTRY, nice, input.memoryLimitMb);
     const pid = child.pid;
+    const release = pid === undefined ? () => undefined : governAnalysis(pid, input.minShare ?? DEFAULT_MIN_SHARE);
     // The main thread at once (the threads it starts inherit it); the child does its other threads.
     if (pid !== undefined) {
       try {
@@ -146,12 +170,14 @@ export function analyzeInChild(input: ChildAnalysisInput, options: { entry?: str
         input.onProgress(m.stage, m.fraction);
       } else if (m.type === 'result') {
         result = m.result;
+        release(); // let it run to its exit
         exitTimer = setTimeout(kill, EXIT_GRACE_MS);
       } else failure ??= Object.assign(new Error(m.message), m.code ? { code: m.code } : {});
     });
     const settle = (code: number | null, signal: NodeJS.Signals | null): void => {
       if (settled) return;
       settled = true;
+      release(true);
       clearInterval(watch);
       if (exitTimer) clearTimeout(exitTimer);
       input.signal.removeEventListener('abort', onAbort);
@@ -164,6 +190,7 @@ export function analyzeInChild(input: ChildAnalysisInput, options: { entry?: str
     // Settled once the child's stderr is read to its end (it tells a full heap from a crash); the
     // processes it started are killed at its exit, in case one of them holds that pipe open.
     child.once('exit', (code, signal) => {
+      release(true); // reaped: its pid is free for another process now
       if (!result) killStrays();
       const closing = setTimeout(() => settle(code, signal), 2000);
       child.once('close', () => {

@@ -107,8 +107,17 @@ export function setOwnPriority(nice: number): void {
   }
 }
 
+/** The scheduling policy of every thread of a process (Linux: 0 normal, 3 batch, 5 idle), for tests and benches. */
+export function threadPolicies(pid: number): number[] {
+  return threadStatField(pid, 41);
+}
+
 /** The nice value of every thread of a process (Linux), for tests and benches. */
 export function threadPriorities(pid: number): number[] {
+  return threadStatField(pid, 19);
+}
+
+function threadStatField(pid: number, field: number): number[] {
   let tids: string[];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
@@ -118,9 +127,8 @@ export function threadPriorities(pid: number): number[] {
   const out: number[] = [];
   for (const tid of tids) {
     const stat = read(`/proc/${pid}/task/${tid}/stat`);
-    // nice is field 19
-    const nice = stat === null ? undefined : stat.slice(stat.lastIndexOf(')') + 2).trim().split(' ')[19 - 3];
-    if (nice !== undefined) out.push(Number(nice));
+    const value = stat === null ? undefined : stat.slice(stat.lastIndexOf(')') + 2).trim().split(' ')[field - 3];
+    if (value !== undefined) out.push(Number(value));
   }
   return out;
 }

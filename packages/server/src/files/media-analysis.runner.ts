@@ -44,6 +44,7 @@ export class MediaAnalysisRunner implements TaskHandler {
         maxDurationSec: this.services.config.maxMediaSec,
         memoryLimitMb: this.services.config.analysisMemoryMb,
         niceIncrement: this.services.config.analysisNice,
+        minShare: this.services.config.analysisMinSharePct / 100,
         onProgress: (stage, fraction) => {
           // Progress is advisory: at most a few writes a second, never awaited by the engine.
           const now = Date.now();
