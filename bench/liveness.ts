@@ -74,7 +74,9 @@ function rps(url: string, apiKey: string, seconds: number): Promise<number> {
 export async function benchLiveness(): Promise<Record<string, string | number>> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rapport-liveness-'));
   const apiKey = `rk_${randomToken(40)}`;
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ROLE: 'all', SERVICE_API_KEY: apiKey, RATE_LIMIT_DEFAULT: '1000000000', INITIAL_CREDITS: '100000', WORKER_CONCURRENCY: '1' });
+  // ANALYSIS_NICE and ANALYSIS_MIN_SHARE_PCT from the environment, to measure the other settings.
+  const tuning = Object.fromEntries(['ANALYSIS_NICE', 'ANALYSIS_MIN_SHARE_PCT'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ROLE: 'all', SERVICE_API_KEY: apiKey, RATE_LIMIT_DEFAULT: '1000000000', INITIAL_CREDITS: '100000', WORKER_CONCURRENCY: '1', ...tuning });
   const composed = await composeService(config, { engine: createEngine(), logger: false });
   await composed.webhooks?.close();
   const { services, app } = composed;
@@ -159,6 +161,7 @@ export async function benchLiveness(): Promise<Record<string, string | number>> 
     const paired = pairedBusy / pairedIdle;
     return {
       'recording (s)': SECONDS,
+      'ANALYSIS_NICE, ANALYSIS_MIN_SHARE_PCT': `${config.analysisNice}, ${config.analysisMinSharePct}`,
       'analysis status': `${m?.analysisStatus ?? '?'}${m?.analysisError ? ` (${m.analysisError.code})` : ''}`,
       'analysis wall time (s)': Number(analysisSec.toFixed(1)),
       'event-loop delay p99 (ms), 5 ms timer': Number((p99 - 5).toFixed(1)),

@@ -189,7 +189,35 @@ describe('analysis in a child process', () => {
     // Adopted by another process, it notices at its next progress report (every 60 s of audio).
     await waitGone(pid, 5000);
   });
+
+  it('an analysis held stopped by the governor when its service is killed is killed by the kernel (setpriv --pdeathsig)', { skip: !(existsSync('/usr/bin/setpriv') || existsSync('/bin/setpriv')) && 'no setpriv' }, async () => {
+    const service = spawn(process.execPath, [path.join(import.meta.dirname, '../../test/fixtures/analysis-parent.ts'), '', 'held'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await once(createInterface({ input: service.stdout }), 'line')) as [string];
+    const [child, ...started] = line.trim().split(' ').map(Number);
+    assert.ok(child);
+    await waitFor(() => processState(child) === 'T', 'the analysis process to be held stopped');
+    service.kill('SIGKILL');
+    await once(service, 'exit');
+    // Stopped, it could not notice; the kernel's parent-death signal ends it.
+    await waitGone(child, 5000);
+    // The stand-in's own process has no pipe to notice with (the engine's decoder ends on its closed pipe).
+    for (const p of started) {
+      try {
+        process.kill(p, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  });
 });
+
+async function waitFor(fn: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 250; i++) {
+    if (fn()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
 
 /** Waits until a process that is not ours to reap has ended (state gone or zombie of another parent). */
 async function waitGone(pid: number, timeoutMs = 2000): Promise<void> {

@@ -74,17 +74,20 @@ function childNice(increment: number): number {
   return Math.max(own, Math.min(19, own + increment));
 }
 
-let chrt: string | null | undefined;
-/** util-linux's chrt, which starts a program under SCHED_IDLE; null where there is none. */
-function chrtPath(): string | null {
-  if (chrt === undefined) chrt = process.platform === 'linux' ? (['/usr/bin/chrt', '/bin/chrt'].find((p) => existsSync(p)) ?? null) : null;
-  return chrt;
+const tools = new Map<string, string | null>();
+/** A util-linux tool (Linux only), or null where there is none. */
+function tool(name: 'chrt' | 'setpriv'): string | null {
+  if (!tools.has(name)) tools.set(name, process.platform === 'linux' ? ([`/usr/bin/${name}`, `/bin/${name}`].find((p) => existsSync(p)) ?? null) : null);
+  return tools.get(name) ?? null;
 }
 
 /**
- * Starts the child: through `chrt --idle 0` where there is one, so that every thread of the child
- * (and the decoder it starts) runs under SCHED_IDLE: a woken API thread takes the core from it at
- * once, which a nice value alone does not promise. Else with fork; the nice value is set either way.
+ * Starts the child. Where util-linux has them: through `setpriv --pdeathsig SIGKILL`, so that the
+ * kernel kills the child when the service dies (even while the governor holds it stopped, when it
+ * could not notice), and `chrt --idle 0`, so that every thread of the child (and the decoder it
+ * starts) runs under SCHED_IDLE: a woken API thread takes the core from it at once, which a nice
+ * value alone does not promise. Both keep the pid (they exec). Else with fork; the nice value is
+ * set either way.
  */
 function startChild(entry: string, nice: number, memoryLimitMb: number): ChildProcess {
   const execArgv = [`--max-old-space-size=${memoryLimitMb}`, '--disable-warning=ExperimentalWarning'];
@@ -95,8 +98,15 @@ function startChild(entry: string, nice: number, memoryLimitMb: number): ChildPr
     // The process that reads hostile media gets none of the service's secrets (SERVICE_API_KEY...).
     env: {},
   };
-  const idle = chrtPath();
-  if (idle) return spawn(idle, ['--idle', '0', process.execPath, ...execArgv, entry, String(nice)], options);
+  const setpriv = tool('setpriv');
+  const chrt = tool('chrt');
+  const command = [
+    ...(setpriv ? [setpriv, '--pdeathsig', 'SIGKILL', '--'] : []),
+    ...(chrt ? [chrt, '--idle', '0'] : []),
+    process.execPath, ...execArgv, entry, String(nice),
+  ];
+  const [file, ...args] = command as [string, ...string[]];
+  if (file !== process.execPath) return spawn(file, args, options);
   return fork(entry, [String(nice)], { ...options, execPath: process.execPath, execArgv });
 }
 
