@@ -13,6 +13,11 @@ const sleeper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], {
 after(() => sleeper.kill('SIGKILL'));
 const pid = sleeper.pid as number;
 const stopped = () => processState(pid) === 'T';
+/** A signal takes effect when the process is next scheduled: waits (at most 5 s) for the state. */
+async function becomes(want: boolean): Promise<boolean> {
+  for (let i = 0; i < 250 && stopped() !== want; i++) await sleep(20);
+  return stopped() === want;
+}
 
 /** Keeps the event loop busy for `ms`, letting it turn every 80 ms; answers the process's states seen. */
 async function busyLoop(ms: number): Promise<{ stopped: number; running: number }> {
@@ -37,21 +42,20 @@ describe('the analysis governor', { skip: !hasProc && 'needs /proc' }, () => {
       const seen = await busyLoop(3000);
       assert.ok(seen.stopped > 0, `paused while busy (${JSON.stringify(seen)})`);
       assert.ok(seen.running > 0, `ran its share while busy (${JSON.stringify(seen)})`);
-      await sleep(400);
-      assert.equal(stopped(), false, 'running again once the loop is free');
+      assert.ok(await becomes(false), 'running again once the loop is free');
       holdAnalyses(true);
-      assert.equal(stopped(), true, 'held');
+      assert.ok(await becomes(true), 'held');
       await sleep(300);
       assert.equal(stopped(), true, 'still held with a free loop');
       holdAnalyses(false);
-      await sleep(300);
-      assert.equal(stopped(), false);
+      assert.ok(await becomes(false), 'no longer held');
       holdAnalyses(true);
+      assert.ok(await becomes(true), 'held again');
     } finally {
       release();
       holdAnalyses(false);
     }
-    assert.equal(stopped(), false, 'released: continued');
+    assert.ok(await becomes(false), 'released: continued');
     assert.deepEqual(governed(), { count: 0, stopped: 0 });
   });
 
