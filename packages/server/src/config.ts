@@ -30,8 +30,12 @@ export interface Config {
   maxUploadBytes: number;
   /** Media longer than this is refused at upload when declared, and its decoding stops past it (default 4 h). */
   maxMediaSec: number;
-  /** Heap limit of one media analysis, run in its own worker thread. */
+  /** Memory limit of one media analysis (its process and decoder, resident; and its JS heap). */
   analysisMemoryMb: number;
+  /** Added to the service's nice value for analysis processes, so the API comes first. */
+  analysisNice: number;
+  /** While the API is busy, analyses are paused but for this percentage of the time (100: never paused). */
+  analysisMinSharePct: number;
   /** A connection that sends and receives nothing for this long is closed (a stalled request or upload). */
   requestIdleTimeoutSec: number;
   /** Headers must arrive within this long of the connection's first byte. */
@@ -126,7 +130,9 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: int('WORKER_CONCURRENCY', 2, 1, 64),
     maxUploadBytes: int('MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1),
     maxMediaSec: int('MAX_MEDIA_SEC', 4 * 3600, 1, 24 * 3600),
-    analysisMemoryMb: int('ANALYSIS_MEMORY_MB', 3072, 64, 65536),
+    analysisMemoryMb: int('ANALYSIS_MEMORY_MB', 3072, 256, 65536),
+    analysisNice: int('ANALYSIS_NICE', 10, 0, 19),
+    analysisMinSharePct: int('ANALYSIS_MIN_SHARE_PCT', 20, 1, 100),
     requestIdleTimeoutSec: int('REQUEST_IDLE_TIMEOUT_SEC', 60, 1, 3600),
     headersTimeoutSec: int('HEADERS_TIMEOUT_SEC', 20, 1, 3600),
     serviceApiKey,

@@ -11,13 +11,13 @@ import {
   resolveSelector,
 } from '@rapport/analysis';
 import type { AnalysisEngine } from './engine.ts';
-import { analyzeInThread } from './analysis-thread.ts';
+import { analyzeInChild } from './analysis-process.ts';
 
 export function createEngine(): AnalysisEngine {
   return {
     version: ENGINE_VERSION,
-    // In a worker thread with its own heap limit: the API's event loop stays free meanwhile.
-    analyzeMedia: (input) => analyzeInThread(input),
+    // In a child process at a lower priority with its own memory limit: the API keeps its cores.
+    analyzeMedia: (input) => analyzeInChild(input),
     linkSpeakers: (voiceprints, existing) => linkSpeakers(voiceprints, existing),
     resolveSelector: (media, selector, ctx) => resolveSelector(media, selector, ctx),
     aggregateMetrics: (items) => aggregateMetrics(items),

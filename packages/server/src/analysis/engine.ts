@@ -25,8 +25,12 @@ export interface AnalysisEngine {
     signal: AbortSignal;
     /** Media that decodes to more than this fails as media_unreadable (MAX_MEDIA_SEC). */
     maxDurationSec: number;
-    /** Heap limit of the analysis (ANALYSIS_MEMORY_MB); over it the analysis fails, the service goes on. */
+    /** Memory limit of the analysis (ANALYSIS_MEMORY_MB); over it the analysis fails, the service goes on. */
     memoryLimitMb: number;
+    /** How much lower than the service's the analysis's scheduling priority is (ANALYSIS_NICE). */
+    niceIncrement?: number;
+    /** While the API is busy the analysis is paused but for this share of the time (ANALYSIS_MIN_SHARE_PCT / 100). */
+    minShare?: number;
   }): Promise<MediaAnalysis>;
   /** For each new voiceprint, the entity it belongs to, or null for a new person. */
   linkSpeakers(voiceprints: number[][], existing: { entityId: string; voiceprint: number[] }[]): (string | null)[];

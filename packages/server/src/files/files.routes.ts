@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
 import { requireAuth } from '../http/context.ts';
+import { claimIdempotencyKey, sendReplay } from '../http/idempotency-hooks.ts';
 import { IdParams, ListOf } from '../http/schema-helpers.ts';
 import { ContentLink, ContentLinkBody, ContentQuery, Diarization, DiarizationQuery, Media, MediaListQuery, ReanalyzeBody, UploadForm } from './files.schemas.ts';
 import { DIARIZATION_CONTENT_TYPES } from './diarization-export.ts';
@@ -17,6 +18,8 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
   app.post('/v1/files', {
     config: {
       rateClass: 'upload',
+      // The key is taken once the body is received, with the file's SHA-256 (issue 20, finding 14).
+      idempotencyAfterBody: true,
       doc: {
         summary: 'Upload audio, video or a transcript (multipart: part `file`; optional `label`, `mediaId` to attach a transcript, speaker-count hints `numSpeakers` or `minSpeakers`/`maxSpeakers`)',
         tags: ['files'],
@@ -24,7 +27,10 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
         responses: { 201: { description: 'The media resource (with mediaId: the media the transcript was attached to)', schema: Media } },
       },
     },
-  }, async (req, reply) => reply.code(201).send(await files.upload(requireAuth(req.auth), req)));
+  }, async (req, reply) => {
+    const outcome = await files.upload(requireAuth(req.auth), req, (upload) => claimIdempotencyKey(req, upload));
+    return outcome.kind === 'replay' ? sendReplay(reply, outcome.answer) : reply.code(201).send(outcome.media);
+  });
 
   app.get('/v1/files', {
     schema: { querystring: MediaListQuery },

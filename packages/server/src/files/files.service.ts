@@ -18,10 +18,28 @@ import { hintsFromBody, hintsFromForm } from './speaker-hints.ts';
 import {
   CONTENT_LINK_DEFAULT_SEC, type ContentLink, type ContentLinkBody, type Diarization, type DiarizationFormat, type Media, type MediaListQuery, type ReanalyzeBody, type SpeakerHints,
 } from './files.schemas.ts';
+import type { StoredResponse } from '../idempotency/idempotency.store.ts';
 import { ENGINE_VERSION } from '@rapport/analysis';
 
 const MAX_LABEL_CODE_POINTS = 64;
 const MAX_ID_LENGTH = 256;
+
+/** What an upload held, for its Idempotency-Key: the same key with other bytes is another request. */
+export interface UploadFingerprint {
+  sha256: string;
+  sizeBytes: number;
+  filename: string;
+  fields: Record<string, string>;
+}
+
+/**
+ * Takes the upload's Idempotency-Key once its body is received: answers the first answer to
+ * replay, or null to go on (also without a key); throws when the key is in use or was used with
+ * another upload.
+ */
+export type ClaimKey = (upload: UploadFingerprint) => Promise<StoredResponse | null>;
+
+export type UploadOutcome = { kind: 'stored'; media: Media } | { kind: 'replay'; answer: StoredResponse };
 
 export class FilesService {
   private readonly services: Services;
@@ -33,13 +51,19 @@ export class FilesService {
     return this.services.stores.media;
   }
 
-  async upload(auth: AuthContext, req: FastifyRequest): Promise<Media> {
+  async upload(auth: AuthContext, req: FastifyRequest, claimKey: ClaimKey = async () => null): Promise<UploadOutcome> {
     const blobs = this.services.stores.blobs;
     const up = await receiveUpload(req, blobs);
     let committedPath: string | null = null;
     try {
       const hints = checkFields(up);
       if (up.sizeBytes === 0) throw new ApiError('VALIDATION_FAILED', 'The file is empty.', { details: [{ path: '/file', message: 'is empty' }] });
+      // The bytes received, not only their length, decide whether a key's request is the same.
+      const answer = await claimKey({ sha256: up.sha256, sizeBytes: up.sizeBytes, filename: up.filename, fields: up.fields });
+      if (answer) {
+        await blobs.remove(up.tempPath);
+        return { kind: 'replay', answer };
+      }
       const mediaId = up.fields.mediaId;
       if (mediaId !== undefined && !(await this.media.exists(auth.workspaceId, mediaId))) {
         throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, {
@@ -55,7 +79,7 @@ export class FilesService {
         }
         const attached = await this.attachTranscript(auth, mediaId, detected.transcript, hints);
         await blobs.remove(up.tempPath);
-        return attached;
+        return { kind: 'stored', media: attached };
       }
       if (hints && detected.kind === 'transcript') {
         throw new ApiError('VALIDATION_FAILED', 'Speaker-count hints are for audio and video: a transcript on its own names its speakers.', {
@@ -81,7 +105,7 @@ export class FilesService {
         speakerHints: hints,
       });
       this.services.wakeWorker();
-      return toMediaResource(record, new Map());
+      return { kind: 'stored', media: toMediaResource(record, new Map()) };
     } catch (err) {
       await blobs.remove(committedPath ?? up.tempPath);
       if (err instanceof InsufficientCredits) {

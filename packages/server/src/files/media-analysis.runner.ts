@@ -2,8 +2,10 @@
 // speaker-count hints when given), link its speakers to the workspace's entities, and cache the
 // analysis on the media row with the engine version that made it. A re-analysis runs the same
 // task; its entities carry over to the new speakers first (speaker-links.ts). Engine errors that describe
-// the media (unreadable, no speech) fail the analysis at once; anything else is retried by the
-// worker and, after the last attempt, recorded as an internal error.
+// the media (unreadable, no speech) fail the analysis at once, and so does an analysis over its
+// memory limit (as internal_error: it would run out again); anything else (a crashed or killed
+// analysis process) is retried by the worker and, after the last attempt, recorded as an
+// internal error.
 import type { Task, } from '../queue/queue.store.ts';
 import type { TaskContext, TaskHandler, TaskOutcome } from '../queue/worker.ts';
 import type { Services } from '../services.ts';
@@ -41,6 +43,8 @@ export class MediaAnalysisRunner implements TaskHandler {
         signal: ctx.signal,
         maxDurationSec: this.services.config.maxMediaSec,
         memoryLimitMb: this.services.config.analysisMemoryMb,
+        niceIncrement: this.services.config.analysisNice,
+        minShare: this.services.config.analysisMinSharePct / 100,
         onProgress: (stage, fraction) => {
           // Progress is advisory: at most a few writes a second, never awaited by the engine.
           const now = Date.now();
@@ -53,6 +57,11 @@ export class MediaAnalysisRunner implements TaskHandler {
         const code = (err as { code?: string }).code;
         if (code === 'media_unreadable' || code === 'no_speech_detected') {
           await media.failAnalysis(m.id, { code, message: (err as Error).message }, engine.version);
+          return null;
+        }
+        // The same media would run out of the same memory again: no retry.
+        if (code === 'analysis_out_of_memory') {
+          await media.failAnalysis(m.id, { code: 'internal_error', message: (err as Error).message }, engine.version);
           return null;
         }
         throw err;

@@ -44,6 +44,8 @@ declare module 'fastify' {
     admin?: boolean;
     /** The route honours idempotency keys itself, inside its own transaction (job creation). */
     ownIdempotency?: boolean;
+    /** The route reads its body before taking the Idempotency-Key (claimIdempotencyKey): an upload. */
+    idempotencyAfterBody?: boolean;
     /** The answer shows a secret once (a new API key, a new signing secret): it is never stored for replay. */
     revealsSecret?: boolean;
     doc?: RouteDoc;

@@ -4,12 +4,16 @@
 // success, or freed on an error so that a retry runs the request again. Replays carry
 // `Idempotent-Replayed: true`. An answer that shows a secret (a created API key, a rotated
 // signing secret) is not kept: its replay is a 409 naming what was created, since a secret is
-// shown once and stored only hashed.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// shown once and stored only hashed. An upload's body is a stream that is not read before the
+// handler: its route (`idempotencyAfterBody`) takes the key itself once the body is received,
+// with what the body held (claimIdempotencyKey), so that other bytes under the same key are 422.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
-import { requestHash, type IdempotencyScope, type IdempotencyStore } from '../idempotency/idempotency.store.ts';
+import { requestHash, type IdempotencyScope, type IdempotencyStore, type StoredResponse } from '../idempotency/idempotency.store.ts';
 
 const scopes = new WeakMap<FastifyRequest, IdempotencyScope>();
+/** Keys of requests whose route takes them after reading the body, with the store to take them in. */
+const deferred = new WeakMap<FastifyRequest, { scope: IdempotencyScope; store: IdempotencyStore }>();
 
 export function idempotencyKeyOf(req: FastifyRequest): string | undefined {
   const raw = req.headers['idempotency-key'];
@@ -29,25 +33,12 @@ export function registerIdempotencyHooks(app: FastifyInstance, store: Idempotenc
     const key = idempotencyKeyOf(req);
     if (key === undefined) return;
     const scope = { workspaceId: req.auth.workspaceId, route: `POST ${req.routeOptions.url}`, key };
-    // A multipart upload is not parsed before the handler; its size and type stand for it.
-    const material = req.isMultipart()
-      ? { params: req.params, multipart: req.headers['content-length'] ?? null }
-      : { params: req.params, body: req.body ?? null };
-    const taken = await store.take(scope, requestHash(material));
-    if (taken.state === 'mismatch') throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with a different request.');
-    if (taken.state === 'in_flight') throw new ApiError('IDEMPOTENCY_KEY_IN_USE');
-    if (taken.state === 'replay') {
-      const stored = taken.response.body as { raw: string; contentType: string | null; secretShown?: { id: string | null } };
-      if (stored.secretShown) {
-        const what = stored.secretShown.id ? ` (${stored.secretShown.id})` : '';
-        throw new ApiError('CONFLICT', `The request with this Idempotency-Key succeeded${what}; its answer showed a secret, which is shown once and not kept, so it cannot be replayed.`);
-      }
-      reply.headers(taken.response.headers);
-      reply.header('idempotent-replayed', 'true');
-      if (stored.contentType) reply.type(stored.contentType);
-      return reply.code(taken.response.statusCode).send(stored.raw);
+    if (req.routeOptions.config?.idempotencyAfterBody) {
+      deferred.set(req, { scope, store });
+      return;
     }
-    scopes.set(req, scope);
+    const replay = await take(store, req, scope, { params: req.params, body: req.body ?? null });
+    if (replay) return sendReplay(reply, replay);
   });
 
   app.addHook('onSend', async (req, reply, payload) => {
@@ -70,6 +61,44 @@ export function registerIdempotencyHooks(app: FastifyInstance, store: Idempotenc
     }
     return payload;
   });
+}
+
+/**
+ * Takes the key of a request whose route reads its body first (an upload), with `material`
+ * standing for the body (for an upload: its file's SHA-256, size and name, and its fields).
+ * Answers the stored answer to replay (see sendReplay), or null when the request is new and
+ * runs; throws 422, 409 as for any POST. Without an Idempotency-Key: null.
+ */
+export async function claimIdempotencyKey(req: FastifyRequest, material: unknown): Promise<StoredResponse | null> {
+  const pending = deferred.get(req);
+  if (!pending) return null;
+  deferred.delete(req);
+  return take(pending.store, req, pending.scope, { params: req.params, body: material });
+}
+
+async function take(store: IdempotencyStore, req: FastifyRequest, scope: IdempotencyScope, material: unknown): Promise<StoredResponse | null> {
+  const taken = await store.take(scope, requestHash(material));
+  if (taken.state === 'mismatch') throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with a different request.');
+  if (taken.state === 'in_flight') throw new ApiError('IDEMPOTENCY_KEY_IN_USE');
+  if (taken.state === 'replay') {
+    const stored = taken.response.body as { secretShown?: { id: string | null } };
+    if (stored.secretShown) {
+      const what = stored.secretShown.id ? ` (${stored.secretShown.id})` : '';
+      throw new ApiError('CONFLICT', `The request with this Idempotency-Key succeeded${what}; its answer showed a secret, which is shown once and not kept, so it cannot be replayed.`);
+    }
+    return taken.response;
+  }
+  scopes.set(req, scope);
+  return null;
+}
+
+/** Sends a stored answer again, marked `Idempotent-Replayed: true`. */
+export function sendReplay(reply: FastifyReply, response: StoredResponse): FastifyReply {
+  const stored = response.body as { raw: string; contentType: string | null };
+  reply.headers(response.headers);
+  reply.header('idempotent-replayed', 'true');
+  if (stored.contentType) reply.type(stored.contentType);
+  return reply.code(response.statusCode).send(stored.raw);
 }
 
 /** The id of what a secret-revealing answer created (an API key's `id`), if it has one. */
