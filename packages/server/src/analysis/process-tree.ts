@@ -42,16 +42,19 @@ function startTime(pid: number): number | null {
   return start === undefined ? null : Number(start);
 }
 
-/** The process's children, from every thread's `children` list. */
-export function childPids(pid: number): number[] {
-  let tids: string[];
+/** The ids of a process's threads (none when it is gone or there is no /proc). */
+function threadIds(pid: number): string[] {
   try {
-    tids = readdirSync(`/proc/${pid}/task`);
+    return readdirSync(`/proc/${pid}/task`);
   } catch {
     return [];
   }
+}
+
+/** The process's children, from every thread's `children` list. */
+export function childPids(pid: number): number[] {
   const out: number[] = [];
-  for (const tid of tids) {
+  for (const tid of threadIds(pid)) {
     for (const s of (read(`/proc/${pid}/task/${tid}/children`) ?? '').split(' ')) if (s.trim() !== '') out.push(Number(s));
   }
   return out;
@@ -118,14 +121,8 @@ export function threadPriorities(pid: number): number[] {
 }
 
 function threadStatField(pid: number, field: number): number[] {
-  let tids: string[];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
   const out: number[] = [];
-  for (const tid of tids) {
+  for (const tid of threadIds(pid)) {
     const stat = read(`/proc/${pid}/task/${tid}/stat`);
     const value = stat === null ? undefined : stat.slice(stat.lastIndexOf(')') + 2).trim().split(' ')[field - 3];
     if (value !== undefined) out.push(Number(value));

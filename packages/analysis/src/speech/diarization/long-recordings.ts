@@ -11,8 +11,8 @@
 // often far below the merge threshold.
 import { NUM_CEPS, type FrameFeatures } from '../features.ts';
 import type { FrameRegion } from '../vad.ts';
-import { adaptMeans, frameLlr, type FrameAlignment } from './gmm-speakers.ts';
-import type { Ubm } from './ubm.ts';
+import { adaptMeans, frameLlr } from './gmm-speakers.ts';
+import type { RecordingModels } from './speaker-models.ts';
 import { framesByLabel } from './speaker-frames.ts';
 import { clrSizeWeight } from './merge-choice.ts';
 import { CepstralVoiceprint, SAME_SPEAKER_THRESHOLD, voiceprintSimilarity } from '../voiceprint.ts';
@@ -68,13 +68,8 @@ export interface LinkOptions {
   maxInitialClusters: number;
 }
 
-/** The recording-wide speaker frames, features and UBM alignment (speaker-models.ts). */
-export interface SpeakerModelling {
-  ubm: Ubm;
-  cep: Float32Array;
-  model: Uint8Array;
-  align: FrameAlignment;
-}
+/** What linking reads of the recording-wide speaker models (speaker-models.ts). */
+type SpeakerModelling = Pick<RecordingModels, 'f' | 'ubm' | 'cep' | 'model' | 'align'>;
 
 type ChunkDiarizer = (f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array) => { frameSpeaker: Int16Array; speakers: number };
 
@@ -105,8 +100,8 @@ export function chunkSpeakers(f: FrameFeatures, regions: FrameRegion[], mask: Ui
  * Stage 2 (called by the count stage, speaker-count.ts): links the chunk speakers; returns the
  * modelling frames of each linked speaker.
  */
-export function linkedChunkGroups(f: FrameFeatures, { label, chunkOf }: ChunkSpeakers, m: SpeakerModelling, o: LinkOptions): Int32Array[] {
-  const owner = linkChunkSpeakers(f, m, label, chunkOf, o);
+export function linkedChunkGroups({ label, chunkOf }: ChunkSpeakers, m: SpeakerModelling, o: LinkOptions): Int32Array[] {
+  const owner = linkChunkSpeakers(m, label, chunkOf, o);
   const ids = [...new Set(owner)];
   const index = new Map(ids.map((id, g) => [id, g]));
   // Chunk speaker -> linked group, so that the frames are gathered by one table look-up each.
@@ -120,7 +115,7 @@ export function linkedChunkGroups(f: FrameFeatures, { label, chunkOf }: ChunkSpe
  * best size-weighted CLR under GMM-UBM models of the whole recording while it passes the merge
  * threshold. Returns the linked speaker (an id of one of its chunk speakers) per chunk speaker.
  */
-function linkChunkSpeakers(f: FrameFeatures, { ubm, cep, model, align }: SpeakerModelling, label: Int32Array, chunkOf: number[], o: LinkOptions): Int32Array {
+function linkChunkSpeakers({ f, ubm, cep, model, align }: SpeakerModelling, label: Int32Array, chunkOf: number[], o: LinkOptions): Int32Array {
   const n = chunkOf.length;
   const owner = Int32Array.from({ length: n }, (_, i) => i);
   if (n <= 1) return owner;

@@ -45,7 +45,7 @@ export interface CountBounds {
 export function decideSpeakerCount(m: RecordingModels, initial: InitialSegments, bounds: CountBounds, s: DiarizationSettings, trace?: (e: MergeTrace) => void): { lab: Labelling; how: 'settled' | 'fixed' } {
   const { f, model, modelFrames } = m;
   const { from } = initial;
-  const start = from === 'chunks' ? linkedChunkGroups(f, initial.chunks, m, { ...s.count, maxInitialClusters: s.initialSegments.maxInitialClusters }) : initial.groups;
+  const start = from === 'chunks' ? linkedChunkGroups(initial.chunks, m, { ...s.count, maxInitialClusters: s.initialSegments.maxInitialClusters }) : initial.groups;
   const groups = start.filter((fr) => fr.length > 0);
   const lab: Labelling = { frameSpeaker: new Int16Array(f.frames).fill(-1), groups, emission: new Float32Array(f.frames * groups.length) };
   // A speaker needs enough voiced speech to be told apart from noise: a few seconds, but less in
