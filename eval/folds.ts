@@ -1,6 +1,6 @@
 // Speaker-disjoint validation: each fold's conversations (eval/build-validation.ts) scored with
 // the model trained without that fold's voices (training/README.md), and the mean and worst fold.
-//   npm run eval:folds -- --val /work/val --models DIR [--model-name fold-{k}.json] [--tune JSON] [--count spectral]
+//   npm run eval:folds -- --val /work/val --models DIR [--model-name fold-{k}.json] [--tune JSON] [--count spectral|oracle]
 //                         [--baseline OLD-folds-summary.json]
 // DIR/fold-K.json is fold K's model; --models none runs the committed model on every fold (its
 // training saw every corpus voice, so those figures are not speaker-disjoint: a reference only).

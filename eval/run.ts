@@ -160,8 +160,12 @@ interface EvalArgs {
   jitter: number;
   coarse: boolean;
   shift: number;
-  /** 'spectral': each file's count read off its window embeddings (spectral-count.ts) is given to the engine as the user's exact count. */
-  count?: 'spectral';
+  /**
+   * 'spectral': each file's count read off its window embeddings (spectral-count.ts) is given to
+   * the engine as the user's exact count. 'oracle': the reference count is (a diagnostic: how much
+   * of the error is the count's, and what a user who states the count gets).
+   */
+  count?: 'spectral' | 'oracle';
 }
 
 interface SetResult {
@@ -188,6 +192,8 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
       const emb = options.evaluation?.diarization?.embeddingModel ?? DEFAULT_EMBEDDING;
       const count = await spectralCount(join(a.dir, file.wav), emb, { min: 1, max: DIARIZATION_SETTINGS.initialSegments.maxInitialClusters });
       if (count) options = { ...options, speakers: { exact: count } };
+    } else if (a.count === 'oracle' && file.num_speakers > 0) {
+      options = { ...options, speakers: { exact: file.num_speakers } };
     }
     const r = await evaluateFile(a.dir, file, options);
     results.push(r);
@@ -292,7 +298,7 @@ async function main(): Promise<void> {
   });
   const seeds = Number(values.seeds ?? 1);
   if (!values.dataset || !Number.isInteger(seeds) || seeds < 1) {
-    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--seeds N] [--model FILE.json] [--count spectral] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
+    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--seeds N] [--model FILE.json] [--count spectral|oracle] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
     process.exit(2);
   }
   const dir = values.dataset;
@@ -307,7 +313,7 @@ async function main(): Promise<void> {
     options: tuning ? { evaluation: tuning } : {},
     threshold: values.threshold ? Number(values.threshold) : SAME_SPEAKER_THRESHOLD,
     quiet: values.quiet ?? false,
-    ...(values.count === 'spectral' ? { count: 'spectral' as const } : {}),
+    ...(values.count === 'spectral' || values.count === 'oracle' ? { count: values.count } : {}),
     transcripts: values.transcripts ?? false,
     jitter: Number(values['transcript-jitter'] ?? 0),
     coarse: values['transcript-coarse'] ?? false,

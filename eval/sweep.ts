@@ -5,13 +5,17 @@
 // setting chosen on one half holds on the other).
 //   node eval/sweep.ts --dataset DIR --grid '{"count.clrThreshold":[-1,-0.5],"count.minSpeakerSec":[5,8]}'
 // (grid keys are stage.setting, as grouped in packages/analysis/src/speech/diarization/settings.ts)
-//     [--halves] [--verbose] [--files a,b] [--trace [--compact]] [--seeds N]
+//     [--halves] [--verbose] [--files a,b] [--trace [--compact]] [--seeds N] [--model FILE.json] [--json OUT]
+// --model: a fold's window embedding (as eval/run.ts --model); --json writes every setting's
+// figures file by file, for eval/nested-folds.ts.
 // --seeds N scores each setting at N seedings of the diarization's UBM and prints the mean and
 // range of the figures over them (docs/analysis-speech.md: a setting is judged by those).
 // --trace prints every merge decision (clusters with their reference make-up and the CLR matrix;
 // with --compact only the best pair: raw and size-weighted CLR, sizes, same or different voice).
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseEmbeddingModel, type WindowEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
 import { decodeAudio } from '../packages/analysis/src/audio/decode.ts';
 import { FrameAnalyzer, type FrameFeatures } from '../packages/analysis/src/speech/features.ts';
 import { detectSpeech, regionsToMask, type FrameRegion } from '../packages/analysis/src/speech/vad.ts';
@@ -131,7 +135,7 @@ export function formatScore(a: SweepScore): string {
   return `DER ${((100 * a.derNum) / a.derDen).toFixed(2)} count ${a.countOk}/${a.files} share ${(a.shareErrSum / Math.max(1, a.shareErrN)).toFixed(2)} order ${a.orderOk}/${a.orderN}`;
 }
 
-type Settings = NonNullable<DiarizationOverrides['settings']>;
+export type Settings = NonNullable<DiarizationOverrides['settings']>;
 
 /** Every combination of the grid's values; keys are `stage.setting`. */
 function expand(grid: Record<string, unknown[]>): Settings[] {
@@ -156,7 +160,10 @@ function formatSeeds(scores: SweepScore[]): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { dataset: { type: 'string' }, grid: { type: 'string' }, trace: { type: 'boolean' }, files: { type: 'string' }, halves: { type: 'boolean' }, verbose: { type: 'boolean' }, compact: { type: 'boolean' }, seeds: { type: 'string' } } });
+  const { values } = parseArgs({ options: { dataset: { type: 'string' }, grid: { type: 'string' }, trace: { type: 'boolean' }, files: { type: 'string' }, halves: { type: 'boolean' }, verbose: { type: 'boolean' }, compact: { type: 'boolean' }, seeds: { type: 'string' }, model: { type: 'string' }, json: { type: 'string' } } });
+  const embeddingModel: WindowEmbeddingModel | undefined = values.model ? parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8'))) : undefined;
+  const withModel = (o: DiarizationOverrides): DiarizationOverrides => (embeddingModel ? { ...o, embeddingModel } : o);
+  const perSetting: { settings: Settings; files: { name: string; score: SweepScore }[] }[] = [];
   compactTrace = values.compact ?? false;
   if (!values.dataset) throw new Error('usage: node eval/sweep.ts --dataset DIR [--grid JSON] [--trace] [--halves]');
   const manifest = readManifest(values.dataset);
@@ -170,7 +177,7 @@ async function main(): Promise<void> {
     for (const opts of grid) {
       const scores = seedPhases(seeds, opts.models?.seedCandidates ?? DIARIZATION_SETTINGS.models.seedCandidates).map((phase) => {
         const acc = emptyScore();
-        for (const p of prepared) scoreOne(p, { settings: { ...opts, models: { ...opts.models, ubmSeedPhase: phase } } }, [acc]);
+        for (const p of prepared) scoreOne(p, withModel({ settings: { ...opts, models: { ...opts.models, ubmSeedPhase: phase } } }), [acc]);
         return acc;
       });
       console.log(`${JSON.stringify(opts)}: ${formatSeeds(scores)}`);
@@ -181,17 +188,22 @@ async function main(): Promise<void> {
     const all = emptyScore();
     const halves = [emptyScore(), emptyScore()];
     const log: string[] = [];
+    const files: { name: string; score: SweepScore }[] = [];
     prepared.forEach((p, i) => {
       const traces: string[] = [];
-      const o: DiarizationOverrides = values.trace ? { settings: opts, trace: (e) => traces.push(describeTrace(p, e)) } : { settings: opts };
+      const o = withModel(values.trace ? { settings: opts, trace: (e) => traces.push(describeTrace(p, e)) } : { settings: opts });
       const before = log.length;
-      scoreOne(p, o, [all, halves[i < prepared.length / 2 ? 0 : 1]!], log);
+      const own = emptyScore();
+      scoreOne(p, o, [all, halves[i < prepared.length / 2 ? 0 : 1]!, own], log);
+      files.push({ name: p.file.name, score: own });
       if (values.trace) console.log(`${log[before]}\n${traces.join('\n')}`);
     });
     const half = values.halves ? `  | A ${formatScore(halves[0]!)} | B ${formatScore(halves[1]!)}` : '';
     console.log(`${JSON.stringify(opts)}: ${formatScore(all)}${half}`);
     if (values.verbose) console.log(`  ${log.join('; ')}`);
+    perSetting.push({ settings: opts, files });
   }
+  if (values.json) writeFileSync(values.json, JSON.stringify(perSetting));
 }
 
 if (import.meta.main) await main();
