@@ -1,5 +1,7 @@
-// The service container: what route handlers and workers are given. Built once in
+// The service container: what the HTTP layer and its route handlers are given. Built once in
 // `compose.ts` from the configuration; tests build it the same way on a temporary DATA_DIR.
+// Services and runners never see it: each is given only what it uses, so no service imports
+// this file (which imports them all).
 import type { Config } from './config.ts';
 import type { WorkspaceService } from './workspace/workspace.service.ts';
 import type { JobService } from './jobs/jobs.service.ts';
@@ -9,6 +11,7 @@ import type { MediaChangeBus } from './events/media-change-bus.ts';
 import type { MatchingService } from './matching/matching.service.ts';
 import type { ReportService } from './reports/reports.service.ts';
 import type { FilesService } from './files/files.service.ts';
+import type { MetricsService } from './metrics/metrics.service.ts';
 import type { EntitiesService } from './entities/entities.service.ts';
 import type { CreditsService } from './credits/credits.service.ts';
 import type { FeedbackService } from './feedback/feedback.service.ts';
@@ -33,6 +36,8 @@ export interface Services {
   matching: MatchingService;
   reports: ReportService;
   files: FilesService;
+  /** Per-speaker measurements of a media or an entity. */
+  metrics: MetricsService;
   entities: EntitiesService;
   credits: CreditsService;
   feedback: FeedbackService;

@@ -43,7 +43,7 @@ export function registerMatchingRoutes(app: FastifyInstance, services: Services)
     schema: { params: MatchingIdParams },
     config: { doc: { summary: 'A matching result as one standalone HTML file (inline CSS and SVG figures, no script, nothing fetched)', tags: ['matching'], responses: { 200: { description: 'The HTML report', contentType: 'text/html' } } } },
   }, async (req, reply) => {
-    const html = await resultHtml(services, requireAuth(req.auth), (req.params as { matchingId: string }).matchingId, 'matching');
+    const html = await resultHtml(services.stores.results, requireAuth(req.auth), (req.params as { matchingId: string }).matchingId, 'matching');
     return reply.type('text/html; charset=utf-8').header('content-security-policy', RESULT_HTML_CSP).send(html);
   });
 

@@ -38,7 +38,7 @@ export function registerReportRoutes(app: FastifyInstance, services: Services): 
     schema: { params: ReportIdParams },
     config: { doc: { summary: 'A report as one standalone HTML file (inline CSS and SVG figures, no script, nothing fetched)', tags: ['reports'], responses: { 200: { description: 'The HTML report', contentType: 'text/html' } } } },
   }, async (req, reply) => {
-    const html = await resultHtml(services, requireAuth(req.auth), (req.params as { reportId: string }).reportId, 'report');
+    const html = await resultHtml(services.stores.results, requireAuth(req.auth), (req.params as { reportId: string }).reportId, 'report');
     return reply.type('text/html; charset=utf-8').header('content-security-policy', RESULT_HTML_CSP).send(html);
   });
 
