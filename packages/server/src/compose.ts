@@ -6,8 +6,7 @@ import { openBackend } from './store/backends.ts';
 import { WorkspaceService } from './workspace/workspace.service.ts';
 import { StreamRegistry } from './events/stream-registry.ts';
 import { JobService } from './jobs/jobs.service.ts';
-import { MatchingService } from './matching/matching.service.ts';
-import { ReportService } from './reports/reports.service.ts';
+import { ResultJobService } from './jobs/result-jobs.service.ts';
 import { FilesService } from './files/files.service.ts';
 import { MetricsService } from './metrics/metrics.service.ts';
 import { EntitiesService } from './entities/entities.service.ts';
@@ -50,7 +49,6 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   const wakeWorker = () => wake();
   const memberStores = { media: stores.media, entities: stores.entities };
   const jobService = new JobService(jobs, stores.idempotency, wakeWorker);
-  const resultJobDeps = { ...memberStores, jobService, jobs, results: stores.results };
   const services: Services = {
     config,
     streams,
@@ -67,8 +65,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     feedback: new FeedbackService(stores.feedback, stores.results),
     files: new FilesService({ media: stores.media, blobs: stores.blobs, contentLinks: stores.contentLinks, maxMediaSec: config.maxMediaSec, wakeWorker }),
     metrics: new MetricsService(memberStores),
-    matching: new MatchingService(resultJobDeps),
-    reports: new ReportService(resultJobDeps),
+    resultJobs: new ResultJobService({ ...memberStores, jobService, jobs, results: stores.results }),
   };
 
   // With REDIS_URL, every API process shares the same rate-limit windows.

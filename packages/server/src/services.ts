@@ -8,8 +8,7 @@ import type { JobService } from './jobs/jobs.service.ts';
 import type { JobEventBus } from './events/job-event-bus.ts';
 import type { StreamRegistry } from './events/stream-registry.ts';
 import type { MediaChangeBus } from './events/media-change-bus.ts';
-import type { MatchingService } from './matching/matching.service.ts';
-import type { ReportService } from './reports/reports.service.ts';
+import type { ResultJobService } from './jobs/result-jobs.service.ts';
 import type { FilesService } from './files/files.service.ts';
 import type { MetricsService } from './metrics/metrics.service.ts';
 import type { EntitiesService } from './entities/entities.service.ts';
@@ -33,8 +32,8 @@ export interface Services {
   mediaBus: MediaChangeBus;
   workspace: WorkspaceService;
   jobs: JobService;
-  matching: MatchingService;
-  reports: ReportService;
+  /** Matching and report jobs and their results, for every kind of the job-kind table. */
+  resultJobs: ResultJobService;
   files: FilesService;
   /** Per-speaker measurements of a media or an entity. */
   metrics: MetricsService;

@@ -1,4 +1,4 @@
-// The `job.run` task: take a matching or report job from queued to a terminal state. It waits
+// The `job.run` task: take a result job of any kind (job-kinds.ts) from queued to a terminal state. It waits
 // (without holding a worker slot) for the media analyses it needs, resolves its members,
 // scores, writes the document, and ends the job with its result and webhook event in one
 // transaction. A JobFailure ends the job at once with its code; other errors are retried by
@@ -9,8 +9,8 @@ import type { JobStore } from './jobs.store.ts';
 import { ENGINE_UNAVAILABLE_MESSAGE, type AnalysisEngine, type MediaAnalysisMap } from '../analysis/engine.ts';
 import { JobFailure, type JobError } from '../http/errors.ts';
 import { newId, nowIso } from '../ids.ts';
-import type { MatchingJobRequest } from '../matching/matching.schemas.ts';
-import type { ReportJobRequest } from '../reports/reports.schemas.ts';
+import type { JobRequest } from './job-kind.ts';
+import { jobKind } from './job-kinds.ts';
 import type { Job, JobStage } from './jobs.schemas.ts';
 import { failureOutbox, webhookOf } from './jobs.service.ts';
 import { checkMediaReady, resolveMember, type MemberStores, type ResolvedProfile } from './member-resolver.ts';
@@ -59,10 +59,10 @@ export class JobRunner implements TaskHandler {
       throw new JobFailure('timed_out', `The job ran longer than ${this.deps.jobTimeoutSec} s.`);
     }
     if (!this.engine) throw new JobFailure('internal_error', ENGINE_UNAVAILABLE_MESSAGE);
-    const isMatching = job.type === 'matching';
-    const body = request as MatchingJobRequest | ReportJobRequest;
-    const members = [{ member: body.target, ref: 'target' }];
-    if (isMatching) (body as MatchingJobRequest).group.forEach((member, i) => members.push({ member, ref: `group[${i}]` }));
+    const kind = jobKind(job.type);
+    const body = request as JobRequest;
+    const { target: targetMember, group: groupMembers } = kind.members(body);
+    const members = [{ member: targetMember, ref: 'target' }, ...groupMembers.map((member, i) => ({ member, ref: `group[${i}]` }))];
 
     const readiness = await checkMediaReady(this.deps, workspaceId, members);
     if (!readiness.ready) {
@@ -79,31 +79,29 @@ export class JobRunner implements TaskHandler {
 
     await this.progress(job, 'scoring', 0.8);
     const [target, ...group] = profiles as [ResolvedProfile, ...ResolvedProfile[]];
-    const built = isMatching
-      ? this.engine.buildMatching({ target: target.input, group: group.map((g) => g.input), media: analyses })
-      : this.engine.buildReport({ target: target.input, media: analyses });
+    const built = kind.build(this.engine, { target: target.input, group: group.map((g) => g.input), media: analyses });
     ctx.signal.throwIfAborted();
 
     await this.progress(job, 'writing_result', 0.95);
-    const resultId = newId(isMatching ? 'mat' : 'rep');
+    const resultId = newId(kind.result.idPrefix);
     const payload: Record<string, unknown> = {
       id: resultId,
       jobId: job.id,
-      context: isMatching ? 'behavioral_compatibility' : 'behavioral_profile',
+      context: kind.result.context,
       createdAt: nowIso(),
       ...(body.label !== undefined ? { label: body.label } : {}),
-      output: { template: isMatching ? 'matching' : 'report' },
+      output: { template: kind.result.template },
       target: resolvedMember(target),
-      ...(isMatching ? { group: group.map(resolvedMember) } : {}),
+      ...(kind.result.withGroup ? { group: group.map(resolvedMember) } : {}),
       json: built.document,
       markdown: built.markdown,
     };
     await this.deps.jobs.succeed(
       job.id,
-      { id: resultId, kind: isMatching ? 'matching' : 'report', payloadJson: JSON.stringify(payload), evidenceJson: JSON.stringify(built.evidence) },
+      { id: resultId, kind: kind.type, payloadJson: JSON.stringify(payload), evidenceJson: JSON.stringify(built.evidence) },
       {
-        type: isMatching ? 'matching.completed' : 'report.completed',
-        data: isMatching ? { jobId: job.id, matchingId: resultId, status: 'succeeded' } : { jobId: job.id, reportId: resultId, status: 'succeeded' },
+        type: kind.events.completed,
+        data: { jobId: job.id, [kind.events.resultField]: resultId, status: 'succeeded' },
         webhook: webhookOf(request),
       },
     );

@@ -6,9 +6,9 @@ import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
 import type { ResultStore } from './results.store.ts';
 
-export async function resultHtml(results: ResultStore, auth: AuthContext, id: string, kind: 'matching' | 'report'): Promise<string> {
+/** `what` names the result in errors and in the footer ("matching result", "report"). */
+export async function resultHtml(results: ResultStore, auth: AuthContext, id: string, kind: 'matching' | 'report', what: string): Promise<string> {
   const r = await results.get(auth.workspaceId, id, kind);
-  const what = kind === 'matching' ? 'matching result' : 'report';
   if (!r) throw new ApiError('NOT_FOUND', `No ${what} ${id}.`);
   const payload = JSON.parse(r.payloadJson) as { json?: ResultDocument | null; createdAt?: string; label?: string };
   if (!payload.json) throw new ApiError('CONFLICT', `The ${what} ${id} holds no document to render.`);
