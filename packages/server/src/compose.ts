@@ -6,9 +6,9 @@ import { openBackend } from './store/backends.ts';
 import { WorkspaceService } from './workspace/workspace.service.ts';
 import { StreamRegistry } from './events/stream-registry.ts';
 import { JobService } from './jobs/jobs.service.ts';
-import { MatchingService } from './matching/matching.service.ts';
-import { ReportService } from './reports/reports.service.ts';
+import { ResultJobService } from './jobs/result-jobs.service.ts';
 import { FilesService } from './files/files.service.ts';
+import { MetricsService } from './metrics/metrics.service.ts';
 import { EntitiesService } from './entities/entities.service.ts';
 import { CreditsService } from './credits/credits.service.ts';
 import { FeedbackService } from './feedback/feedback.service.ts';
@@ -45,7 +45,11 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   const workspaceService = new WorkspaceService(workspaces, config.initialCredits);
   const streams = new StreamRegistry((apiKey) => workspaceService.authenticate(apiKey));
   workspaceService.onKeyRevoked((keyId) => streams.closeKey(keyId));
-  const services = {
+  // Each service is given what it uses, no more: nothing but this file sees the whole set.
+  const wakeWorker = () => wake();
+  const memberStores = { media: stores.media, entities: stores.entities };
+  const jobService = new JobService(jobs, stores.idempotency, wakeWorker);
+  const services: Services = {
     config,
     streams,
     lifecycle: { closing: false },
@@ -53,16 +57,16 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     bus,
     mediaBus,
     workspace: workspaceService,
-    jobs: new JobService(jobs, stores.idempotency, () => wake()),
+    jobs: jobService,
     webhooks: new WebhookService(stores.webhooks, () => wakeWebhooks()),
-    wakeWorker: () => wake(),
+    wakeWorker,
     entities: new EntitiesService(stores.entities),
     credits: new CreditsService(stores.credits),
     feedback: new FeedbackService(stores.feedback, stores.results),
-  } as Omit<Services, 'matching' | 'reports' | 'files'> as Services;
-  services.files = new FilesService(services);
-  services.matching = new MatchingService(services);
-  services.reports = new ReportService(services);
+    files: new FilesService({ media: stores.media, blobs: stores.blobs, contentLinks: stores.contentLinks, maxMediaSec: config.maxMediaSec, wakeWorker }),
+    metrics: new MetricsService(memberStores),
+    resultJobs: new ResultJobService({ ...memberStores, jobService, jobs, results: stores.results }),
+  };
 
   // With REDIS_URL, every API process shares the same rate-limit windows.
   const rateLimitCounter = config.redisUrl ? new RedisRateLimitCounter(config.redisUrl) : new MemoryRateLimitCounter();
@@ -72,7 +76,10 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   if (config.role !== 'api') {
     worker = new Worker(
       stores.queue,
-      { 'job.run': new JobRunner(services, opts.engine), 'media.analyze': new MediaAnalysisRunner(services, opts.engine) },
+      {
+        'job.run': new JobRunner({ ...memberStores, jobs, engine: opts.engine, jobTimeoutSec: config.jobTimeoutSec }),
+        'media.analyze': new MediaAnalysisRunner({ ...memberStores, engine: opts.engine, limits: config }),
+      },
       { concurrency: config.workerConcurrency, leaseMs: config.jobLeaseSec * 1000, log: (msg, extra) => app.log.warn(extra ?? {}, msg) },
     );
     wake = worker.wake;

@@ -1,14 +1,16 @@
-// The service container: what route handlers and workers are given. Built once in
+// The service container: what the HTTP layer and its route handlers are given. Built once in
 // `compose.ts` from the configuration; tests build it the same way on a temporary DATA_DIR.
+// Services and runners never see it: each is given only what it uses, so no service imports
+// this file (which imports them all).
 import type { Config } from './config.ts';
 import type { WorkspaceService } from './workspace/workspace.service.ts';
 import type { JobService } from './jobs/jobs.service.ts';
 import type { JobEventBus } from './events/job-event-bus.ts';
 import type { StreamRegistry } from './events/stream-registry.ts';
 import type { MediaChangeBus } from './events/media-change-bus.ts';
-import type { MatchingService } from './matching/matching.service.ts';
-import type { ReportService } from './reports/reports.service.ts';
+import type { ResultJobService } from './jobs/result-jobs.service.ts';
 import type { FilesService } from './files/files.service.ts';
+import type { MetricsService } from './metrics/metrics.service.ts';
 import type { EntitiesService } from './entities/entities.service.ts';
 import type { CreditsService } from './credits/credits.service.ts';
 import type { FeedbackService } from './feedback/feedback.service.ts';
@@ -30,9 +32,11 @@ export interface Services {
   mediaBus: MediaChangeBus;
   workspace: WorkspaceService;
   jobs: JobService;
-  matching: MatchingService;
-  reports: ReportService;
+  /** Matching and report jobs and their results, for every kind of the job-kind table. */
+  resultJobs: ResultJobService;
   files: FilesService;
+  /** Per-speaker measurements of a media or an entity. */
+  metrics: MetricsService;
   entities: EntitiesService;
   credits: CreditsService;
   feedback: FeedbackService;

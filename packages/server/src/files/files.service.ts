@@ -6,11 +6,12 @@ import type { FastifyRequest } from 'fastify';
 import { DIARIZATION_CONTENT_TYPES, segmentTexts, toRttm, toSrt, toWebVtt } from './diarization-export.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
-import type { Services } from '../services.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
 import { InvalidCursor } from '../store/cursor.ts';
 import { newId, nowIso } from '../ids.ts';
-import { analysisCost, type MediaRecord } from './media.store.ts';
+import { analysisCost, type MediaRecord, type MediaStore } from './media.store.ts';
+import type { ContentLinkStore } from './content-links.store.ts';
+import type { BlobStore } from '../store/blob-store.ts';
 import { receiveUpload, type ReceivedUpload } from './upload-stream.ts';
 import { detectMedia } from './media-probe.ts';
 import { toDiarization, toMediaResource } from './media-resource.ts';
@@ -41,18 +42,26 @@ export type ClaimKey = (upload: UploadFingerprint) => Promise<StoredResponse | n
 
 export type UploadOutcome = { kind: 'stored'; media: Media } | { kind: 'replay'; answer: StoredResponse };
 
-export class FilesService {
-  private readonly services: Services;
-  constructor(services: Services) {
-    this.services = services;
-  }
+/** What FilesService uses: its stores, the longest media it analyses, and the worker's wake-up. */
+export interface FilesDeps {
+  media: MediaStore;
+  blobs: BlobStore;
+  contentLinks: ContentLinkStore;
+  maxMediaSec: number;
+  /** Called once an analysis was queued, so that the worker takes it at once. */
+  wakeWorker: () => void;
+}
 
-  private get media() {
-    return this.services.stores.media;
+export class FilesService {
+  private readonly deps: FilesDeps;
+  private readonly media: MediaStore;
+  constructor(deps: FilesDeps) {
+    this.deps = deps;
+    this.media = deps.media;
   }
 
   async upload(auth: AuthContext, req: FastifyRequest, claimKey: ClaimKey = async () => null): Promise<UploadOutcome> {
-    const blobs = this.services.stores.blobs;
+    const blobs = this.deps.blobs;
     const up = await receiveUpload(req, blobs);
     let committedPath: string | null = null;
     try {
@@ -70,7 +79,7 @@ export class FilesService {
           details: [{ path: '/mediaId', message: `media ${mediaId} does not exist in this workspace` }],
         });
       }
-      const detected = await detectMedia(up.tempPath, up.head, up.sizeBytes, this.services.config.maxMediaSec);
+      const detected = await detectMedia(up.tempPath, up.head, up.sizeBytes, this.deps.maxMediaSec);
       if (mediaId !== undefined) {
         if (detected.kind !== 'transcript' || !detected.transcript) {
           throw new ApiError('VALIDATION_FAILED', 'mediaId is only for attaching a transcript to existing media.', {
@@ -104,7 +113,7 @@ export class FilesService {
         analysisStatus: detected.kind === 'transcript' ? 'ready' : 'pending',
         speakerHints: hints,
       });
-      this.services.wakeWorker();
+      this.deps.wakeWorker();
       return { kind: 'stored', media: toMediaResource(record, new Map()) };
     } catch (err) {
       await blobs.remove(committedPath ?? up.tempPath);
@@ -129,7 +138,7 @@ export class FilesService {
     if (outcome === 'running') {
       throw new ApiError('CONFLICT', `Media ${mediaId} is being analysed right now; attach the transcript once analysis.status is ready or failed (it is then analysed again with the transcript, for ${analysisCost(target.durationSec)} credits).`);
     }
-    if (outcome === 'reanalysing') this.services.wakeWorker();
+    if (outcome === 'reanalysing') this.deps.wakeWorker();
     return this.get(auth, mediaId);
   }
 
@@ -162,7 +171,7 @@ export class FilesService {
         throw new ApiError('CONFLICT', `Media ${id} is used by ${many ? 'jobs' : 'job'} ${outcome.jobs.join(', ')} that ${many ? 'are' : 'is'} still queued or running; its speakers cannot change under ${many ? 'them' : 'it'}. Wait or cancel, then ask again.`);
       }
       case 'reanalysing':
-        this.services.wakeWorker();
+        this.deps.wakeWorker();
         return this.resource(outcome.media);
       case 'pending':
         return this.resource(outcome.media);
@@ -191,7 +200,7 @@ export class FilesService {
       throw new ApiError('CONFLICT', `Media ${id} is used by ${blockedBy.length === 1 ? 'job' : 'jobs'} ${blockedBy.join(', ')} that ${blockedBy.length === 1 ? 'is' : 'are'} still queued or running; cancel ${blockedBy.length === 1 ? 'it' : 'them'} or wait, then delete.`);
     }
     if (!deleted) throw new ApiError('NOT_FOUND', `No media ${id}.`);
-    await this.services.stores.blobs.remove(deleted.storagePath);
+    await this.deps.blobs.remove(deleted.storagePath);
   }
 
   /**
@@ -232,13 +241,13 @@ export class FilesService {
   async contentLink(auth: AuthContext, id: string, body: ContentLinkBody): Promise<ContentLink> {
     await this.load(auth, id);
     const expiresAt = Date.now() + (body.expiresInSec ?? CONTENT_LINK_DEFAULT_SEC) * 1000;
-    const token = await this.services.stores.contentLinks.create({ workspaceId: auth.workspaceId, mediaId: id, keyId: auth.keyId, expiresAt });
+    const token = await this.deps.contentLinks.create({ workspaceId: auth.workspaceId, mediaId: id, keyId: auth.keyId, expiresAt });
     return { url: `/v1/files/${encodeURIComponent(id)}/content?token=${token}`, expiresAt: nowIso(expiresAt) };
   }
 
   /** The authentication a content link's token gives on the content route of `mediaId`, or why it gives none. */
   async authenticateLink(token: string, mediaId: string): Promise<{ auth: AuthContext } | { refused: string }> {
-    const check = await this.services.stores.contentLinks.check(token, mediaId);
+    const check = await this.deps.contentLinks.check(token, mediaId);
     if (check.ok) return { auth: { workspaceId: check.workspaceId, keyId: check.keyId, scope: check.scope } };
     const why = {
       unknown: 'This content link is not valid (unknown, or the key that made it was revoked)',

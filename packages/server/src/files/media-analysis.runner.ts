@@ -8,23 +8,33 @@
 // internal error.
 import type { Task, } from '../queue/queue.store.ts';
 import type { TaskContext, TaskHandler, TaskOutcome } from '../queue/worker.ts';
-import type { Services } from '../services.ts';
+import type { MediaStore } from './media.store.ts';
+import type { EntityStore } from '../entities/entities.store.ts';
+import type { Config } from '../config.ts';
 import { ENGINE_UNAVAILABLE_MESSAGE, type AnalysisEngine } from '../analysis/engine.ts';
 import { newId } from '../ids.ts';
 import { carriedEntities, speakerLinks } from './speaker-links.ts';
 import { engineHint } from './speaker-hints.ts';
 
+/** What the analysis runner uses: the media, the entities its speakers are linked to, the engine and its limits. */
+export interface MediaAnalysisDeps {
+  media: MediaStore;
+  entities: EntityStore;
+  engine: AnalysisEngine | null;
+  limits: Pick<Config, 'maxMediaSec' | 'analysisMemoryMb' | 'analysisNice' | 'analysisMinSharePct'>;
+}
+
 export class MediaAnalysisRunner implements TaskHandler {
-  private readonly services: Services;
+  private readonly deps: MediaAnalysisDeps;
   private readonly engine: AnalysisEngine | null;
 
-  constructor(services: Services, engine: AnalysisEngine | null) {
-    this.services = services;
-    this.engine = engine;
+  constructor(deps: MediaAnalysisDeps) {
+    this.deps = deps;
+    this.engine = deps.engine;
   }
 
   async run(task: Task, ctx: TaskContext): Promise<TaskOutcome> {
-    const media = this.services.stores.media;
+    const media = this.deps.media;
     const m = await media.load(task.refId);
     if (!m || m.analysisStatus === 'ready' || m.analysisStatus === 'failed') return { kind: 'done' };
     const engine = this.engine;
@@ -41,10 +51,10 @@ export class MediaAnalysisRunner implements TaskHandler {
         transcript: m.transcript,
         ...(speakers ? { speakers } : {}),
         signal: ctx.signal,
-        maxDurationSec: this.services.config.maxMediaSec,
-        memoryLimitMb: this.services.config.analysisMemoryMb,
-        niceIncrement: this.services.config.analysisNice,
-        minShare: this.services.config.analysisMinSharePct / 100,
+        maxDurationSec: this.deps.limits.maxMediaSec,
+        memoryLimitMb: this.deps.limits.analysisMemoryMb,
+        niceIncrement: this.deps.limits.analysisNice,
+        minShare: this.deps.limits.analysisMinSharePct / 100,
         onProgress: (stage, fraction) => {
           // Progress is advisory: at most a few writes a second, never awaited by the engine.
           const now = Date.now();
@@ -67,7 +77,7 @@ export class MediaAnalysisRunner implements TaskHandler {
         throw err;
       });
     if (!analysis) return { kind: 'done' };
-    const existing = await this.services.stores.entities.voiceprints(m.workspaceId, m.id);
+    const existing = await this.deps.entities.voiceprints(m.workspaceId, m.id);
     // Re-analysis: entities that still speak at the same times keep their ids (only entities
     // that still exist); the other speakers are linked by voice among the remaining entities.
     const previous = (m.previousSpeakers ?? []).filter((p) => existing.some((e) => e.entityId === p.entityId));
@@ -94,7 +104,7 @@ export class MediaAnalysisRunner implements TaskHandler {
   }
 
   async giveUp(task: Task, error: unknown): Promise<void> {
-    await this.services.stores.media.failAnalysis(task.refId, {
+    await this.deps.media.failAnalysis(task.refId, {
       code: 'internal_error',
       message: `The media could not be analysed after several attempts (${error instanceof Error ? error.message : String(error)}).`,
     }, this.engine?.version ?? null);

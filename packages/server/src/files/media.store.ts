@@ -10,28 +10,18 @@ import { chargeCredits, InsufficientCredits, releaseCredits, reserveCredits } fr
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import type { MediaAnalysis, Transcript } from '@rapport/analysis';
 import type { SpeakerHints } from './files.schemas.ts';
-import type { PreviousSpeaker } from './speaker-links.ts';
+import type { PreviousSpeaker, SpeakerLink } from './speaker-links.ts';
 import { analysisCost, entityLabel, toMedia, type MediaRecord, type MediaRow } from './media-rows.ts';
 import { latestMediaChange, recordMediaChange } from './media-changes.ts';
 
 export { analysisCost, entityLabel, toMedia } from './media-rows.ts';
 export type { AnalysisStatus, MediaKind, MediaRecord, MediaRow } from './media-rows.ts';
+export type { SpeakerLink } from './speaker-links.ts';
 
 export type ReanalyzeOutcome =
   | { state: 'missing' | 'running' | 'transcript' }
   | { state: 'in_use'; jobs: string[] }
   | { state: 'pending' | 'reanalysing'; media: MediaRecord };
-
-/** How each analysed speaker was linked: to an existing entity, or to a new one. */
-export interface SpeakerLink {
-  speakerIndex: number;
-  entityId: string;
-  speechSec: number;
-  /** Present when the entity is new: its first voiceprint and label. */
-  create?: { voiceprint: number[]; label: string | null };
-  /** Present when linked to an existing entity: the updated voiceprint (running mean). */
-  voiceprint?: number[];
-}
 
 /** What a new media row is given; the rest starts empty (its analysis, progress and change number). */
 export type NewMedia = Omit<MediaRecord, 'analysis' | 'analysisError' | 'createdAt' | 'engineVersion' | 'previousSpeakers' | 'speakerHints' | 'analysisStage' | 'analysisProgress' | 'changedSeq'>

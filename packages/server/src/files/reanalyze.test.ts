@@ -216,7 +216,7 @@ describe('speaker-count hints and re-analysis', () => {
     const entity = await call(t, t.main, { method: 'GET', url: `/v1/entities/${entityIds[0]}` });
     assert.deepEqual(json<{ appearances: { mediaId: string }[] }>(entity).appearances.map((a) => a.mediaId), [media.id]);
     const members = [{ member: { type: 'entity_id' as const, entityId: entityIds[0] }, ref: 'target' }];
-    assert.equal((await checkMediaReady(t.services, t.main.workspaceId, members)).ready, false);
+    assert.equal((await checkMediaReady(t.services.stores, t.main.workspaceId, members)).ready, false);
     await t.services.stores.media.failAnalysis(media.id, { code: 'media_unreadable', message: 'x' }, ENGINE_VERSION);
     const after = json<{ appearances: unknown[] }>(await call(t, t.main, { method: 'GET', url: `/v1/entities/${entityIds[0]}` }));
     assert.deepEqual(after.appearances, []);

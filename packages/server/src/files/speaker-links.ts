@@ -8,7 +8,17 @@
 // same voice whatever engine cut it, so an entity keeps its id where its voice still speaks,
 // even when a new speaker model makes old and new voiceprints incomparable. Speakers not carried
 // over are linked by voice as after any upload.
-import type { SpeakerLink } from './media.store.ts';
+
+/** How each analysed speaker was linked: to an existing entity, or to a new one. */
+export interface SpeakerLink {
+  speakerIndex: number;
+  entityId: string;
+  speechSec: number;
+  /** Present when the entity is new: its first voiceprint and label. */
+  create?: { voiceprint: number[]; label: string | null };
+  /** Present when linked to an existing entity: the updated voiceprint (running mean). */
+  voiceprint?: number[];
+}
 
 export interface KnownVoiceprint {
   entityId: string;

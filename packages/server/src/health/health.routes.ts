@@ -14,5 +14,5 @@ export function registerHealthRoutes(app: FastifyInstance, services: Services): 
     }
     return reply.code(ok ? 200 : 503).send(ok ? { status: 'ready' } : { error: { code: 'UNAVAILABLE', message: 'A backing store is unreachable or the service is shutting down.', requestId: _req.id } });
   });
-  app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4; charset=utf-8').send(await renderMetrics(services)));
+  app.get('/metrics', async (_req, reply) => reply.type('text/plain; version=0.0.4; charset=utf-8').send(await renderMetrics(services.stores)));
 }

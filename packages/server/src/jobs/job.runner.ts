@@ -1,19 +1,19 @@
-// The `job.run` task: take a matching or report job from queued to a terminal state. It waits
+// The `job.run` task: take a result job of any kind (job-kinds.ts) from queued to a terminal state. It waits
 // (without holding a worker slot) for the media analyses it needs, resolves its members,
 // scores, writes the document, and ends the job with its result and webhook event in one
 // transaction. A JobFailure ends the job at once with its code; other errors are retried by
 // the worker and end as `internal_error` after the last attempt.
 import type { Task } from '../queue/queue.store.ts';
 import type { TaskContext, TaskHandler, TaskOutcome } from '../queue/worker.ts';
-import type { Services } from '../services.ts';
+import type { JobStore } from './jobs.store.ts';
 import { ENGINE_UNAVAILABLE_MESSAGE, type AnalysisEngine, type MediaAnalysisMap } from '../analysis/engine.ts';
 import { JobFailure, type JobError } from '../http/errors.ts';
 import { newId, nowIso } from '../ids.ts';
-import type { MatchingJobRequest } from '../matching/matching.schemas.ts';
-import type { ReportJobRequest } from '../reports/reports.schemas.ts';
+import type { JobRequest } from './job-kind.ts';
+import { jobKind } from './job-kinds.ts';
 import type { Job, JobStage } from './jobs.schemas.ts';
 import { failureOutbox, webhookOf } from './jobs.service.ts';
-import { checkMediaReady, resolveMember, type ResolvedProfile } from './member-resolver.ts';
+import { checkMediaReady, resolveMember, type MemberStores, type ResolvedProfile } from './member-resolver.ts';
 
 const WAIT_MS = 300;
 
@@ -21,17 +21,24 @@ function resolvedMember(p: ResolvedProfile) {
   return { source: p.source, ...(p.entityId ? { entityId: p.entityId } : {}), resolvedLabel: p.resolvedLabel };
 }
 
+/** What the job runner uses: the job store, the stores members are resolved from, the engine, the time limit. */
+export interface JobRunnerDeps extends MemberStores {
+  jobs: JobStore;
+  engine: AnalysisEngine | null;
+  jobTimeoutSec: number;
+}
+
 export class JobRunner implements TaskHandler {
-  private readonly services: Services;
+  private readonly deps: JobRunnerDeps;
   private readonly engine: AnalysisEngine | null;
 
-  constructor(services: Services, engine: AnalysisEngine | null) {
-    this.services = services;
-    this.engine = engine;
+  constructor(deps: JobRunnerDeps) {
+    this.deps = deps;
+    this.engine = deps.engine;
   }
 
   async run(task: Task, ctx: TaskContext): Promise<TaskOutcome> {
-    const jobs = this.services.stores.jobs;
+    const jobs = this.deps.jobs;
     const stored = await jobs.load(task.refId);
     if (!stored || stored.job.status === 'succeeded' || stored.job.status === 'failed') return { kind: 'done' };
     const job = (await jobs.start(stored.job.id)) ?? stored.job;
@@ -48,16 +55,16 @@ export class JobRunner implements TaskHandler {
 
   private async advance(job: Job, workspaceId: string, request: unknown, ctx: TaskContext): Promise<TaskOutcome> {
     const started = job.startedAt ? Date.parse(job.startedAt) : Date.now();
-    if (Date.now() - started > this.services.config.jobTimeoutSec * 1000) {
-      throw new JobFailure('timed_out', `The job ran longer than ${this.services.config.jobTimeoutSec} s.`);
+    if (Date.now() - started > this.deps.jobTimeoutSec * 1000) {
+      throw new JobFailure('timed_out', `The job ran longer than ${this.deps.jobTimeoutSec} s.`);
     }
     if (!this.engine) throw new JobFailure('internal_error', ENGINE_UNAVAILABLE_MESSAGE);
-    const isMatching = job.type === 'matching';
-    const body = request as MatchingJobRequest | ReportJobRequest;
-    const members = [{ member: body.target, ref: 'target' }];
-    if (isMatching) (body as MatchingJobRequest).group.forEach((member, i) => members.push({ member, ref: `group[${i}]` }));
+    const kind = jobKind(job.type);
+    const body = request as JobRequest;
+    const { target: targetMember, group: groupMembers } = kind.members(body);
+    const members = [{ member: targetMember, ref: 'target' }, ...groupMembers.map((member, i) => ({ member, ref: `group[${i}]` }))];
 
-    const readiness = await checkMediaReady(this.services, workspaceId, members);
+    const readiness = await checkMediaReady(this.deps, workspaceId, members);
     if (!readiness.ready) {
       const stage = (readiness.stage ?? 'preparing_media') as JobStage;
       await this.progress(job, stage, 0.05 + 0.55 * readiness.fraction);
@@ -66,37 +73,35 @@ export class JobRunner implements TaskHandler {
     ctx.signal.throwIfAborted();
     await this.progress(job, 'resolving_members', 0.65);
     const profiles: ResolvedProfile[] = [];
-    for (const { member, ref } of members) profiles.push(await resolveMember(this.services, this.engine, workspaceId, member, ref, readiness.media));
+    for (const { member, ref } of members) profiles.push(await resolveMember(this.deps, this.engine, workspaceId, member, ref, readiness.media));
     const analyses: MediaAnalysisMap = {};
     for (const [id, m] of readiness.media) if (m.analysis) analyses[id] = m.analysis;
 
     await this.progress(job, 'scoring', 0.8);
     const [target, ...group] = profiles as [ResolvedProfile, ...ResolvedProfile[]];
-    const built = isMatching
-      ? this.engine.buildMatching({ target: target.input, group: group.map((g) => g.input), media: analyses })
-      : this.engine.buildReport({ target: target.input, media: analyses });
+    const built = kind.build(this.engine, { target: target.input, group: group.map((g) => g.input), media: analyses });
     ctx.signal.throwIfAborted();
 
     await this.progress(job, 'writing_result', 0.95);
-    const resultId = newId(isMatching ? 'mat' : 'rep');
+    const resultId = newId(kind.result.idPrefix);
     const payload: Record<string, unknown> = {
       id: resultId,
       jobId: job.id,
-      context: isMatching ? 'behavioral_compatibility' : 'behavioral_profile',
+      context: kind.result.context,
       createdAt: nowIso(),
       ...(body.label !== undefined ? { label: body.label } : {}),
-      output: { template: isMatching ? 'matching' : 'report' },
+      output: { template: kind.result.template },
       target: resolvedMember(target),
-      ...(isMatching ? { group: group.map(resolvedMember) } : {}),
+      ...(kind.result.withGroup ? { group: group.map(resolvedMember) } : {}),
       json: built.document,
       markdown: built.markdown,
     };
-    await this.services.stores.jobs.succeed(
+    await this.deps.jobs.succeed(
       job.id,
-      { id: resultId, kind: isMatching ? 'matching' : 'report', payloadJson: JSON.stringify(payload), evidenceJson: JSON.stringify(built.evidence) },
+      { id: resultId, kind: kind.type, payloadJson: JSON.stringify(payload), evidenceJson: JSON.stringify(built.evidence) },
       {
-        type: isMatching ? 'matching.completed' : 'report.completed',
-        data: isMatching ? { jobId: job.id, matchingId: resultId, status: 'succeeded' } : { jobId: job.id, reportId: resultId, status: 'succeeded' },
+        type: kind.events.completed,
+        data: { jobId: job.id, [kind.events.resultField]: resultId, status: 'succeeded' },
         webhook: webhookOf(request),
       },
     );
@@ -104,15 +109,15 @@ export class JobRunner implements TaskHandler {
   }
 
   private async progress(job: Job, stage: JobStage, fraction: number): Promise<void> {
-    await this.services.stores.jobs.progress(job.id, stage, Math.min(1, Math.round(fraction * 1000) / 1000));
+    await this.deps.jobs.progress(job.id, stage, Math.min(1, Math.round(fraction * 1000) / 1000));
   }
 
   private async fail(job: Job, error: JobError, request: unknown): Promise<void> {
-    await this.services.stores.jobs.fail(job.id, error, failureOutbox(job, error, request));
+    await this.deps.jobs.fail(job.id, error, failureOutbox(job, error, request));
   }
 
   async giveUp(task: Task, error: unknown): Promise<void> {
-    const stored = await this.services.stores.jobs.load(task.refId);
+    const stored = await this.deps.jobs.load(task.refId);
     if (!stored) return;
     const message = `The job failed after ${task.maxAttempts} attempts: ${error instanceof Error ? error.message : String(error)}`;
     await this.fail(stored.job, { code: 'internal_error', message }, stored.request);

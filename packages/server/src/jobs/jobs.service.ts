@@ -9,6 +9,7 @@ import type { Job, JobListQuery, JobType } from './jobs.schemas.ts';
 import type { JobReceipt } from '../matching/matching.schemas.ts';
 import type { AuthContext } from '../http/context.ts';
 import { InvalidCursor } from '../store/cursor.ts';
+import { jobKind } from './job-kinds.ts';
 
 /** A matching or report job costs 1 credit (decisions §10). */
 export const JOB_COST = 1;
@@ -123,7 +124,7 @@ export class JobService {
 /** The webhook event of a failed job (decisions §8). */
 export function failureOutbox(job: Job, error: JobError, request: unknown): OutboxEvent {
   return {
-    type: job.type === 'matching' ? 'matching.failed' : 'report.failed',
+    type: jobKind(job.type).events.failed,
     data: { jobId: job.id, status: 'failed', error },
     webhook: webhookOf(request),
   };

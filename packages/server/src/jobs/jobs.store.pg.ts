@@ -1,54 +1,52 @@
-// Jobs and their event history on PostgreSQL, with the embedded store's transactions (see
-// jobs.store.ts): a job's row, its credit reservation, its first event, its task and its
-// idempotency answer in one transaction; its result, status, charge or release, event and
-// outbox in another, which reads the job FOR UPDATE and writes only while it is queued or
-// running, so that a job ends exactly once whichever process ends it.
-//
-// Event ids order a workspace's stream (GET /v1/events resumes after the last id seen). Ids
-// come from a sequence, and a transaction that took a smaller id could commit after one that
-// took a larger: a reader would skip it. So an event is written under a per-workspace
-// transaction lock: a workspace's events commit in id order. Each event is also announced with
-// NOTIFY in its transaction (delivered at commit), for every process's streams (job-event-bus.pg.ts).
-// Creation is one statement, and creations of one turn of the event loop share a transaction;
-// the other changes are a few statements in one transaction.
+// The job state machine on PostgreSQL, with the embedded store's transactions (see
+// jobs.store.ts): a job's result, status, charge or release, event and outbox in one
+// transaction, which reads the job FOR UPDATE and writes only while it is queued or running, so
+// that a job ends exactly once whichever process ends it. Each change is a guarded UPDATE and its
+// event (job-events.store.pg.ts: written under the workspace's event lock and announced with
+// NOTIFY) in one transaction. Creation, one statement with group commit, is job-creation.pg.ts;
+// the figures behind `estimatedWaitSec`, wait-estimate.ts.
 import type { PgDb, PgExec } from '../store/pg.ts';
-import { newId, nowIso } from '../ids.ts';
+import { nowIso } from '../ids.ts';
 import { dropTasksPg } from '../queue/queue.store.pg.ts';
 import { chargeCreditsPg, releaseCreditsPg } from '../credits/credits.ledger.pg.ts';
-import { InsufficientCredits } from '../credits/credits.ledger.ts';
-import { completionParams } from '../idempotency/idempotency.store.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import type { JobError } from '../http/errors.ts';
 import type { Job, JobListQuery, JobStage } from './jobs.schemas.ts';
-import {
-  ESTIMATE_REFRESH_MS, toJob,
-  type CreateInput, type JobEvent, type JobEventName, type JobRow, type JobStore, type ResultToStore, type StoredJob,
-} from './jobs.store.ts';
-import { announcement, appendJobEvent } from '../events/job-event-bus.pg.ts';
+import type { JobStore, ResultToStore, StoredJob } from './jobs.store.ts';
+import { toJob, type CreateInput, type JobRow } from './job-rows.ts';
+import type { JobEvent, JobEventName } from './job-events.store.ts';
+import { PgJobEventLog } from './job-events.store.pg.ts';
+import { PgJobCreation } from './job-creation.pg.ts';
+import { WaitEstimate } from './wait-estimate.ts';
 import { writeOutboxPg, type OutboxEvent } from './outbox.ts';
-
-interface EventRow {
-  id: number;
-  job_id: string;
-  seq: number;
-  event: JobEventName;
-  data_json: string;
-}
-
-const toEvent = (e: EventRow): JobEvent => ({ id: e.id, jobId: e.job_id, seq: e.seq, event: e.event, job: JSON.parse(e.data_json) as Job });
 
 export class PgJobStore implements JobStore {
   private readonly db: PgDb;
   private readonly onEvent: (workspaceId: string, event: JobEvent) => void;
+  private readonly events: PgJobEventLog;
+  private readonly creation: PgJobCreation;
+  private readonly estimate: WaitEstimate;
 
   constructor(db: PgDb, onEvent: (workspaceId: string, event: JobEvent) => void) {
     this.db = db;
     this.onEvent = onEvent;
+    this.events = new PgJobEventLog(db);
+    this.creation = new PgJobCreation(db, (workspaceId, event) => {
+      this.estimate.created();
+      this.publish(workspaceId, event);
+    });
+    this.estimate = new WaitEstimate({
+      countActive: async () => (await this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE kind = 'job.run'"))?.n ?? 0,
+      meanRecentDurationSec: async () => (await this.db.get<{ avg: number | null }>(
+        `SELECT AVG(EXTRACT(EPOCH FROM (finished_at::timestamptz - started_at::timestamptz)))::float8 AS avg FROM
+         (SELECT started_at, finished_at FROM jobs WHERE status = 'succeeded' AND started_at IS NOT NULL ORDER BY seq DESC LIMIT 50) j`,
+      ))?.avg ?? null,
+    });
   }
 
   /** Appends the event for the job's current row (`r`, already counting it in event_seq); inside the caller's transaction. */
   private appendEvent(tx: PgExec, r: JobRow, event: JobEventName): Promise<JobEvent> {
-    return appendJobEvent(tx, this.db, r.workspace_id, { jobId: r.id, seq: r.event_seq, event, job: toJob(r) });
+    return this.events.append(tx, r.workspace_id, { jobId: r.id, seq: r.event_seq, event, job: toJob(r) });
   }
 
   private publish(workspaceId: string, event: JobEvent): void {
@@ -59,103 +57,8 @@ export class PgJobStore implements JobStore {
     }
   }
 
-  // Group commit, as on the embedded store: creations asked for during one turn of the event loop
-  // are written in one transaction (one commit to wait for instead of one each), in workspace
-  // order so that two batches lock workspaces in the same order. A batch that fails as a whole
-  // is written again creation by creation, so that one bad creation fails alone.
-  // Each creation's id is drawn once: written again after a commit whose outcome was lost, it
-  // fails on its key instead of making a second job.
-  private pendingCreates: { id: string; input: CreateInput; resolve: (job: Job) => void; reject: (err: unknown) => void }[] = [];
-
-  async create(input: CreateInput): Promise<Job> {
-    return new Promise<Job>((resolve, reject) => {
-      this.pendingCreates.push({ id: newId('job'), input, resolve, reject });
-      if (this.pendingCreates.length === 1) setImmediate(() => void this.flushCreates());
-    });
-  }
-
-  private async flushCreates(): Promise<void> {
-    const batch = this.pendingCreates.sort((x, y) => (x.input.workspaceId < y.input.workspaceId ? -1 : x.input.workspaceId > y.input.workspaceId ? 1 : 0));
-    this.pendingCreates = [];
-    let outcomes: ({ ok: true; event: JobEvent } | { ok: false; err: unknown })[] | null = null;
-    if (batch.length > 1) {
-      outcomes = await this.db.transaction(async (tx) => {
-        const out: ({ ok: true; event: JobEvent } | { ok: false; err: unknown })[] = [];
-        for (const p of batch) {
-          const event = await this.insertJob(tx, p.id, p.input);
-          out.push(event instanceof Error ? { ok: false, err: event } : { ok: true, event });
-        }
-        return out;
-      }).catch(() => null);
-    }
-    for (const [i, p] of batch.entries()) {
-      let outcome = outcomes?.[i];
-      if (!outcome) {
-        try {
-          const event = await this.insertJob(this.db, p.id, p.input);
-          outcome = event instanceof Error ? { ok: false, err: event } : { ok: true, event };
-        } catch (err) {
-          outcome = { ok: false, err };
-        }
-      }
-      if (!outcome.ok) {
-        p.reject(outcome.err);
-        continue;
-      }
-      if (this.active) this.active.n++;
-      this.publish(p.input.workspaceId, outcome.event);
-      p.resolve(outcome.event.job);
-    }
-  }
-
-  /**
-   * One statement, so one round trip: the reservation (only while the workspace can pay: the row
-   * is re-checked under its lock), its ledger line, the job, its task, its turn in the queue, the
-   * idempotency answer, and the first event with its announcement. Nothing is written when the
-   * workspace cannot pay: the answer is then the InsufficientCredits to throw.
-   */
-  private async insertJob(exec: PgExec, id: string, input: CreateInput): Promise<JobEvent | Error> {
-    const createdAt = nowIso();
-    const job = toJob({
-      id, workspace_id: input.workspaceId, type: input.type, status: 'queued', stage: 'queued', progress: 0, label: input.label ?? null,
-      request_json: '', created_at: createdAt, started_at: null, finished_at: null, result_id: null, error_json: null, cost: input.cost, event_seq: 1, seq: 0,
-    });
-    const completion = input.onCreated?.(job);
-    const event = { jobId: id, seq: 1, event: 'job.updated' as const, job };
-    const { before, after } = announcement(this.db, input.workspaceId, event);
-    const row = await exec.get<{ id: number }>(
-      `WITH w AS (
-         UPDATE workspaces SET reserved = reserved + $2::bigint, updated_at = CASE WHEN $2::bigint > 0 THEN $3::text ELSE updated_at END
-         WHERE id = $1::text AND ($2::bigint = 0 OR balance - reserved >= $2::bigint) RETURNING balance
-       ), c AS (
-         INSERT INTO credit_transactions (id, workspace_id, kind, amount, balance_after, job_id, created_at)
-         SELECT $4::text, $1::text, 'reserve', $2::bigint, w.balance, $5::text, $3::text FROM w WHERE $2::bigint > 0
-       ), j AS (
-         INSERT INTO jobs (id, workspace_id, type, status, stage, progress, label, request_json, created_at, cost, event_seq)
-         SELECT $5::text, $1::text, $6::text, 'queued', 'queued', 0, $7::text, $8::text, $3::text, $2::bigint, 1 FROM w RETURNING id
-       ), t AS (
-         INSERT INTO tasks (kind, ref_id, workspace_id, state, run_at, max_attempts) SELECT 'job.run', j.id, $1::text, 'ready', $9::bigint, 3 FROM j
-       ), q AS (
-         INSERT INTO queue_turns (workspace_id) SELECT $1::text FROM j ON CONFLICT (workspace_id) DO NOTHING
-       ), k AS (
-         UPDATE idempotency_keys SET state = 'done', status_code = $10::int, response_json = $11::text
-         WHERE $12::text IS NOT NULL AND workspace_id = $1::text AND route = $12::text AND key = $13::text AND EXISTS (SELECT 1 FROM j)
-       ), e AS (
-         INSERT INTO job_events (job_id, workspace_id, seq, event, data_json)
-         SELECT j.id, $1::text, 1, 'job.updated', $14::text FROM j, LATERAL (SELECT pg_advisory_xact_lock(hashtext('rapport.job_events:' || $1::text))) l
-         RETURNING id
-       )
-       SELECT e.id, pg_notify($15::text, $16::text || e.id::text || $17::text) FROM e`,
-      input.workspaceId, input.cost, createdAt, newId('txn'), id, input.type, input.label ?? null, JSON.stringify(input.request), Date.now(),
-      completion ? completion.response.statusCode : null, completion ? completionParams(completion)[1] : null,
-      completion ? completion.scope.route : null, completion ? completion.scope.key : null,
-      JSON.stringify(job), this.db.channel, before, after,
-    );
-    if (!row) {
-      const ws = await exec.get<{ balance: number; reserved: number }>('SELECT balance, reserved FROM workspaces WHERE id = $1', input.workspaceId);
-      return ws ? new InsufficientCredits(input.cost, ws.balance - ws.reserved) : new Error(`workspace ${input.workspaceId} does not exist`);
-    }
-    return { id: Number(row.id), ...event };
+  create(input: CreateInput): Promise<Job> {
+    return this.creation.create(input);
   }
 
   async get(workspaceId: string, id: string): Promise<Job | null> {
@@ -244,7 +147,7 @@ export class PgJobStore implements JobStore {
       return { workspaceId: r.workspace_id, event: await this.appendEvent(tx, ended as JobRow, outcome.result ? 'job.succeeded' : 'job.failed') };
     });
     if (!out) return null;
-    if (this.active && this.active.n > 0) this.active.n--;
+    this.estimate.ended();
     this.publish(out.workspaceId, out.event);
     return out.event.job;
   }
@@ -257,43 +160,23 @@ export class PgJobStore implements JobStore {
     return this.finish(id, { error }, outbox);
   }
 
-  async eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]> {
-    return (await this.db.all<EventRow>('SELECT id, job_id, seq, event, data_json FROM job_events WHERE job_id = $1 AND seq > $2 ORDER BY seq', jobId, afterSeq)).map(toEvent);
+  eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]> {
+    return this.events.eventsAfter(jobId, afterSeq);
   }
 
-  async workspaceEventsAfter(workspaceId: string, afterId: number, limit = 500): Promise<JobEvent[]> {
-    return (await this.db.all<EventRow>(
-      'SELECT id, job_id, seq, event, data_json FROM job_events WHERE workspace_id = $1 AND id > $2 ORDER BY id LIMIT $3',
-      workspaceId, afterId, limit,
-    )).map(toEvent);
+  workspaceEventsAfter(workspaceId: string, afterId: number, limit?: number): Promise<JobEvent[]> {
+    return this.events.workspaceEventsAfter(workspaceId, afterId, limit);
   }
 
-  async latestWorkspaceEventId(workspaceId: string): Promise<number> {
-    return (await this.db.get<{ id: number | null }>('SELECT MAX(id) AS id FROM job_events WHERE workspace_id = $1', workspaceId))?.id ?? 0;
+  latestWorkspaceEventId(workspaceId: string): Promise<number> {
+    return this.events.latestWorkspaceEventId(workspaceId);
   }
 
-  // The estimate figures, re-read at most once a second as on the embedded store.
-  private active: { at: number; n: number } | null = null;
-  private duration: { at: number; sec: number | null } | null = null;
-
-  async activeCount(): Promise<number> {
-    const now = Date.now();
-    if (!this.active || now - this.active.at >= ESTIMATE_REFRESH_MS) {
-      const n = (await this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE kind = 'job.run'"))?.n ?? 0;
-      this.active = { at: now, n };
-    }
-    return this.active.n;
+  activeCount(): Promise<number> {
+    return this.estimate.activeCount();
   }
 
-  async recentDurationSec(): Promise<number | null> {
-    const now = Date.now();
-    if (!this.duration || now - this.duration.at >= ESTIMATE_REFRESH_MS) {
-      const r = await this.db.get<{ avg: number | null }>(
-        `SELECT AVG(EXTRACT(EPOCH FROM (finished_at::timestamptz - started_at::timestamptz)))::float8 AS avg FROM
-         (SELECT started_at, finished_at FROM jobs WHERE status = 'succeeded' AND started_at IS NOT NULL ORDER BY seq DESC LIMIT 50) j`,
-      );
-      this.duration = { at: now, sec: r?.avg ?? null };
-    }
-    return this.duration.sec;
+  recentDurationSec(): Promise<number | null> {
+    return this.estimate.recentDurationSec();
   }
 }

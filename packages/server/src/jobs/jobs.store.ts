@@ -1,35 +1,28 @@
-// Jobs and their event history. Every state change appends a numbered event (the SSE stream
-// replays them with Last-Event-ID), and the terminal change writes, in one transaction, the
-// result, the webhook event with its delivery (the outbox), the credit charge or release, and
-// removes the job's task: a job can end only once, and never without its event.
+// Jobs: the store's interface, and the job state machine on the embedded store (queued ->
+// running -> succeeded | failed). Every state change appends a numbered event to the job event
+// log (job-events.store.ts), and the terminal change writes, in one transaction, the result, the
+// webhook event with its delivery (the outbox, outbox.ts), the credit charge or release, and
+// removes the job's task: a job can end only once, and never without its event. Creation, with
+// its group commit, is job-creation.ts; the figures behind `estimatedWaitSec`, wait-estimate.ts.
 import type { SqliteDb } from '../store/sqlite.ts';
-import { newId, nowIso } from '../ids.ts';
-import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
-import { chargeCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
+import { nowIso } from '../ids.ts';
+import { dropTasks } from '../queue/queue.store.ts';
+import { chargeCredits, releaseCredits } from '../credits/credits.ledger.ts';
 import type { JobError } from '../http/errors.ts';
-import type { Job, JobListQuery, JobStage, JobType } from './jobs.schemas.ts';
+import type { Job, JobListQuery, JobStage } from './jobs.schemas.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import { completeKey, type KeyCompletion } from '../idempotency/idempotency.store.ts';
 import { writeOutbox, type OutboxEvent } from './outbox.ts';
+import { SqliteJobEventLog, type JobEvent, type JobEventLog, type JobEventName } from './job-events.store.ts';
+import { SqliteJobCreation } from './job-creation.ts';
+import { WaitEstimate } from './wait-estimate.ts';
+import { toJob, type CreateInput, type JobRow } from './job-rows.ts';
 
 export type { OutboxEvent } from './outbox.ts';
+export type { JobEvent, JobEventName } from './job-events.store.ts';
+export type { CreateInput } from './job-rows.ts';
 
-/** How often the figures behind `estimatedWaitSec` are read from the store again. */
-export const ESTIMATE_REFRESH_MS = 1000;
 /** How many of the newest jobs `recentDurationSec` looks at. */
 const RECENT_JOBS = 2000;
-
-export type JobEventName = 'job.updated' | 'job.succeeded' | 'job.failed';
-
-export interface JobEvent {
-  /** Global order across the workspace (for GET /v1/events). */
-  id: number;
-  jobId: string;
-  /** Per-job sequence number (the SSE `id:`). */
-  seq: number;
-  event: JobEventName;
-  job: Job;
-}
 
 export interface StoredJob {
   job: Job;
@@ -46,26 +39,7 @@ export interface ResultToStore {
 }
 
 
-export interface CreateInput {
-  workspaceId: string;
-  type: JobType;
-  label?: string;
-  request: unknown;
-  cost: number;
-  /**
-   * Runs inside the creating transaction; the idempotency key it may answer is completed in that
-   * transaction, so that the job never exists without its replayable answer.
-   */
-  onCreated?: (job: Job) => KeyCompletion | undefined;
-}
-
-interface PendingCreate {
-  input: CreateInput;
-  resolve: (job: Job) => void;
-  reject: (err: unknown) => void;
-}
-
-export interface JobStore {
+export interface JobStore extends JobEventLog {
   create(input: CreateInput): Promise<Job>;
   get(workspaceId: string, id: string): Promise<Job | null>;
   load(id: string): Promise<StoredJob | null>;
@@ -74,77 +48,49 @@ export interface JobStore {
   progress(id: string, stage: JobStage, progress: number): Promise<Job | null>;
   succeed(id: string, result: ResultToStore, outbox: OutboxEvent): Promise<Job | null>;
   fail(id: string, error: JobError, outbox: OutboxEvent): Promise<Job | null>;
-  eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]>;
-  workspaceEventsAfter(workspaceId: string, afterId: number, limit?: number): Promise<JobEvent[]>;
-  /** The id of the workspace's newest job event (0 when none): where a fresh stream starts. */
-  latestWorkspaceEventId(workspaceId: string): Promise<number>;
   /** Jobs waiting or running in the whole store, for `estimatedWaitSec`. */
   activeCount(): Promise<number>;
   /** Mean duration of recently finished jobs, seconds; null when none finished yet. */
   recentDurationSec(): Promise<number | null>;
 }
 
-export interface JobRow {
-  id: string;
-  workspace_id: string;
-  type: JobType;
-  status: Job['status'];
-  stage: JobStage;
-  progress: number;
-  label: string | null;
-  request_json: string;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  result_id: string | null;
-  error_json: string | null;
-  cost: number;
-  event_seq: number;
-  seq: number;
-}
-
-export function toJob(r: JobRow): Job {
-  const job: Job = {
-    id: r.id,
-    type: r.type,
-    status: r.status,
-    stage: r.stage,
-    progress: r.progress,
-    createdAt: r.created_at,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    resultId: r.result_id,
-    error: r.error_json ? (JSON.parse(r.error_json) as JobError) : null,
-  };
-  if (r.label !== null) job.label = r.label;
-  return job;
-}
-
 export class SqliteJobStore implements JobStore {
   private readonly db: SqliteDb;
   private readonly onEvent: (workspaceId: string, event: JobEvent) => void;
+  private readonly events: SqliteJobEventLog;
+  private readonly creation: SqliteJobCreation;
+  private readonly estimate: WaitEstimate;
 
   constructor(db: SqliteDb, onEvent: (workspaceId: string, event: JobEvent) => void) {
     this.db = db;
     this.onEvent = onEvent;
+    this.events = new SqliteJobEventLog(db);
+    this.creation = new SqliteJobCreation(db, this.events, (workspaceId, event) => {
+      this.estimate.created();
+      this.publish(workspaceId, event);
+    });
+    this.estimate = new WaitEstimate({
+      countActive: () => this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE kind = 'job.run'")?.n ?? 0,
+      // Among the last RECENT_JOBS jobs written (a rowid range, so the cost does not grow with
+      // the table), the 50 newest that succeeded.
+      meanRecentDurationSec: () => this.db.get<{ avg: number | null }>(
+        `SELECT AVG((julianday(finished_at) - julianday(started_at)) * 86400.0) AS avg FROM
+         (SELECT started_at, finished_at FROM jobs WHERE rowid > (SELECT COALESCE(MAX(rowid), 0) FROM jobs) - ?
+          AND status = 'succeeded' AND started_at IS NOT NULL ORDER BY seq DESC LIMIT 50)`,
+        RECENT_JOBS,
+      )?.avg ?? null,
+    });
   }
 
   private row(id: string): JobRow | undefined {
     return this.db.get<JobRow>('SELECT * FROM jobs WHERE id = ?', id);
   }
 
-  /** Appends the event for the job's current row; runs inside the caller's transaction. */
+  /** Counts the event on the job's row and appends it, for the row as it now is; inside the caller's transaction. */
   private appendEvent(id: string, event: JobEventName): JobEvent {
     this.db.run('UPDATE jobs SET event_seq = event_seq + 1 WHERE id = ?', id);
     const r = this.row(id) as JobRow;
-    const job = toJob(r);
-    const eventId = Number(
-      this.db.get<{ id: number }>(
-        'INSERT INTO job_events (job_id, workspace_id, seq, event, data_json) VALUES (?, ?, ?, ?, ?) RETURNING id',
-        id, r.workspace_id, r.event_seq, event, JSON.stringify(job),
-      )?.id,
-    );
-    return { id: eventId, jobId: id, seq: r.event_seq, event, job };
+    return this.events.append(r.workspace_id, { jobId: id, seq: r.event_seq, event, job: toJob(r) });
   }
 
   private publish(workspaceId: string, event: JobEvent): void {
@@ -155,80 +101,8 @@ export class SqliteJobStore implements JobStore {
     }
   }
 
-  // Group commit: creations asked for during one turn of the event loop are written in one
-  // transaction, each in its own savepoint (a creation that fails, e.g. for credits, is undone
-  // alone). The commit, not the statements, dominates a creation's cost on the embedded store
-  // (`npm run bench`); a lone creation waits for nothing but the end of the current turn, and
-  // its promise settles only once its transaction committed.
-  private pendingCreates: PendingCreate[] = [];
-
-  async create(input: CreateInput): Promise<Job> {
-    // Inside a caller's transaction the job is part of that transaction: write it at once.
-    if (this.db.inTransaction) return this.publishCreated(input.workspaceId, this.insertJob(input));
-    return new Promise<Job>((resolve, reject) => {
-      this.pendingCreates.push({ input, resolve, reject });
-      if (this.pendingCreates.length === 1) setImmediate(() => this.flushCreates());
-    });
-  }
-
-  private flushCreates(): void {
-    const batch = this.pendingCreates;
-    this.pendingCreates = [];
-    let outcomes: ({ ok: true; event: JobEvent } | { ok: false; err: unknown })[];
-    try {
-      outcomes = this.db.transaction(() =>
-        batch.map(({ input }) => {
-          try {
-            return { ok: true as const, event: this.db.savepoint(() => this.insertJob(input)) };
-          } catch (err) {
-            return { ok: false as const, err };
-          }
-        }),
-      );
-    } catch (err) {
-      for (const p of batch) p.reject(err);
-      return;
-    }
-    batch.forEach((p, i) => {
-      const outcome = outcomes[i];
-      if (outcome?.ok) p.resolve(this.publishCreated(p.input.workspaceId, outcome.event));
-      else p.reject(outcome?.err ?? new Error('job creation lost its outcome'));
-    });
-  }
-
-  /** Writes one job with its credit reservation, task and first event; inside a transaction. */
-  private insertJob(input: CreateInput): JobEvent {
-    const id = newId('job');
-    const createdAt = nowIso();
-    reserveCredits(this.db, input.workspaceId, input.cost, { jobId: id });
-    // The new row is known here: it is written with its first event number, and the event is
-    // built from it (what appendEvent would read back), saving an UPDATE and a SELECT.
-    this.db.run(
-      `INSERT INTO jobs (id, workspace_id, type, status, stage, progress, label, request_json, created_at, cost, event_seq, seq)
-       VALUES (?, ?, ?, 'queued', 'queued', 0, ?, ?, ?, ?, 1, ?)`,
-      id, input.workspaceId, input.type, input.label ?? null, JSON.stringify(input.request), createdAt, input.cost, this.db.nextSeq(),
-    );
-    enqueueTask(this.db, 'job.run', id, input.workspaceId);
-    const job = toJob({
-      id, workspace_id: input.workspaceId, type: input.type, status: 'queued', stage: 'queued', progress: 0, label: input.label ?? null,
-      request_json: '', created_at: createdAt, started_at: null, finished_at: null, result_id: null, error_json: null, cost: input.cost, event_seq: 1, seq: 0,
-    });
-    const eventId = Number(
-      this.db.get<{ id: number }>(
-        "INSERT INTO job_events (job_id, workspace_id, seq, event, data_json) VALUES (?, ?, 1, 'job.updated', ?) RETURNING id",
-        id, input.workspaceId, JSON.stringify(job),
-      )?.id,
-    );
-    const created: JobEvent = { id: eventId, jobId: id, seq: 1, event: 'job.updated', job };
-    const completion = input.onCreated?.(created.job);
-    if (completion) completeKey(this.db, completion);
-    return created;
-  }
-
-  private publishCreated(workspaceId: string, event: JobEvent): Job {
-    if (this.active) this.active.n++;
-    this.publish(workspaceId, event);
-    return event.job;
+  create(input: CreateInput): Promise<Job> {
+    return this.creation.create(input);
   }
 
   async get(workspaceId: string, id: string): Promise<Job | null> {
@@ -314,7 +188,7 @@ export class SqliteJobStore implements JobStore {
       return { workspaceId: r.workspace_id, event: this.appendEvent(id, outcome.result ? 'job.succeeded' : 'job.failed') };
     });
     if (!out) return null;
-    if (this.active && this.active.n > 0) this.active.n--;
+    this.estimate.ended();
     this.publish(out.workspaceId, out.event);
     return out.event.job;
   }
@@ -327,57 +201,23 @@ export class SqliteJobStore implements JobStore {
     return this.finish(id, { error }, outbox);
   }
 
-  async eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]> {
-    return this.db
-      .all<{ id: number; job_id: string; seq: number; event: JobEventName; data_json: string }>(
-        'SELECT id, job_id, seq, event, data_json FROM job_events WHERE job_id = ? AND seq > ? ORDER BY seq',
-        jobId, afterSeq,
-      )
-      .map((e) => ({ id: e.id, jobId: e.job_id, seq: e.seq, event: e.event, job: JSON.parse(e.data_json) as Job }));
+  eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]> {
+    return this.events.eventsAfter(jobId, afterSeq);
   }
 
-  async workspaceEventsAfter(workspaceId: string, afterId: number, limit = 500): Promise<JobEvent[]> {
-    return this.db
-      .all<{ id: number; job_id: string; seq: number; event: JobEventName; data_json: string }>(
-        'SELECT id, job_id, seq, event, data_json FROM job_events WHERE workspace_id = ? AND id > ? ORDER BY id LIMIT ?',
-        workspaceId, afterId, limit,
-      )
-      .map((e) => ({ id: e.id, jobId: e.job_id, seq: e.seq, event: e.event, job: JSON.parse(e.data_json) as Job }));
+  workspaceEventsAfter(workspaceId: string, afterId: number, limit?: number): Promise<JobEvent[]> {
+    return this.events.workspaceEventsAfter(workspaceId, afterId, limit);
   }
 
-  // The two figures behind `estimatedWaitSec` are read on every job creation. Counted exactly on
-  // every call they cost O(queue) and O(jobs) (46 % of a creation's time with 20,000 jobs
-  // queued, `npm run bench`), so they are re-read at most once a second and the count is kept
-  // current in between by this process's own creations and completions. Other processes'
-  // changes show within a second: an estimate may be that stale.
-  private active: { at: number; n: number } | null = null;
-  private duration: { at: number; sec: number | null } | null = null;
-
-  async latestWorkspaceEventId(workspaceId: string): Promise<number> {
-    return this.db.get<{ id: number | null }>('SELECT MAX(id) AS id FROM job_events WHERE workspace_id = ?', workspaceId)?.id ?? 0;
+  latestWorkspaceEventId(workspaceId: string): Promise<number> {
+    return this.events.latestWorkspaceEventId(workspaceId);
   }
 
-  async activeCount(): Promise<number> {
-    const now = Date.now();
-    if (!this.active || now - this.active.at >= ESTIMATE_REFRESH_MS) {
-      this.active = { at: now, n: this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE kind = 'job.run'")?.n ?? 0 };
-    }
-    return this.active.n;
+  activeCount(): Promise<number> {
+    return this.estimate.activeCount();
   }
 
-  async recentDurationSec(): Promise<number | null> {
-    const now = Date.now();
-    if (!this.duration || now - this.duration.at >= ESTIMATE_REFRESH_MS) {
-      // Among the last RECENT_JOBS jobs written (a rowid range, so the cost does not grow with
-      // the table), the 50 newest that succeeded.
-      const r = this.db.get<{ avg: number | null }>(
-        `SELECT AVG((julianday(finished_at) - julianday(started_at)) * 86400.0) AS avg FROM
-         (SELECT started_at, finished_at FROM jobs WHERE rowid > (SELECT COALESCE(MAX(rowid), 0) FROM jobs) - ?
-          AND status = 'succeeded' AND started_at IS NOT NULL ORDER BY seq DESC LIMIT 50)`,
-        RECENT_JOBS,
-      );
-      this.duration = { at: now, sec: r?.avg ?? null };
-    }
-    return this.duration.sec;
+  recentDurationSec(): Promise<number | null> {
+    return this.estimate.recentDurationSec();
   }
 }

@@ -3,10 +3,16 @@
 // its media (decisions §5). Media that is still being analysed makes the caller wait.
 import type { MediaAnalysis } from '@rapport/analysis';
 import { JobFailure } from '../http/errors.ts';
-import type { Services } from '../services.ts';
+import type { EntityStore } from '../entities/entities.store.ts';
 import type { AnalysisEngine, MemberInput } from '../analysis/engine.ts';
 import type { Member } from '../matching/matching.schemas.ts';
-import type { MediaRecord } from '../files/media.store.ts';
+import type { MediaRecord, MediaStore } from '../files/media.store.ts';
+
+/** The stores a member is resolved from: the media with their analyses and links, and the entities. */
+export interface MemberStores {
+  media: MediaStore;
+  entities: EntityStore;
+}
 
 export interface ResolvedProfile {
   input: MemberInput;
@@ -20,22 +26,22 @@ export type Readiness =
   | { ready: false; stage: string | null; fraction: number };
 
 /** Media ids a member needs: its own media, or every media an entity appears in. */
-async function mediaIdsOf(services: Services, workspaceId: string, member: Member): Promise<string[]> {
+async function mediaIdsOf(stores: MemberStores, workspaceId: string, member: Member): Promise<string[]> {
   if (member.type === 'media_target') return [member.mediaId];
-  const entity = await services.stores.entities.get(workspaceId, member.entityId);
+  const entity = await stores.entities.get(workspaceId, member.entityId);
   return entity ? [...new Set(entity.appearances.map((a) => a.mediaId))] : [];
 }
 
-export async function checkMediaReady(services: Services, workspaceId: string, members: { member: Member; ref: string }[]): Promise<Readiness> {
+export async function checkMediaReady(stores: MemberStores, workspaceId: string, members: { member: Member; ref: string }[]): Promise<Readiness> {
   const media = new Map<string, MediaRecord>();
   let waiting = 0;
   let stage: string | null = null;
   let fractionSum = 0;
   let total = 0;
   for (const { member, ref } of members) {
-    for (const id of await mediaIdsOf(services, workspaceId, member)) {
+    for (const id of await mediaIdsOf(stores, workspaceId, member)) {
       if (media.has(id)) continue;
-      const m = await services.stores.media.get(workspaceId, id);
+      const m = await stores.media.get(workspaceId, id);
       if (!m) throw new JobFailure('target_not_found', `${ref}: media ${id} no longer exists`);
       total++;
       if (m.kind === 'transcript') throw new JobFailure('target_not_found', `${ref}: media ${id} is a transcript without audio; attach it to audio media`);
@@ -46,7 +52,7 @@ export async function checkMediaReady(services: Services, workspaceId: string, m
       }
       if (m.analysisStatus !== 'ready') {
         waiting++;
-        const p = await services.stores.media.analysisProgress(id);
+        const p = await stores.media.analysisProgress(id);
         stage ??= p?.stage ?? null;
         fractionSum += p?.fraction ?? 0;
         continue;
@@ -60,7 +66,7 @@ export async function checkMediaReady(services: Services, workspaceId: string, m
 }
 
 export async function resolveMember(
-  services: Services,
+  stores: MemberStores,
   engine: AnalysisEngine,
   workspaceId: string,
   member: Member,
@@ -68,7 +74,7 @@ export async function resolveMember(
   media: Map<string, MediaRecord>,
 ): Promise<ResolvedProfile> {
   if (member.type === 'entity_id') {
-    const entity = await services.stores.entities.get(workspaceId, member.entityId);
+    const entity = await stores.entities.get(workspaceId, member.entityId);
     if (!entity) throw new JobFailure('target_not_found', `${ref}: entity ${member.entityId} no longer exists`);
     const items = entity.appearances
       .map((a) => media.get(a.mediaId)?.analysis?.speakers[a.speakerIndex])
@@ -91,9 +97,9 @@ export async function resolveMember(
   const analysis = m?.analysis as MediaAnalysis | null | undefined;
   if (!m || !analysis) throw new JobFailure('internal_error', `${ref}: media ${member.mediaId} has no analysis`);
   if (analysis.speakers.length === 0) throw new JobFailure('no_speech_detected', `${ref}: media ${member.mediaId} holds no speech`);
-  const links = await services.stores.media.links(m.id);
+  const links = await stores.media.links(m.id);
   const speakerEntityIds = analysis.speakers.map((s) => links.get(s.index) ?? null);
-  const entities = await services.stores.entities.labels(workspaceId, speakerEntityIds.filter((e): e is string => e !== null));
+  const entities = await stores.entities.labels(workspaceId, speakerEntityIds.filter((e): e is string => e !== null));
   const picked = engine.resolveSelector(analysis, member.selector, { speakerEntityIds, entities });
   if (!picked.ok) throw new JobFailure('target_not_found', `${ref}: the ${member.selector.strategy} selector found no speaker in media ${m.id} (${picked.reason})`);
   const speaker = analysis.speakers[picked.speakerIndex];

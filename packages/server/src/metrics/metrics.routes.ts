@@ -4,10 +4,9 @@ import type { Services } from '../services.ts';
 import { requireAuth } from '../http/context.ts';
 import { IdParams } from '../http/schema-helpers.ts';
 import { EntityMetrics, MediaMetrics } from './metrics.schemas.ts';
-import { MetricsService } from './metrics.service.ts';
 
 export function registerMetricsRoutes(app: FastifyInstance, services: Services): void {
-  const metrics = new MetricsService(services);
+  const metrics = services.metrics;
 
   app.get('/v1/files/:id/metrics', {
     schema: { params: IdParams },

@@ -4,23 +4,30 @@
 import { aggregateMetrics } from '@rapport/analysis';
 import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
-import type { Services } from '../services.ts';
+import type { MediaStore } from '../files/media.store.ts';
+import type { EntityStore } from '../entities/entities.store.ts';
 import type { EntityMetrics, MediaMetrics, SpeakerMeasures } from './metrics.schemas.ts';
 
+/** What MetricsService reads: the media with their analyses, and the entities. */
+export interface MetricsDeps {
+  media: MediaStore;
+  entities: EntityStore;
+}
+
 export class MetricsService {
-  private readonly services: Services;
-  constructor(services: Services) {
-    this.services = services;
+  private readonly deps: MetricsDeps;
+  constructor(deps: MetricsDeps) {
+    this.deps = deps;
   }
 
   async ofMedia(auth: AuthContext, id: string): Promise<MediaMetrics> {
-    const m = await this.services.stores.media.get(auth.workspaceId, id);
+    const m = await this.deps.media.get(auth.workspaceId, id);
     if (!m) throw new ApiError('NOT_FOUND', `No media ${id}.`);
     if (m.kind === 'transcript') throw new ApiError('CONFLICT', `Media ${id} is a transcript on its own: there is no audio to measure; attach it to audio media.`);
     if (m.analysisStatus !== 'ready' || !m.analysis) {
       throw new ApiError('CONFLICT', `The analysis of media ${id} is ${m.analysisStatus}; its measurements exist once analysis.status is ready.`);
     }
-    const links = await this.services.stores.media.links(m.id);
+    const links = await this.deps.media.links(m.id);
     return {
       mediaId: m.id,
       speakers: m.analysis.speakers.map((s) => ({ index: s.index, entityId: links.get(s.index) ?? null, label: s.label, metrics: s.metrics as SpeakerMeasures })),
@@ -28,11 +35,11 @@ export class MetricsService {
   }
 
   async ofEntity(auth: AuthContext, id: string): Promise<EntityMetrics> {
-    const entity = await this.services.stores.entities.get(auth.workspaceId, id);
+    const entity = await this.deps.entities.get(auth.workspaceId, id);
     if (!entity) throw new ApiError('NOT_FOUND', `No entity ${id}.`);
     const appearances: EntityMetrics['appearances'] = [];
     for (const a of entity.appearances) {
-      const m = await this.services.stores.media.get(auth.workspaceId, a.mediaId);
+      const m = await this.deps.media.get(auth.workspaceId, a.mediaId);
       const speaker = m?.analysisStatus === 'ready' ? m.analysis?.speakers[a.speakerIndex] : undefined;
       if (speaker) appearances.push({ mediaId: a.mediaId, speakerIndex: a.speakerIndex, metrics: speaker.metrics as SpeakerMeasures });
     }

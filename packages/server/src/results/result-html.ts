@@ -4,11 +4,11 @@ import { renderHtml } from '@rapport/analysis';
 import type { MatchingEvidence, ResultDocument } from '@rapport/analysis';
 import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
-import type { Services } from '../services.ts';
+import type { ResultStore } from './results.store.ts';
 
-export async function resultHtml(services: Services, auth: AuthContext, id: string, kind: 'matching' | 'report'): Promise<string> {
-  const r = await services.stores.results.get(auth.workspaceId, id, kind);
-  const what = kind === 'matching' ? 'matching result' : 'report';
+/** `what` names the result in errors and in the footer ("matching result", "report"). */
+export async function resultHtml(results: ResultStore, auth: AuthContext, id: string, kind: 'matching' | 'report', what: string): Promise<string> {
+  const r = await results.get(auth.workspaceId, id, kind);
   if (!r) throw new ApiError('NOT_FOUND', `No ${what} ${id}.`);
   const payload = JSON.parse(r.payloadJson) as { json?: ResultDocument | null; createdAt?: string; label?: string };
   if (!payload.json) throw new ApiError('CONFLICT', `The ${what} ${id} holds no document to render.`);

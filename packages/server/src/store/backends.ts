@@ -5,65 +5,28 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { SqliteDb } from './sqlite.ts';
-import { FileBlobStore, type BlobStore } from './blob-store.ts';
+import { FileBlobStore } from './blob-store.ts';
 import { SqliteWorkspaceStore, type WorkspaceStore } from '../workspace/workspace.store.ts';
-import { SqliteJobStore, type JobEvent, type JobStore } from '../jobs/jobs.store.ts';
-import { SqliteQueueStore, type QueueStore } from '../queue/queue.store.ts';
-import { SqliteMediaStore, type MediaStore } from '../files/media.store.ts';
-import { SqliteContentLinkStore, type ContentLinkStore } from '../files/content-links.store.ts';
+import { SqliteJobStore } from '../jobs/jobs.store.ts';
+import { SqliteQueueStore } from '../queue/queue.store.ts';
+import { SqliteMediaStore } from '../files/media.store.ts';
+import { SqliteContentLinkStore } from '../files/content-links.store.ts';
 import { MediaChangeBus } from '../events/media-change-bus.ts';
-import { SqliteEntityStore, type EntityStore } from '../entities/entities.store.ts';
-import { SqliteResultStore, type ResultStore } from '../results/results.store.ts';
+import { SqliteEntityStore } from '../entities/entities.store.ts';
+import { SqliteResultStore } from '../results/results.store.ts';
 import { SqliteCreditStore, type CreditStore } from '../credits/credits.store.ts';
-import { SqliteFeedbackStore, type FeedbackStore } from '../feedback/feedback.store.ts';
-import { SqliteWebhookStore, type WebhookStore } from '../webhooks/webhooks.store.ts';
-import { SqliteIdempotencyStore, type IdempotencyStore } from '../idempotency/idempotency.store.ts';
-import { MemoryJobEventBus, type JobEventBus } from '../events/job-event-bus.ts';
+import { SqliteFeedbackStore } from '../feedback/feedback.store.ts';
+import { SqliteWebhookStore } from '../webhooks/webhooks.store.ts';
+import { SqliteIdempotencyStore } from '../idempotency/idempotency.store.ts';
+import { MemoryJobEventBus } from '../events/job-event-bus.ts';
+import type { JobEventHook, OpenedStores, StoreBackend, Stores } from './stores.ts';
 
-/** What every backend answers besides its stores: readiness, the metrics' counts, closing. */
-export interface StoreBackend {
-  readonly kind: 'sqlite' | 'postgres';
-  ping(): Promise<boolean>;
-  /** Runs a read-only aggregate query without parameters, written in SQL both backends speak. */
-  aggregate<T>(sql: string): Promise<T[]>;
-  close(): Promise<void>;
-}
-
-export interface Stores {
-  backend: StoreBackend;
-  workspaces: WorkspaceStore;
-  jobs: JobStore;
-  queue: QueueStore;
-  media: MediaStore;
-  /** Short-lived links that stream one media's bytes without the key. */
-  contentLinks: ContentLinkStore;
-  entities: EntityStore;
-  results: ResultStore;
-  blobs: BlobStore;
-  credits: CreditStore;
-  feedback: FeedbackStore;
-  webhooks: WebhookStore;
-  idempotency: IdempotencyStore;
-}
+export type { JobEventHook, OpenedStores, StoreBackend, Stores } from './stores.ts';
 
 /** The embedded backend's stores, with its database for tests and benches that look inside. */
 export interface EmbeddedStores extends Stores {
   db: SqliteDb;
 }
-
-export interface OpenedStores {
-  stores: Stores;
-  /** The job event bus of this backend: in-process for the embedded store, LISTEN/NOTIFY on PostgreSQL. */
-  bus: JobEventBus;
-  /**
-   * Wakes the media event streams when a media changes in this process. In-process on both
-   * backends: the media streams also read the store's change numbers every second, so changes
-   * made by another process arrive by that poll.
-   */
-  mediaBus: MediaChangeBus;
-}
-
-export type JobEventHook = (workspaceId: string, event: JobEvent) => void;
 
 /** The embedded store's database; throws on another backend (for tests and benches of the embedded store). */
 export function embeddedDb(stores: Stores): SqliteDb {

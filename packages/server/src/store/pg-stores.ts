@@ -1,7 +1,7 @@
 // The PostgreSQL backend's stores, opened on one pool; loaded only when DATABASE_URL is set.
 import { PgDb, type PgOptions } from './pg.ts';
 import { FileBlobStore } from './blob-store.ts';
-import type { JobEventHook, OpenedStores, StoreBackend, Stores } from './backends.ts';
+import type { JobEventHook, OpenedStores, StoreBackend, Stores } from './stores.ts';
 import { PgWorkspaceStore } from '../workspace/workspace.store.pg.ts';
 import { PgJobStore } from '../jobs/jobs.store.pg.ts';
 import { PgQueueStore } from '../queue/queue.store.pg.ts';
