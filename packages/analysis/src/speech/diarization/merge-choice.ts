@@ -25,8 +25,6 @@ export interface MergeRules {
   mergeVetoEmbedding: number;
   mergeVetoMinSec: number;
   sureMergeSimilarity: number;
-  sureMergeEmbedding: number;
-  embeddingClipVariance: number;
 }
 
 /** How much of two models comes from their own data (mean MAP adaptation weight of n_a and n_b frames); 1 when scaleFrames is 0. */
@@ -58,7 +56,7 @@ export function mergeVetoed(e: VetoEvidence, r: MergeRules, i: number, j: number
   if (r.mergeVetoSimilarity > -1 && voiceprintSimilarity(e.voiceprint(i), e.voiceprint(j)) < r.mergeVetoSimilarity) return true;
   if (!Number.isFinite(r.mergeVetoEmbedding)) return false;
   const emb = e.embeddings();
-  const distance = emb ? embeddingDistance(emb[i]!, emb[j]!, r.embeddingClipVariance) : null;
+  const distance = emb ? embeddingDistance(emb[i]!, emb[j]!) : null;
   return distance !== null && distance > r.mergeVetoEmbedding;
 }
 
@@ -97,20 +95,9 @@ export function pickMerge(e: MergeEvidence, r: MergeRules): { i: number; j: numb
   // No pair passes the likelihood test. Two sizeable clusters with closely matching voiceprints
   // are still one voice, heard through two channels: the GMM models see the channel, the
   // voiceprint is built not to.
-  const byPrint = bestPair(e.k, (i, j) => {
+  return bestPair(e.k, (i, j) => {
     if (!sizeable(counts, r, i, j)) return null;
     const similarity = voiceprintSimilarity(e.voiceprint(i), e.voiceprint(j));
     return similarity >= r.sureMergeSimilarity ? similarity : null;
-  }).pick;
-  if (byPrint || !(r.sureMergeEmbedding > 0)) return byPrint;
-  // Nor through the voiceprints: two sizeable clusters whose window embeddings lie as close as
-  // one voice's windows do are one voice too. The GMM models also see what is said; the
-  // embedding was trained across many clips of each voice not to.
-  const emb = e.embeddings();
-  if (!emb) return null;
-  return bestPair(e.k, (i, j) => {
-    if (!sizeable(counts, r, i, j)) return null;
-    const distance = embeddingDistance(emb[i]!, emb[j]!, r.embeddingClipVariance);
-    return distance !== null && distance < r.sureMergeEmbedding ? -distance : null;
   }).pick;
 }

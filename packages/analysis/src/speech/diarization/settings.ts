@@ -70,12 +70,6 @@ export interface DiarizationSettings {
      * channels (on the dev set anything from 0.7 to 0.9 gives the same).
      */
     sureMergeSimilarity: number;
-    /**
-     * ...and, failing that, two such clusters whose window embeddings lie closer than this
-     * (embeddingDistance: about 1 for one voice's windows); 0: never.
-     */
-    sureMergeEmbedding: number;
-    embeddingClipVariance: number;
   };
   /** Reassignment of pieces between the settled speakers (reassign.ts). */
   reassignment: {
@@ -124,8 +118,6 @@ export const DIARIZATION_SETTINGS: DiarizationSettings = {
     mergeVetoEmbedding: 6,
     mergeVetoMinSec: 2,
     sureMergeSimilarity: 0.8,
-    sureMergeEmbedding: 0,
-    embeddingClipVariance: 0,
   },
   reassignment: { reassignRounds: 10, reassignMargin: 5, reassignEmbeddingMargin: 0.3, reassignMinSec: 0.3, reassignMaxShare: 0.5 },
   refinement: { embeddingRefineRounds: 10, embeddingRefineMargin: 0.3, embeddingRefineMinSec: 0.2 },

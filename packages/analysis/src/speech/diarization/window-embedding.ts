@@ -155,9 +155,9 @@ export function pieceEmbeddings(emb: RangeEmbedder, frames: ArrayLike<number>, g
  * on the dev set it is 0.3-1.6; for two voices, 2-58 (most above 5). Null with fewer than two
  * windows on either side.
  */
-export function embeddingDistance(a: EmbeddingSum, b: EmbeddingSum, clipVariance = 0): number | null {
+export function embeddingDistance(a: EmbeddingSum, b: EmbeddingSum): number | null {
   if (a.n < 2 || b.n < 2) return null;
   let s = 0;
   for (let d = 0; d < a.sum.length; d++) s += (a.sum[d]! / a.n - b.sum[d]! / b.n) ** 2;
-  return s / (1 / a.n + 1 / b.n + clipVariance) / a.sum.length;
+  return s / (1 / a.n + 1 / b.n) / a.sum.length;
 }
