@@ -4,10 +4,10 @@
 // outbox in another, which reads the job FOR UPDATE and writes only while it is queued or
 // running, so that a job ends exactly once whichever process ends it.
 //
-// Event ids order a workspace's stream (GET /v1/events resumes after the last id seen). Ids
-// come from a sequence, and a transaction that took a smaller id could commit after one that
-// took a larger: a reader would skip it. So an event is written under a per-workspace
-// transaction lock: a workspace's events commit in id order. Each event is also announced with
+// Event ids order a workspace's stream (GET /v1/events resumes after the last id seen). They are
+// numbered per workspace (job_event_counters), so that they tell a tenant nothing of the others'
+// volume; the counter row is updated in the event's transaction and its lock held until commit,
+// so a workspace's events commit in id order (a reader that resumes after an id never skips one). Each event is also announced with
 // NOTIFY in its transaction (delivered at commit), for every process's streams (job-event-bus.pg.ts).
 // Creation is one statement, and creations of one turn of the event loop share a transaction;
 // the other changes are a few statements in one transaction.
@@ -22,20 +22,11 @@ import type { JobError } from '../http/errors.ts';
 import type { Job, JobListQuery, JobStage } from './jobs.schemas.ts';
 import {
   ESTIMATE_REFRESH_MS, toJob,
-  type CreateInput, type JobEvent, type JobEventName, type JobRow, type JobStore, type ResultToStore, type StoredJob,
+  EVENT_COLUMNS, toEvent,
+  type CreateInput, type EventRow, type JobEvent, type JobEventName, type JobRow, type JobStore, type ResultToStore, type StoredJob,
 } from './jobs.store.ts';
 import { announcement, appendJobEvent } from '../events/job-event-bus.pg.ts';
 import { writeOutboxPg, type OutboxEvent } from './outbox.ts';
-
-interface EventRow {
-  id: number;
-  job_id: string;
-  seq: number;
-  event: JobEventName;
-  data_json: string;
-}
-
-const toEvent = (e: EventRow): JobEvent => ({ id: e.id, jobId: e.job_id, seq: e.seq, event: e.event, job: JSON.parse(e.data_json) as Job });
 
 export class PgJobStore implements JobStore {
   private readonly db: PgDb;
@@ -140,16 +131,19 @@ export class PgJobStore implements JobStore {
        ), k AS (
          UPDATE idempotency_keys SET state = 'done', status_code = $10::int, response_json = $11::text
          WHERE $12::text IS NOT NULL AND workspace_id = $1::text AND route = $12::text AND key = $13::text AND EXISTS (SELECT 1 FROM j)
+       ), n AS (
+         INSERT INTO job_event_counters (workspace_id, last_seq) SELECT $1::text, 1 FROM j
+         ON CONFLICT (workspace_id) DO UPDATE SET last_seq = job_event_counters.last_seq + 1 RETURNING last_seq
        ), e AS (
-         INSERT INTO job_events (job_id, workspace_id, seq, event, data_json)
-         SELECT j.id, $1::text, 1, 'job.updated', $14::text FROM j, LATERAL (SELECT pg_advisory_xact_lock(hashtext('rapport.job_events:' || $1::text))) l
-         RETURNING id
+         INSERT INTO job_events (job_id, workspace_id, seq, ws_seq, event, data_json, created_at)
+         SELECT j.id, $1::text, 1, n.last_seq, 'job.updated', $14::text, $18::bigint FROM j, n
+         RETURNING ws_seq
        )
-       SELECT e.id, pg_notify($15::text, $16::text || e.id::text || $17::text) FROM e`,
+       SELECT e.ws_seq AS id, pg_notify($15::text, $16::text || e.ws_seq::text || $17::text) FROM e`,
       input.workspaceId, input.cost, createdAt, newId('txn'), id, input.type, input.label ?? null, JSON.stringify(input.request), Date.now(),
       completion ? completion.response.statusCode : null, completion ? completionParams(completion)[1] : null,
       completion ? completion.scope.route : null, completion ? completion.scope.key : null,
-      JSON.stringify(job), this.db.channel, before, after,
+      JSON.stringify(job), this.db.channel, before, after, Date.now(),
     );
     if (!row) {
       const ws = await exec.get<{ balance: number; reserved: number }>('SELECT balance, reserved FROM workspaces WHERE id = $1', input.workspaceId);
@@ -258,18 +252,22 @@ export class PgJobStore implements JobStore {
   }
 
   async eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]> {
-    return (await this.db.all<EventRow>('SELECT id, job_id, seq, event, data_json FROM job_events WHERE job_id = $1 AND seq > $2 ORDER BY seq', jobId, afterSeq)).map(toEvent);
+    return (await this.db.all<EventRow>(`SELECT ${EVENT_COLUMNS} FROM job_events WHERE job_id = $1 AND seq > $2 ORDER BY seq`, jobId, afterSeq)).map(toEvent);
   }
 
   async workspaceEventsAfter(workspaceId: string, afterId: number, limit = 500): Promise<JobEvent[]> {
     return (await this.db.all<EventRow>(
-      'SELECT id, job_id, seq, event, data_json FROM job_events WHERE workspace_id = $1 AND id > $2 ORDER BY id LIMIT $3',
+      `SELECT ${EVENT_COLUMNS} FROM job_events WHERE workspace_id = $1 AND ws_seq > $2 ORDER BY ws_seq LIMIT $3`,
       workspaceId, afterId, limit,
     )).map(toEvent);
   }
 
   async latestWorkspaceEventId(workspaceId: string): Promise<number> {
-    return (await this.db.get<{ id: number | null }>('SELECT MAX(id) AS id FROM job_events WHERE workspace_id = $1', workspaceId))?.id ?? 0;
+    return (await this.db.get<{ n: number }>('SELECT last_seq AS n FROM job_event_counters WHERE workspace_id = $1', workspaceId))?.n ?? 0;
+  }
+
+  async prunedWorkspaceEventId(workspaceId: string): Promise<number> {
+    return (await this.db.get<{ n: number }>('SELECT pruned_through AS n FROM job_event_counters WHERE workspace_id = $1', workspaceId))?.n ?? 0;
   }
 
   // The estimate figures, re-read at most once a second as on the embedded store.

@@ -22,7 +22,10 @@ const RECENT_JOBS = 2000;
 export type JobEventName = 'job.updated' | 'job.succeeded' | 'job.failed';
 
 export interface JobEvent {
-  /** Global order across the workspace (for GET /v1/events). */
+  /**
+   * The event's number within its workspace (GET /v1/events `id:`): counted per workspace, so
+   * that it tells a tenant nothing of other workspaces' volume (issue 20, finding 13).
+   */
   id: number;
   jobId: string;
   /** Per-job sequence number (the SSE `id:`). */
@@ -78,6 +81,8 @@ export interface JobStore {
   workspaceEventsAfter(workspaceId: string, afterId: number, limit?: number): Promise<JobEvent[]>;
   /** The id of the workspace's newest job event (0 when none): where a fresh stream starts. */
   latestWorkspaceEventId(workspaceId: string): Promise<number>;
+  /** The largest id of the workspace's events that retention removed (0 when none): a stream cannot resume before it. */
+  prunedWorkspaceEventId(workspaceId: string): Promise<number>;
   /** Jobs waiting or running in the whole store, for `estimatedWaitSec`. */
   activeCount(): Promise<number>;
   /** Mean duration of recently finished jobs, seconds; null when none finished yet. */
@@ -120,6 +125,38 @@ export function toJob(r: JobRow): Job {
   return job;
 }
 
+/** A job event row as both backends read it: `id` is the workspace's number of the event. */
+export interface EventRow {
+  id: number;
+  job_id: string;
+  seq: number;
+  event: JobEventName;
+  data_json: string;
+}
+
+export const EVENT_COLUMNS = 'ws_seq AS id, job_id, seq, event, data_json';
+
+export const toEvent = (e: EventRow): JobEvent => ({ id: Number(e.id), jobId: e.job_id, seq: e.seq, event: e.event, job: JSON.parse(e.data_json) as Job });
+
+/**
+ * Appends a job event with the workspace's next event number; inside the caller's transaction
+ * (the embedded store has one writer, so numbers commit in order).
+ */
+function insertJobEvent(db: SqliteDb, workspaceId: string, jobId: string, seq: number, event: JobEventName, job: Job): number {
+  const n = Number(
+    db.get<{ n: number }>(
+      `INSERT INTO job_event_counters (workspace_id, last_seq) VALUES (?, 1)
+       ON CONFLICT (workspace_id) DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq AS n`,
+      workspaceId,
+    )?.n,
+  );
+  db.run(
+    'INSERT INTO job_events (job_id, workspace_id, seq, ws_seq, event, data_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    jobId, workspaceId, seq, n, event, JSON.stringify(job), Date.now(),
+  );
+  return n;
+}
+
 export class SqliteJobStore implements JobStore {
   private readonly db: SqliteDb;
   private readonly onEvent: (workspaceId: string, event: JobEvent) => void;
@@ -138,12 +175,7 @@ export class SqliteJobStore implements JobStore {
     this.db.run('UPDATE jobs SET event_seq = event_seq + 1 WHERE id = ?', id);
     const r = this.row(id) as JobRow;
     const job = toJob(r);
-    const eventId = Number(
-      this.db.get<{ id: number }>(
-        'INSERT INTO job_events (job_id, workspace_id, seq, event, data_json) VALUES (?, ?, ?, ?, ?) RETURNING id',
-        id, r.workspace_id, r.event_seq, event, JSON.stringify(job),
-      )?.id,
-    );
+    const eventId = insertJobEvent(this.db, r.workspace_id, id, r.event_seq, event, job);
     return { id: eventId, jobId: id, seq: r.event_seq, event, job };
   }
 
@@ -213,12 +245,7 @@ export class SqliteJobStore implements JobStore {
       id, workspace_id: input.workspaceId, type: input.type, status: 'queued', stage: 'queued', progress: 0, label: input.label ?? null,
       request_json: '', created_at: createdAt, started_at: null, finished_at: null, result_id: null, error_json: null, cost: input.cost, event_seq: 1, seq: 0,
     });
-    const eventId = Number(
-      this.db.get<{ id: number }>(
-        "INSERT INTO job_events (job_id, workspace_id, seq, event, data_json) VALUES (?, ?, 1, 'job.updated', ?) RETURNING id",
-        id, input.workspaceId, JSON.stringify(job),
-      )?.id,
-    );
+    const eventId = insertJobEvent(this.db, input.workspaceId, id, 1, 'job.updated', job);
     const created: JobEvent = { id: eventId, jobId: id, seq: 1, event: 'job.updated', job };
     const completion = input.onCreated?.(created.job);
     if (completion) completeKey(this.db, completion);
@@ -328,21 +355,13 @@ export class SqliteJobStore implements JobStore {
   }
 
   async eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]> {
-    return this.db
-      .all<{ id: number; job_id: string; seq: number; event: JobEventName; data_json: string }>(
-        'SELECT id, job_id, seq, event, data_json FROM job_events WHERE job_id = ? AND seq > ? ORDER BY seq',
-        jobId, afterSeq,
-      )
-      .map((e) => ({ id: e.id, jobId: e.job_id, seq: e.seq, event: e.event, job: JSON.parse(e.data_json) as Job }));
+    return this.db.all<EventRow>(`SELECT ${EVENT_COLUMNS} FROM job_events WHERE job_id = ? AND seq > ? ORDER BY seq`, jobId, afterSeq).map(toEvent);
   }
 
   async workspaceEventsAfter(workspaceId: string, afterId: number, limit = 500): Promise<JobEvent[]> {
     return this.db
-      .all<{ id: number; job_id: string; seq: number; event: JobEventName; data_json: string }>(
-        'SELECT id, job_id, seq, event, data_json FROM job_events WHERE workspace_id = ? AND id > ? ORDER BY id LIMIT ?',
-        workspaceId, afterId, limit,
-      )
-      .map((e) => ({ id: e.id, jobId: e.job_id, seq: e.seq, event: e.event, job: JSON.parse(e.data_json) as Job }));
+      .all<EventRow>(`SELECT ${EVENT_COLUMNS} FROM job_events WHERE workspace_id = ? AND ws_seq > ? ORDER BY ws_seq LIMIT ?`, workspaceId, afterId, limit)
+      .map(toEvent);
   }
 
   // The two figures behind `estimatedWaitSec` are read on every job creation. Counted exactly on
@@ -354,7 +373,11 @@ export class SqliteJobStore implements JobStore {
   private duration: { at: number; sec: number | null } | null = null;
 
   async latestWorkspaceEventId(workspaceId: string): Promise<number> {
-    return this.db.get<{ id: number | null }>('SELECT MAX(id) AS id FROM job_events WHERE workspace_id = ?', workspaceId)?.id ?? 0;
+    return this.db.get<{ n: number }>('SELECT last_seq AS n FROM job_event_counters WHERE workspace_id = ?', workspaceId)?.n ?? 0;
+  }
+
+  async prunedWorkspaceEventId(workspaceId: string): Promise<number> {
+    return this.db.get<{ n: number }>('SELECT pruned_through AS n FROM job_event_counters WHERE workspace_id = ?', workspaceId)?.n ?? 0;
   }
 
   async activeCount(): Promise<number> {

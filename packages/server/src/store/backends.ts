@@ -19,6 +19,7 @@ import { SqliteFeedbackStore, type FeedbackStore } from '../feedback/feedback.st
 import { SqliteWebhookStore, type WebhookStore } from '../webhooks/webhooks.store.ts';
 import { SqliteIdempotencyStore, type IdempotencyStore } from '../idempotency/idempotency.store.ts';
 import { MemoryJobEventBus, type JobEventBus } from '../events/job-event-bus.ts';
+import { SqliteRetentionStore, type RetentionStore } from '../retention/retention.store.ts';
 
 /** What every backend answers besides its stores: readiness, the metrics' counts, closing. */
 export interface StoreBackend {
@@ -44,6 +45,8 @@ export interface Stores {
   feedback: FeedbackStore;
   webhooks: WebhookStore;
   idempotency: IdempotencyStore;
+  /** What the retention sweep deletes. */
+  retention: RetentionStore;
 }
 
 /** The embedded backend's stores, with its database for tests and benches that look inside. */
@@ -110,6 +113,7 @@ export async function openBackend(config: Config, onJobEvent: JobEventHook, log?
     feedback: new SqliteFeedbackStore(db),
     webhooks: new SqliteWebhookStore(db),
     idempotency: new SqliteIdempotencyStore(db),
+    retention: new SqliteRetentionStore(db),
   };
   return { stores, bus, mediaBus };
 }
