@@ -12,6 +12,8 @@ import { InvalidCursor } from '../store/cursor.ts';
 import { newId, nowIso } from '../ids.ts';
 import { analysisCost, type MediaRecord } from './media.store.ts';
 import { receiveUpload, type ReceivedUpload } from './upload-stream.ts';
+import { requireFreeSpace } from './storage-space.ts';
+import { QuotaExceeded } from '../workspace/quotas.ts';
 import { detectMedia } from './media-probe.ts';
 import { toDiarization, toMediaResource } from './media-resource.ts';
 import { hintsFromBody, hintsFromForm } from './speaker-hints.ts';
@@ -22,6 +24,15 @@ import type { StoredResponse } from '../idempotency/idempotency.store.ts';
 import { ENGINE_VERSION } from '@rapport/analysis';
 
 const MAX_LABEL_CODE_POINTS = 64;
+
+/** 409 QUOTA_EXCEEDED for the workspace's storage quota. */
+function quotaError(quota: number, used: number, sizeBytes?: number): ApiError {
+  const size = sizeBytes === undefined ? '' : ` This file has ${sizeBytes} bytes.`;
+  return new ApiError(
+    'QUOTA_EXCEEDED',
+    `This workspace stores ${used} bytes of media of its ${quota}-byte quota (MEDIA_QUOTA_BYTES, or the operator's \`rapport workspace limits --media-bytes\`); the upload does not fit.${size} Delete media to make room.`,
+  );
+}
 const MAX_ID_LENGTH = 256;
 
 /** What an upload held, for its Idempotency-Key: the same key with other bytes is another request. */
@@ -53,7 +64,15 @@ export class FilesService {
 
   async upload(auth: AuthContext, req: FastifyRequest, claimKey: ClaimKey = async () => null): Promise<UploadOutcome> {
     const blobs = this.services.stores.blobs;
-    const up = await receiveUpload(req, blobs);
+    const { config } = this.services;
+    // Before the body is read: the disk must keep MIN_FREE_DISK_BYTES free after it, and the
+    // workspace must have room left in its storage quota (checked again, exactly, when stored).
+    const announced = Number(req.headers['content-length']);
+    await requireFreeSpace(config.mediaDir, config.minFreeDiskBytes, Number.isSafeInteger(announced) && announced > 0 ? announced : 0);
+    const quota = (await this.services.workspace.quotas(auth.workspaceId)).mediaBytes;
+    const used = (await this.services.stores.workspaces.usage(auth.workspaceId)).mediaBytes;
+    if (used >= quota) throw quotaError(quota, used);
+    const up = await receiveUpload(req, blobs, { maxBytes: quota - used, overMaxBytes: () => quotaError(quota, used) });
     let committedPath: string | null = null;
     try {
       const hints = checkFields(up);
@@ -103,7 +122,7 @@ export class FilesService {
         // A transcript on its own needs no audio analysis: its speakers are read from its cues.
         analysisStatus: detected.kind === 'transcript' ? 'ready' : 'pending',
         speakerHints: hints,
-      });
+      }, quota);
       this.services.wakeWorker();
       return { kind: 'stored', media: toMediaResource(record, new Map()) };
     } catch (err) {
@@ -111,6 +130,7 @@ export class FilesService {
       if (err instanceof InsufficientCredits) {
         throw new ApiError('INSUFFICIENT_CREDITS', `Analysing this media needs ${err.needed} credits; ${err.available} available.`);
       }
+      if (err instanceof QuotaExceeded) throw quotaError(err.limit, err.used, up.sizeBytes);
       throw err;
     }
   }

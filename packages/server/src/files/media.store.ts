@@ -13,6 +13,7 @@ import type { SpeakerHints } from './files.schemas.ts';
 import type { PreviousSpeaker } from './speaker-links.ts';
 import { analysisCost, entityLabel, toMedia, type MediaRecord, type MediaRow } from './media-rows.ts';
 import { latestMediaChange, recordMediaChange } from './media-changes.ts';
+import { QuotaExceeded } from '../workspace/quotas.ts';
 
 export { analysisCost, entityLabel, toMedia } from './media-rows.ts';
 export type { AnalysisStatus, MediaKind, MediaRecord, MediaRow } from './media-rows.ts';
@@ -38,8 +39,12 @@ export type NewMedia = Omit<MediaRecord, 'analysis' | 'analysisError' | 'created
   & { speakerHints?: SpeakerHints | null };
 
 export interface MediaStore {
-  /** Inserts media; audio and video reserve their analysis credits and queue the analysis. */
-  insert(m: NewMedia): Promise<MediaRecord>;
+  /**
+   * Inserts media; audio and video reserve their analysis credits and queue the analysis. The
+   * workspace's stored bytes grow by its size; with `quotaBytes`, beyond it nothing is written
+   * and QuotaExceeded is thrown.
+   */
+  insert(m: NewMedia, quotaBytes?: number): Promise<MediaRecord>;
   get(workspaceId: string, id: string): Promise<MediaRecord | null>;
   exists(workspaceId: string, id: string): Promise<boolean>;
   load(id: string): Promise<MediaRecord | null>;
@@ -111,8 +116,15 @@ export class SqliteMediaStore implements MediaStore {
   }
 
   /** Inserts media; audio and video reserve their analysis credits and queue the analysis. */
-  async insert(m: NewMedia): Promise<MediaRecord> {
+  async insert(m: NewMedia, quotaBytes?: number): Promise<MediaRecord> {
     this.changing(() => {
+      const counted = this.db.run(
+        'UPDATE workspaces SET media_bytes = media_bytes + ? WHERE id = ? AND (? IS NULL OR media_bytes + ? <= ?)',
+        m.sizeBytes, m.workspaceId, quotaBytes ?? null, m.sizeBytes, quotaBytes ?? null,
+      );
+      if (counted !== 1 && quotaBytes !== undefined) {
+        throw new QuotaExceeded('mediaBytes', quotaBytes, this.db.get<{ n: number }>('SELECT media_bytes AS n FROM workspaces WHERE id = ?', m.workspaceId)?.n ?? 0);
+      }
       const analysable = m.kind !== 'transcript';
       if (analysable) reserveCredits(this.db, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
       this.db.run(
@@ -373,6 +385,7 @@ export class SqliteMediaStore implements MediaStore {
     this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
     this.db.run('DELETE FROM content_links WHERE media_id = ?', id);
     this.db.run('DELETE FROM media WHERE id = ?', id);
+    this.db.run('UPDATE workspaces SET media_bytes = MAX(media_bytes - ?, 0) WHERE id = ?', r.size_bytes, workspaceId);
     return toMedia(r, false);
   }
 }
