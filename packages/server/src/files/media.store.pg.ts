@@ -51,8 +51,8 @@ export class PgMediaStore implements MediaStore {
     return rows.map((r) => toMedia(r));
   }
 
-  async latestChange(): Promise<number> {
-    return latestMediaChangePg(this.db);
+  async latestChange(workspaceId: string): Promise<number> {
+    return latestMediaChangePg(this.db, workspaceId);
   }
 
   async insert(m: NewMedia, quotaBytes?: number): Promise<MediaRecord> {

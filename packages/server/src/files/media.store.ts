@@ -51,8 +51,8 @@ export interface MediaStore {
   list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }>;
   /** Media of the workspace changed after `after`, oldest change first (the event streams). */
   changesAfter(workspaceId: string, after: number, limit?: number): Promise<MediaRecord[]>;
-  /** The newest change number of the store: where a stream without Last-Event-ID starts. */
-  latestChange(): Promise<number>;
+  /** The workspace's newest change number: where a stream without Last-Event-ID starts. */
+  latestChange(workspaceId: string): Promise<number>;
   attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void>;
   attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: Transcript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome>;
   reanalyze(workspaceId: string, id: string, change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' }): Promise<ReanalyzeOutcome>;
@@ -111,8 +111,8 @@ export class SqliteMediaStore implements MediaStore {
       .map((r) => toMedia(r));
   }
 
-  async latestChange(): Promise<number> {
-    return latestMediaChange(this.db);
+  async latestChange(workspaceId: string): Promise<number> {
+    return latestMediaChange(this.db, workspaceId);
   }
 
   /** Inserts media; audio and video reserve their analysis credits and queue the analysis. */

@@ -279,6 +279,8 @@ CREATE INDEX tasks_ws ON tasks(workspace_id, run_at, id);
     //   retention sweep removed (a Last-Event-ID below it cannot be resumed).
     // - When each job event was written (ms), for the retention sweep; events written before
     //   count from the upgrade. Indexes for the sweep's oldest-first scans.
+    // - Media change numbers (the media event streams' ids) are counted per workspace too, each
+    //   workspace's counter starting from the store's, so that a resumed stream misses nothing.
     version: 7,
     sql: `
 ALTER TABLE workspaces ADD COLUMN quotas_json TEXT;
@@ -299,6 +301,7 @@ CREATE INDEX job_events_age ON job_events(created_at);
 CREATE INDEX events_age ON events(created_at);
 CREATE INDEX deliveries_event ON webhook_deliveries(event_id);
 CREATE INDEX deliveries_age ON webhook_deliveries(updated_at);
+INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value FROM counters WHERE name = 'media_changes') FROM workspaces;
 `,
   },
 ];

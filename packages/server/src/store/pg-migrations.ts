@@ -273,6 +273,7 @@ CREATE INDEX job_events_age ON job_events(created_at);
 CREATE INDEX events_age ON events(created_at);
 CREATE INDEX deliveries_event ON webhook_deliveries(event_id);
 CREATE INDEX deliveries_age ON webhook_deliveries(updated_at);
+INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value FROM counters WHERE name = 'media_changes') FROM workspaces;
 `,
   },
 ];

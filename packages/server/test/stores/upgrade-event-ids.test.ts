@@ -1,7 +1,8 @@
 // Upgrading a store written before issue 20's findings 9 and 13 (one suite, two backends): job
 // events written with global ids keep them as their workspace's numbers (so a client resuming
 // across the upgrade with the Last-Event-ID it holds misses nothing), each workspace numbers on
-// from its own largest, and the stored media bytes of each workspace are counted from its rows.
+// from its own largest; media change numbers go on per workspace from the store's counter; and
+// the stored media bytes of each workspace are counted from its rows.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -28,6 +29,9 @@ const OLD_ROWS = [
   ),
   "INSERT INTO media (id, workspace_id, kind, filename, content_type, size_bytes, sha256, storage_path, analysis_status, created_at, seq) VALUES ('med_1', 'ws_a', 'transcript', 'a.vtt', 'text/vtt', 1000, 'x', '/x', 'ready', '2026-01-01T00:00:00.000Z', 1)",
   "INSERT INTO media (id, workspace_id, kind, filename, content_type, size_bytes, sha256, storage_path, analysis_status, created_at, seq) VALUES ('med_2', 'ws_a', 'transcript', 'b.vtt', 'text/vtt', 234, 'x', '/x', 'ready', '2026-01-01T00:00:00.000Z', 2)",
+  "UPDATE media SET changed_seq = 6 WHERE id = 'med_1'",
+  "UPDATE media SET changed_seq = 7 WHERE id = 'med_2'",
+  "UPDATE counters SET value = 7 WHERE name = 'media_changes'",
 ];
 
 async function checkUpgraded(s: Stores): Promise<void> {
@@ -41,6 +45,11 @@ async function checkUpgraded(s: Stores): Promise<void> {
   assert.equal((await s.jobs.eventsAfter(b.id, 0))[0]?.id, 6);
   assert.equal((await s.workspaces.usage('ws_a')).mediaBytes, 1234, 'stored bytes counted from the rows');
   assert.equal((await s.workspaces.usage('ws_b')).mediaBytes, 0);
+  // Media change numbers: each workspace's counter starts from the store's, so resuming misses nothing.
+  assert.deepEqual((await s.media.changesAfter('ws_a', 6)).map((m) => m.id), ['med_2']);
+  assert.equal(await s.media.latestChange('ws_b'), 7);
+  const nm = await s.media.insert({ id: 'med_3', workspaceId: 'ws_b', kind: 'transcript', filename: 'c.vtt', contentType: 'text/vtt', sizeBytes: 1, sha256: 'x', durationSec: null, label: null, storagePath: '/x', transcript: null, analysisStatus: 'ready' });
+  assert.equal(nm.changedSeq, 8);
   assert.deepEqual(await s.retention.sweepBatch(Date.now() - 24 * 3600 * 1000, 100), { deliveries: 0, events: 0, jobEvents: 0 }, 'events written before the upgrade count their age from it');
 }
 
