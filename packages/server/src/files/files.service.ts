@@ -24,6 +24,7 @@ import type { StoredResponse } from '../idempotency/idempotency.store.ts';
 import { ENGINE_VERSION } from '@rapport/analysis';
 
 const MAX_LABEL_CODE_POINTS = 64;
+const MAX_ID_LENGTH = 256;
 
 /** 409 QUOTA_EXCEEDED for the workspace's storage quota. */
 function quotaError(quota: number, used: number, sizeBytes?: number): ApiError {
@@ -33,7 +34,6 @@ function quotaError(quota: number, used: number, sizeBytes?: number): ApiError {
     `This workspace stores ${used} bytes of media of its ${quota}-byte quota (MEDIA_QUOTA_BYTES, or the operator's \`rapport workspace limits --media-bytes\`); the upload does not fit.${size} Delete media to make room.`,
   );
 }
-const MAX_ID_LENGTH = 256;
 
 /** What an upload held, for its Idempotency-Key: the same key with other bytes is another request. */
 export interface UploadFingerprint {
