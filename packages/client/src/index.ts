@@ -5,7 +5,7 @@ export type { ClientOptions } from './core/http.ts';
 export {
   RapportError, APIError, ValidationError, AuthenticationError, InsufficientCreditsError,
   PermissionDeniedError, NotFoundError, MethodNotAllowedError, ConflictError, PayloadTooLargeError,
-  UnsupportedMediaTypeError, RangeNotSatisfiableError, RateLimitError, InternalServerError, APIConnectionError, TimeoutError,
+  UnsupportedMediaTypeError, RangeNotSatisfiableError, GoneError, RateLimitError, InternalServerError, APIConnectionError, TimeoutError,
   AbortError, JobFailedError, ERROR_CODES,
 } from './core/errors.ts';
 export type { APIErrorBody, ErrorCode, ErrorDetail } from './core/errors.ts';

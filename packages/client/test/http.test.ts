@@ -28,6 +28,17 @@ test('5xx on a GET is retried with backoff and then succeeds', async () => {
   }
 });
 
+test('507 INSUFFICIENT_STORAGE (a full disk) is thrown at once, not retried', async () => {
+  const s = await fakeServer((_req, res) => apiError(res, 507, 'INSUFFICIENT_STORAGE'));
+  try {
+    const client = new Rapport({ apiKey: 'k', baseUrl: s.url, maxRetries: 2 });
+    await assert.rejects(client.jobs.retrieve('job_1'), (err: unknown) => err instanceof InternalServerError && err.code === 'INSUFFICIENT_STORAGE');
+    assert.equal(s.requests.length, 1);
+  } finally {
+    await s.close();
+  }
+});
+
 test('5xx beyond maxRetries is thrown', async () => {
   const s = await fakeServer((_req, res) => apiError(res, 500, 'INTERNAL'));
   try {

@@ -24,6 +24,7 @@ import type { Services } from './services.ts';
 import { WebhookService } from './webhooks/webhooks.service.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { closeDeliveryAgents } from './webhooks/deliver.ts';
+import { RetentionSweeper } from './retention/retention.ts';
 
 export interface ComposedService {
   services: Services;
@@ -31,6 +32,8 @@ export interface ComposedService {
   worker: Worker | null;
   /** The webhook dispatcher (roles `all` and `worker`). */
   webhooks: WebhookDispatcher | null;
+  /** The retention sweep (roles `all` and `worker`). */
+  retention: RetentionSweeper | null;
   close(): Promise<void>;
 }
 
@@ -42,7 +45,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     if (e.event !== 'job.updated') wakeWebhooks();
   });
   const { workspaces, jobs } = stores;
-  const workspaceService = new WorkspaceService(workspaces, config.initialCredits);
+  const workspaceService = new WorkspaceService(workspaces, config.initialCredits, config);
   const streams = new StreamRegistry((apiKey) => workspaceService.authenticate(apiKey));
   workspaceService.onKeyRevoked((keyId) => streams.closeKey(keyId));
   // Each service is given what it uses, no more: nothing but this file sees the whole set.
@@ -63,7 +66,11 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     entities: new EntitiesService(stores.entities),
     credits: new CreditsService(stores.credits),
     feedback: new FeedbackService(stores.feedback, stores.results),
-    files: new FilesService({ media: stores.media, blobs: stores.blobs, contentLinks: stores.contentLinks, maxMediaSec: config.maxMediaSec, wakeWorker }),
+    files: new FilesService({
+      media: stores.media, blobs: stores.blobs, contentLinks: stores.contentLinks, maxMediaSec: config.maxMediaSec, wakeWorker,
+      mediaDir: config.mediaDir, minFreeDiskBytes: config.minFreeDiskBytes,
+      quotas: (workspaceId) => workspaceService.quotas(workspaceId), usage: (workspaceId) => workspaces.usage(workspaceId),
+    }),
     metrics: new MetricsService(memberStores),
     resultJobs: new ResultJobService({ ...memberStores, jobService, jobs, results: stores.results }),
   };
@@ -100,6 +107,14 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     webhooks.start();
   }
 
+  // Job events, webhook events, deliveries and attempts older than RETENTION_DAYS are deleted by
+  // the processes that run jobs (docs/security.md).
+  let retention: RetentionSweeper | null = null;
+  if (config.role !== 'api') {
+    retention = new RetentionSweeper(stores.retention, { retentionDays: config.retentionDays, log: (msg, extra) => app.log.warn(extra ?? {}, msg) });
+    retention.start();
+  }
+
   // Idempotency keys are kept 24 h (decisions §5); forget older ones now and then.
   const purge = setInterval(() => void stores.idempotency.purgeExpired().catch(() => undefined), 10 * 60 * 1000);
   purge.unref();
@@ -109,11 +124,13 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     app,
     worker,
     webhooks,
+    retention,
     async close() {
       if (closed) return;
       closed = true;
       services.lifecycle.closing = true;
       clearInterval(purge);
+      await retention?.close();
       await worker?.close();
       // After the worker: events of jobs that ended while it stopped are sent, or left pending.
       await webhooks?.close();

@@ -51,6 +51,14 @@ export interface Config {
   /** A job that runs longer than this fails with `timed_out`. */
   jobTimeoutSec: number;
   rateLimits: RateLimitConfig;
+  /** Job events, webhook events, ended deliveries and their attempts are deleted this many days after they were written (or ended). */
+  retentionDays: number;
+  /** Active API keys a workspace may hold (an operator may set another number per workspace). */
+  maxApiKeys: number;
+  /** Bytes of stored media a workspace may hold (an operator may set another number per workspace). */
+  mediaQuotaBytes: number;
+  /** Uploads are refused (507) while the media directory's file system has less free space than this. */
+  minFreeDiskBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -143,6 +151,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     jobLeaseSec: int('JOB_LEASE_SEC', 30, 1, 3600),
     jobTimeoutSec: int('JOB_TIMEOUT_SEC', 3600, 1),
+    retentionDays: int('RETENTION_DAYS', 30, 1, 3650),
+    maxApiKeys: int('MAX_API_KEYS', 20, 1, 10_000),
+    mediaQuotaBytes: int('MEDIA_QUOTA_BYTES', 50 * 1024 ** 3, 1),
+    minFreeDiskBytes: int('MIN_FREE_DISK_BYTES', 1024 ** 3, 0),
     rateLimits: {
       upload: int('RATE_LIMIT_UPLOAD', 10, 1),
       reportCreation: int('RATE_LIMIT_REPORT_CREATION', 20, 1),

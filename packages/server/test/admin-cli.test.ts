@@ -121,6 +121,21 @@ describe('admin commands', () => {
     assert.equal(await withService((s) => s.stores.workspaces.getRateLimits(workspaceId)), null);
   });
 
+  it('workspace limits sets the workspace\'s key and storage quotas; the operator\'s key create is not held to them', async () => {
+    const set = await admin(['workspace', 'limits', '--workspace', workspaceId, '--api-keys', '2', '--media-bytes', '5000']);
+    assert.equal(set.code, 0, set.stderr);
+    assert.deepEqual(set.json?.quotaOverrides, { apiKeys: 2, mediaBytes: 5000 });
+    assert.deepEqual(set.json?.quotas, { apiKeys: 2, mediaBytes: 5000 });
+    assert.equal((set.json?.usage as { apiKeys: number }).apiKeys >= 1, true);
+    assert.deepEqual(await withService((s) => s.stores.workspaces.getQuotas(workspaceId)), { apiKeys: 2, mediaBytes: 5000 });
+    for (let i = 0; i < 3; i++) assert.equal((await admin(['key', 'create', '--workspace', workspaceId])).code, 0, 'the operator may go past the quota');
+    assert.equal((await admin(['workspace', 'limits', '--workspace', workspaceId, '--api-keys', '0'])).code, 2);
+    assert.equal((await admin(['workspace', 'limits', '--workspace', workspaceId, '--media-bytes', 'x'])).code, 2);
+    const reset = await admin(['workspace', 'limits', '--workspace', workspaceId, '--reset']);
+    assert.deepEqual(reset.json?.quotaOverrides, {});
+    assert.deepEqual(reset.json?.quotas, { apiKeys: 20, mediaBytes: 50 * 1024 ** 3 }, 'the configuration\'s defaults');
+  });
+
   it('refuses bad usage (2), unknown workspaces (2) and bad configuration (78)', async () => {
     const [noName, unknown, noWorkspace, badAmount, badConfig] = await Promise.all([
       admin(['workspace', 'create']),

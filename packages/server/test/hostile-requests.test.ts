@@ -74,7 +74,10 @@ describe('absolute-form request lines', () => {
   it('HEAD on an event stream answers its head and ends, instead of holding the connection open', async () => {
     for (const path of ['/v1/events']) {
       const started = performance.now();
-      const r = await raw(port, `HEAD ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nService-Api-Key: ${t.main.apiKey}\r\nConnection: close\r\n\r\n`);
+      // Not half-closed: on PostgreSQL the key is looked up asynchronously, and Node's server may
+      // drop a request whose client half-closed its socket meanwhile (a known Node behaviour,
+      // seen once in the full suite under load); Connection: close ends the socket after the head.
+      const r = await raw(port, `HEAD ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nService-Api-Key: ${t.main.apiKey}\r\nConnection: close\r\n\r\n`, false);
       assert.equal(r.status, 200);
       assert.ok(performance.now() - started < 2000, `${path} held ${(performance.now() - started).toFixed(0)} ms`);
     }

@@ -29,6 +29,8 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: 405,
   IDEMPOTENCY_KEY_IN_USE: 409,
   CONFLICT: 409,
+  QUOTA_EXCEEDED: 409,
+  GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RANGE_NOT_SATISFIABLE: 416,
@@ -36,6 +38,7 @@ export const ERROR_CODES = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
+  INSUFFICIENT_STORAGE: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -102,6 +105,11 @@ export class UnsupportedMediaTypeError extends APIError {
 /** 416: the byte range asked of `files.content` is not in the file. */
 export class RangeNotSatisfiableError extends APIError {
   override name = 'RangeNotSatisfiableError';
+}
+
+/** 410: what was asked for is no longer kept (an event stream's Last-Event-ID older than the retention). */
+export class GoneError extends APIError {
+  override name = 'GoneError';
 }
 
 /** 429. `retryAfter` is in seconds (body `retryAfter`, else the `Retry-After` header). */
@@ -178,6 +186,7 @@ export function makeAPIError(status: number, body: APIErrorBody | undefined, hea
     case 404: return new NotFoundError(status, body, headers, raw);
     case 405: return new MethodNotAllowedError(status, body, headers, raw);
     case 409: case 422: return new ConflictError(status, body, headers, raw);
+    case 410: return new GoneError(status, body, headers, raw);
     case 413: return new PayloadTooLargeError(status, body, headers, raw);
     case 415: return new UnsupportedMediaTypeError(status, body, headers, raw);
     case 416: return new RangeNotSatisfiableError(status, body, headers, raw);

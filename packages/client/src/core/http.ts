@@ -147,7 +147,8 @@ export class HttpClient {
       if (res.ok) return res;
       const error = await this.#toError(res);
       // A 429 was not processed at all (§4: rejected requests do not count), so any method may retry it.
-      const retryable = error instanceof RateLimitError || ((res.status >= 500 || res.status === 408) && safe);
+      // 507 (the service's disk is full) does not pass within a retry's backoff: not retried.
+      const retryable = error instanceof RateLimitError || (((res.status >= 500 && res.status !== 507) || res.status === 408) && safe);
       if (!canRetry || !retryable) throw error;
       let waitMs = backoffMs(attempt);
       if (error instanceof RateLimitError && error.retryAfter !== null) {

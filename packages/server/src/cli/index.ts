@@ -7,6 +7,7 @@ import path from 'node:path';
 import { loadConfig, ConfigError, type Config } from '../config.ts';
 import { openAdminStores } from '../store/backends.ts';
 import { WorkspaceService } from '../workspace/workspace.service.ts';
+import { quotasOf, type QuotaOverrides, type Quotas } from '../workspace/quotas.ts';
 
 export const ADMIN_USAGE = `Admin commands (work on the configured store: DATABASE_URL, else DATA_DIR):
   rapport serve                                   start the service
@@ -16,8 +17,10 @@ export const ADMIN_USAGE = `Admin commands (work on the configured store: DATABA
   rapport secret rotate --workspace ID            new signing secret (the old one signs for 24 h more)
   rapport credits grant --workspace ID AMOUNT
   rapport workspace limits --workspace ID [--upload N] [--report-creation N] [--job-status N]
-                           [--files N] [--entities N] [--credits N] [--default N] [--reset]
-                                                  the workspace's requests per minute by class (decisions §4)
+                           [--files N] [--entities N] [--credits N] [--default N]
+                           [--api-keys N] [--media-bytes N] [--reset]
+                                                  the workspace's requests per minute by class (decisions §4),
+                                                  its active API keys and its bytes of stored media
   rapport migrate-store --from DATA_DIR --to DATABASE_URL [--schema NAME]
                                                   copy the embedded store into an empty PostgreSQL store`;
 
@@ -45,6 +48,12 @@ const LIMIT_FLAGS: Record<string, keyof Config['rateLimits']> = {
   upload: 'upload', 'report-creation': 'reportCreation', 'job-status': 'jobStatus', files: 'files', entities: 'entities', credits: 'credits', default: 'default',
 };
 
+/** `workspace limits` flags of the workspace's quotas, with their bounds. */
+const QUOTA_FLAGS: Record<string, { quota: keyof Quotas; max: number; what: string }> = {
+  'api-keys': { quota: 'apiKeys', max: 10_000, what: 'number of active API keys' },
+  'media-bytes': { quota: 'mediaBytes', max: Number.MAX_SAFE_INTEGER, what: 'number of bytes of stored media' },
+};
+
 /** The `--name` flags present (with or without a value). */
 function args(list: string[]): Set<string> {
   return new Set(list.filter((a) => a.startsWith('--')).map((a) => a.slice(2)));
@@ -62,7 +71,7 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
     if (!ADMIN_COMMANDS.has(`${command} ${sub}`)) throw new UsageError(ADMIN_USAGE);
     const config = loadConfig();
     const stores = await openAdminStores(config);
-    const service = new WorkspaceService(stores.workspaces, config.initialCredits);
+    const service = new WorkspaceService(stores.workspaces, config.initialCredits, config);
     const out = (v: unknown) => process.stdout.write(`${JSON.stringify(v, null, 2)}\n`);
     const workspaceId = async (args: string[]) => {
       const id = flag(args, 'workspace') ?? (await stores.workspaces.anyWorkspace())?.id;
@@ -85,12 +94,28 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
           if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new UsageError(`--${name} must be a whole number of requests per minute, 1 to 1000000`);
           overrides = { ...(overrides ?? {}), [cls]: n };
         }
+        let quotas: QuotaOverrides | null = args(rest).has('reset') ? null : await stores.workspaces.getQuotas(id);
+        for (const [name, { quota, max, what }] of Object.entries(QUOTA_FLAGS)) {
+          const raw = flag(rest, name);
+          if (raw === undefined) continue;
+          const n = Number(raw);
+          if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--${name} must be a whole ${what}, 1 to ${max}`);
+          quotas = { ...(quotas ?? {}), [quota]: n };
+        }
         await stores.workspaces.setRateLimits(id, overrides);
-        out({ workspaceId: id, limits: { ...config.rateLimits, ...(overrides ?? {}) }, overrides: overrides ?? {} });
+        await stores.workspaces.setQuotas(id, quotas);
+        out({
+          workspaceId: id,
+          limits: { ...config.rateLimits, ...(overrides ?? {}) },
+          overrides: overrides ?? {},
+          quotas: quotasOf(config, quotas),
+          quotaOverrides: quotas ?? {},
+          usage: await stores.workspaces.usage(id),
+        });
       } else if (command === 'key' && sub === 'create') {
         const scope = flag(rest, 'scope') ?? 'standard';
         if (scope !== 'admin' && scope !== 'standard') throw new UsageError('--scope must be admin or standard');
-        const key = await service.createKey(await workspaceId(rest), scope, flag(rest, 'name') ?? null);
+        const key = await service.createKey(await workspaceId(rest), scope, flag(rest, 'name') ?? null, true);
         out({ keyId: key.id, apiKey: key.apiKey, scope: key.scope, workspaceId: key.workspaceId });
       } else if (command === 'key' && sub === 'revoke') {
         const keyId = positional(rest)[0];

@@ -6,8 +6,7 @@
 // missed notification is caught up from the store (as a client does with Last-Event-ID).
 import type pg from 'pg';
 import type { PgDb, PgExec } from '../store/pg.ts';
-import type { Job } from '../jobs/jobs.schemas.ts';
-import type { JobEvent, JobEventName } from '../jobs/jobs.store.ts';
+import { JOB_EVENT_COLUMNS, toJobEvent, type JobEventRow, type JobEvent } from '../jobs/job-events.store.ts';
 import { MemoryJobEventBus, type JobEventBus, type JobEventListener } from './job-event-bus.ts';
 
 /** NOTIFY payloads are limited to 8000 bytes; a larger event is sent by reference. */
@@ -37,20 +36,24 @@ export function announcement(db: PgDb, workspaceId: string, event: Omit<JobEvent
 }
 
 /**
- * Appends a job event and announces it, in one statement inside the caller's transaction. The
- * per-workspace lock is taken before the event's id is drawn (see jobs.store.pg.ts: ids commit
- * in order within a workspace); the notification is delivered at commit.
+ * Appends a job event and announces it, in one statement inside the caller's transaction. Its id
+ * is the workspace's next event number, drawn by updating the workspace's counter row, whose
+ * lock is held until commit (see jobs.store.pg.ts: ids commit in order within a workspace); the
+ * notification is delivered at commit.
  */
 export async function appendJobEvent(tx: PgExec, db: PgDb, workspaceId: string, event: Omit<JobEvent, 'id'>): Promise<JobEvent> {
   const { before, after } = announcement(db, workspaceId, event);
   const row = await tx.get<{ id: number }>(
-    `WITH e AS (
-       INSERT INTO job_events (job_id, workspace_id, seq, event, data_json)
-       SELECT $1::text, $2::text, $3::int, $4::text, $5::text FROM (SELECT pg_advisory_xact_lock(hashtext('rapport.job_events:' || $2::text))) l
-       RETURNING id
+    `WITH n AS (
+       INSERT INTO job_event_counters (workspace_id, last_seq) VALUES ($2::text, 1)
+       ON CONFLICT (workspace_id) DO UPDATE SET last_seq = job_event_counters.last_seq + 1 RETURNING last_seq
+     ), e AS (
+       INSERT INTO job_events (job_id, workspace_id, seq, ws_seq, event, data_json, created_at)
+       SELECT $1::text, $2::text, $3::int, n.last_seq, $4::text, $5::text, $9::bigint FROM n
+       RETURNING ws_seq
      )
-     SELECT e.id, pg_notify($6::text, $7::text || e.id::text || $8::text) FROM e`,
-    event.jobId, workspaceId, event.seq, event.event, JSON.stringify(event.job), db.channel, before, after,
+     SELECT e.ws_seq AS id, pg_notify($6::text, $7::text || e.ws_seq::text || $8::text) FROM e`,
+    event.jobId, workspaceId, event.seq, event.event, JSON.stringify(event.job), db.channel, before, after, Date.now(),
   );
   return { id: Number(row?.id), ...event };
 }
@@ -127,9 +130,9 @@ export class PgJobEventBus implements JobEventBus {
     }
     if (a.i === undefined) return;
     this.db
-      .get<{ id: number; job_id: string; seq: number; event: JobEventName; data_json: string }>('SELECT id, job_id, seq, event, data_json FROM job_events WHERE id = $1', a.i)
+      .get<JobEventRow>(`SELECT ${JOB_EVENT_COLUMNS} FROM job_events WHERE workspace_id = $1 AND ws_seq = $2`, a.w, a.i)
       .then((r) => {
-        if (r) this.local.publish(a.w, { id: r.id, jobId: r.job_id, seq: r.seq, event: r.event, job: JSON.parse(r.data_json) as Job });
+        if (r) this.local.publish(a.w, toJobEvent(r));
       })
       .catch(() => this.local.wakeAll());
   }

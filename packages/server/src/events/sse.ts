@@ -25,7 +25,8 @@ export function openStream(req: FastifyRequest, reply: FastifyReply): boolean {
     ...headers,
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
+    // A HEAD has no stream to keep alive: the client's own Connection header decides.
+    ...(req.method === 'HEAD' ? {} : { connection: 'keep-alive' }),
     'x-accel-buffering': 'no',
   });
   if (req.method === 'HEAD') {

@@ -24,7 +24,11 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
         summary: 'Upload audio, video or a transcript (multipart: part `file`; optional `label`, `mediaId` to attach a transcript, speaker-count hints `numSpeakers` or `minSpeakers`/`maxSpeakers`)',
         tags: ['files'],
         multipart: UploadForm,
-        responses: { 201: { description: 'The media resource (with mediaId: the media the transcript was attached to)', schema: Media } },
+        responses: {
+          201: { description: 'The media resource (with mediaId: the media the transcript was attached to)', schema: Media },
+          409: { description: "QUOTA_EXCEEDED: the file does not fit in what is left of the workspace's storage quota (MEDIA_QUOTA_BYTES)" },
+          507: { description: 'INSUFFICIENT_STORAGE: the media disk has less than MIN_FREE_DISK_BYTES free; retry later' },
+        },
       },
     },
   }, async (req, reply) => {

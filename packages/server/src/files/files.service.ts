@@ -13,6 +13,8 @@ import { analysisCost, type MediaRecord, type MediaStore } from './media.store.t
 import type { ContentLinkStore } from './content-links.store.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { receiveUpload, type ReceivedUpload } from './upload-stream.ts';
+import { requireFreeSpace } from './storage-space.ts';
+import { QuotaExceeded, type QuotaUsage, type Quotas } from '../workspace/quotas.ts';
 import { detectMedia } from './media-probe.ts';
 import { toDiarization, toMediaResource } from './media-resource.ts';
 import { hintsFromBody, hintsFromForm } from './speaker-hints.ts';
@@ -24,6 +26,15 @@ import { ENGINE_VERSION } from '@rapport/analysis';
 
 const MAX_LABEL_CODE_POINTS = 64;
 const MAX_ID_LENGTH = 256;
+
+/** 409 QUOTA_EXCEEDED for the workspace's storage quota. */
+function quotaError(quota: number, used: number, sizeBytes?: number): ApiError {
+  const size = sizeBytes === undefined ? '' : ` This file has ${sizeBytes} bytes.`;
+  return new ApiError(
+    'QUOTA_EXCEEDED',
+    `This workspace stores ${used} bytes of media of its ${quota}-byte quota (MEDIA_QUOTA_BYTES, or the operator's \`rapport workspace limits --media-bytes\`); the upload does not fit.${size} Delete media to make room.`,
+  );
+}
 
 /** What an upload held, for its Idempotency-Key: the same key with other bytes is another request. */
 export interface UploadFingerprint {
@@ -42,12 +53,22 @@ export type ClaimKey = (upload: UploadFingerprint) => Promise<StoredResponse | n
 
 export type UploadOutcome = { kind: 'stored'; media: Media } | { kind: 'replay'; answer: StoredResponse };
 
-/** What FilesService uses: its stores, the longest media it analyses, and the worker's wake-up. */
+/**
+ * What FilesService uses: its stores, the longest media it analyses, the storage quota and the
+ * free disk an upload must leave, and the worker's wake-up.
+ */
 export interface FilesDeps {
   media: MediaStore;
   blobs: BlobStore;
   contentLinks: ContentLinkStore;
   maxMediaSec: number;
+  /** Where media is written, and the bytes its disk must keep free (MIN_FREE_DISK_BYTES). */
+  mediaDir: string;
+  minFreeDiskBytes: number;
+  /** The workspace's quotas in force (WorkspaceService.quotas). */
+  quotas: (workspaceId: string) => Promise<Quotas>;
+  /** What the workspace holds now, counted against its quotas. */
+  usage: (workspaceId: string) => Promise<QuotaUsage>;
   /** Called once an analysis was queued, so that the worker takes it at once. */
   wakeWorker: () => void;
 }
@@ -61,8 +82,15 @@ export class FilesService {
   }
 
   async upload(auth: AuthContext, req: FastifyRequest, claimKey: ClaimKey = async () => null): Promise<UploadOutcome> {
-    const blobs = this.deps.blobs;
-    const up = await receiveUpload(req, blobs);
+    const { blobs, mediaDir, minFreeDiskBytes } = this.deps;
+    // Before the body is read: the disk must keep MIN_FREE_DISK_BYTES free after it, and the
+    // workspace must have room left in its storage quota (checked again, exactly, when stored).
+    const announced = Number(req.headers['content-length']);
+    await requireFreeSpace(mediaDir, minFreeDiskBytes, Number.isSafeInteger(announced) && announced > 0 ? announced : 0);
+    const quota = (await this.deps.quotas(auth.workspaceId)).mediaBytes;
+    const used = (await this.deps.usage(auth.workspaceId)).mediaBytes;
+    if (used >= quota) throw quotaError(quota, used);
+    const up = await receiveUpload(req, blobs, { maxBytes: quota - used, overMaxBytes: () => quotaError(quota, used) });
     let committedPath: string | null = null;
     try {
       const hints = checkFields(up);
@@ -112,7 +140,7 @@ export class FilesService {
         // A transcript on its own needs no audio analysis: its speakers are read from its cues.
         analysisStatus: detected.kind === 'transcript' ? 'ready' : 'pending',
         speakerHints: hints,
-      });
+      }, quota);
       this.deps.wakeWorker();
       return { kind: 'stored', media: toMediaResource(record, new Map()) };
     } catch (err) {
@@ -120,6 +148,7 @@ export class FilesService {
       if (err instanceof InsufficientCredits) {
         throw new ApiError('INSUFFICIENT_CREDITS', `Analysing this media needs ${err.needed} credits; ${err.available} available.`);
       }
+      if (err instanceof QuotaExceeded) throw quotaError(err.limit, err.used, up.sizeBytes);
       throw err;
     }
   }

@@ -2,7 +2,7 @@
 // `retry: 2000`, a `: ping` every 15 s, `Last-Event-ID` to resume. An event is a media's state:
 // `media.updated` (pending or running, with its stage and progress), `media.ready` or
 // `media.failed`, and `data:` the media resource. Its id is the media's change number
-// (media-changes.ts), global to the store and growing, so a stream that resumes gets each media
+// (media-changes.ts), counted per workspace and growing, so a stream that resumes gets each media
 // that changed since in its latest state (progress steps in between are not replayed). The
 // stream of one media starts with its current state and closes after a terminal one; the
 // workspace's stream sends what changes from now on (or after Last-Event-ID) and stays open.
@@ -71,11 +71,11 @@ export function streamMedia(req: FastifyRequest, reply: FastifyReply, deps: Stre
 /** GET /v1/files/events: every media of the workspace whose analysis changes. */
 export function streamWorkspaceMedia(req: FastifyRequest, reply: FastifyReply, deps: StreamDeps, workspaceId: string): void {
   if (!openStream(req, reply)) return;
-  // Without Last-Event-ID: from the store's newest change, read by the first pump (a store of
+  // Without Last-Event-ID: from the workspace's newest change, read by the first pump (a store of
   // PostgreSQL answers asynchronously, and the stream must be held before anything is awaited).
   let last = lastEventId(req);
   run(req, reply, (wake) => deps.bus.subscribeWorkspace(workspaceId, wake), async () => {
-    last ??= await deps.store.latestChange();
+    last ??= await deps.store.latestChange(workspaceId);
     for (;;) {
       const changed = await deps.store.changesAfter(workspaceId, last, PAGE);
       for (const m of changed) {

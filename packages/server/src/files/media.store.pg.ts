@@ -12,6 +12,7 @@ import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import type { MediaAnalysis, Transcript } from '@rapport/analysis';
 import type { SpeakerHints } from './files.schemas.ts';
 import { latestMediaChangePg, recordMediaChangePg } from './media-changes.pg.ts';
+import { QuotaExceeded } from '../workspace/quotas.ts';
 import {
   analysisCost, entityLabel, previousSpeakersJson, toMedia,
   type MediaRecord, type MediaRow, type MediaStore, type NewMedia, type ReanalyzeOutcome, type SpeakerLink,
@@ -50,12 +51,20 @@ export class PgMediaStore implements MediaStore {
     return rows.map((r) => toMedia(r));
   }
 
-  async latestChange(): Promise<number> {
-    return latestMediaChangePg(this.db);
+  async latestChange(workspaceId: string): Promise<number> {
+    return latestMediaChangePg(this.db, workspaceId);
   }
 
-  async insert(m: NewMedia): Promise<MediaRecord> {
+  async insert(m: NewMedia, quotaBytes?: number): Promise<MediaRecord> {
     await this.changing(async (tx) => {
+      // The workspace row's lock orders uploads of one workspace: two cannot both take the last bytes.
+      const counted = await tx.run(
+        'UPDATE workspaces SET media_bytes = media_bytes + $1 WHERE id = $2 AND ($3::bigint IS NULL OR media_bytes + $1 <= $3::bigint)',
+        m.sizeBytes, m.workspaceId, quotaBytes ?? null,
+      );
+      if (counted !== 1 && quotaBytes !== undefined) {
+        throw new QuotaExceeded('mediaBytes', quotaBytes, (await tx.get<{ n: number }>('SELECT media_bytes AS n FROM workspaces WHERE id = $1', m.workspaceId))?.n ?? 0);
+      }
       const analysable = m.kind !== 'transcript';
       if (analysable) await reserveCreditsPg(tx, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
       await tx.run(
@@ -247,6 +256,7 @@ async function deleteRow(tx: PgExec, workspaceId: string, id: string): Promise<M
   await tx.run('DELETE FROM appearances WHERE media_id = $1', id);
   await tx.run('DELETE FROM content_links WHERE media_id = $1', id);
   await tx.run('DELETE FROM media WHERE id = $1', id);
+  await tx.run('UPDATE workspaces SET media_bytes = GREATEST(media_bytes - $1, 0) WHERE id = $2', r.size_bytes, workspaceId);
   return toMedia(r, false);
 }
 

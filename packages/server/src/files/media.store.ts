@@ -13,6 +13,7 @@ import type { SpeakerHints } from './files.schemas.ts';
 import type { PreviousSpeaker, SpeakerLink } from './speaker-links.ts';
 import { analysisCost, entityLabel, toMedia, type MediaRecord, type MediaRow } from './media-rows.ts';
 import { latestMediaChange, recordMediaChange } from './media-changes.ts';
+import { QuotaExceeded } from '../workspace/quotas.ts';
 
 export { analysisCost, entityLabel, toMedia } from './media-rows.ts';
 export type { AnalysisStatus, MediaKind, MediaRecord, MediaRow } from './media-rows.ts';
@@ -28,16 +29,20 @@ export type NewMedia = Omit<MediaRecord, 'analysis' | 'analysisError' | 'created
   & { speakerHints?: SpeakerHints | null };
 
 export interface MediaStore {
-  /** Inserts media; audio and video reserve their analysis credits and queue the analysis. */
-  insert(m: NewMedia): Promise<MediaRecord>;
+  /**
+   * Inserts media; audio and video reserve their analysis credits and queue the analysis. The
+   * workspace's stored bytes grow by its size; with `quotaBytes`, beyond it nothing is written
+   * and QuotaExceeded is thrown.
+   */
+  insert(m: NewMedia, quotaBytes?: number): Promise<MediaRecord>;
   get(workspaceId: string, id: string): Promise<MediaRecord | null>;
   exists(workspaceId: string, id: string): Promise<boolean>;
   load(id: string): Promise<MediaRecord | null>;
   list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }>;
   /** Media of the workspace changed after `after`, oldest change first (the event streams). */
   changesAfter(workspaceId: string, after: number, limit?: number): Promise<MediaRecord[]>;
-  /** The newest change number of the store: where a stream without Last-Event-ID starts. */
-  latestChange(): Promise<number>;
+  /** The workspace's newest change number: where a stream without Last-Event-ID starts. */
+  latestChange(workspaceId: string): Promise<number>;
   attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void>;
   attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: Transcript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome>;
   reanalyze(workspaceId: string, id: string, change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' }): Promise<ReanalyzeOutcome>;
@@ -96,13 +101,20 @@ export class SqliteMediaStore implements MediaStore {
       .map((r) => toMedia(r));
   }
 
-  async latestChange(): Promise<number> {
-    return latestMediaChange(this.db);
+  async latestChange(workspaceId: string): Promise<number> {
+    return latestMediaChange(this.db, workspaceId);
   }
 
   /** Inserts media; audio and video reserve their analysis credits and queue the analysis. */
-  async insert(m: NewMedia): Promise<MediaRecord> {
+  async insert(m: NewMedia, quotaBytes?: number): Promise<MediaRecord> {
     this.changing(() => {
+      const counted = this.db.run(
+        'UPDATE workspaces SET media_bytes = media_bytes + ? WHERE id = ? AND (? IS NULL OR media_bytes + ? <= ?)',
+        m.sizeBytes, m.workspaceId, quotaBytes ?? null, m.sizeBytes, quotaBytes ?? null,
+      );
+      if (counted !== 1 && quotaBytes !== undefined) {
+        throw new QuotaExceeded('mediaBytes', quotaBytes, this.db.get<{ n: number }>('SELECT media_bytes AS n FROM workspaces WHERE id = ?', m.workspaceId)?.n ?? 0);
+      }
       const analysable = m.kind !== 'transcript';
       if (analysable) reserveCredits(this.db, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
       this.db.run(
@@ -363,6 +375,7 @@ export class SqliteMediaStore implements MediaStore {
     this.db.run('DELETE FROM appearances WHERE media_id = ?', id);
     this.db.run('DELETE FROM content_links WHERE media_id = ?', id);
     this.db.run('DELETE FROM media WHERE id = ?', id);
+    this.db.run('UPDATE workspaces SET media_bytes = MAX(media_bytes - ?, 0) WHERE id = ?', r.size_bytes, workspaceId);
     return toMedia(r, false);
   }
 }

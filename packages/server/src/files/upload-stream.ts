@@ -27,7 +27,17 @@ const ALLOWED_FIELDS = new Set(['label', 'mediaId', 'numSpeakers', 'minSpeakers'
 
 const invalid = (details: ErrorDetail[]) => new ApiError('VALIDATION_FAILED', 'The upload is not valid; see details.', { details });
 
-export async function receiveUpload(req: FastifyRequest, blobs: BlobStore): Promise<ReceivedUpload> {
+/**
+ * Bounds of one upload besides MAX_UPLOAD_BYTES: past `maxBytes` (what is left of the workspace's
+ * storage quota) nothing more is written to disk; the rest of the body is still read (so the
+ * client gets its answer on a sane connection) and then `overMaxBytes` is thrown.
+ */
+export interface UploadBounds {
+  maxBytes: number;
+  overMaxBytes: () => Error;
+}
+
+export async function receiveUpload(req: FastifyRequest, blobs: BlobStore, bounds?: UploadBounds): Promise<ReceivedUpload> {
   let received: Omit<ReceivedUpload, 'fields'> | null = null;
   const fields: Record<string, string> = {};
   const details: ErrorDetail[] = [];
@@ -41,7 +51,7 @@ export async function receiveUpload(req: FastifyRequest, blobs: BlobStore): Prom
           details.push({ path: '/file', message: 'must be sent exactly once; this request has more than one file part' });
           await discard(part.file);
         } else {
-          received = await streamToTemp(part.file, blobs, part.filename);
+          received = await streamToTemp(part.file, blobs, part.filename, bounds);
         }
         continue;
       }
@@ -69,7 +79,7 @@ export async function receiveUpload(req: FastifyRequest, blobs: BlobStore): Prom
 }
 
 /** Streams one file part to a new temporary file; the temporary file is removed on failure. */
-async function streamToTemp(file: Readable & { truncated?: boolean }, blobs: BlobStore, clientName: string | undefined): Promise<Omit<ReceivedUpload, 'fields'>> {
+async function streamToTemp(file: Readable & { truncated?: boolean }, blobs: BlobStore, clientName: string | undefined, bounds: UploadBounds | undefined): Promise<Omit<ReceivedUpload, 'fields'>> {
   const temp = blobs.createTemp();
   const hash = createHash('sha256');
   let size = 0;
@@ -84,13 +94,15 @@ async function streamToTemp(file: Readable & { truncated?: boolean }, blobs: Blo
         headParts.push(take);
         headLength += take.length;
       }
-      cb(null, chunk);
+      // Over the workspace's storage left: counted, not written.
+      cb(null, bounds && size > bounds.maxBytes ? undefined : chunk);
     },
   });
   try {
     await pipeline(file, meter, temp.stream);
     // Busboy ends a part that hit the size limit early and marks it truncated.
     if (file.truncated) throw new ApiError('PAYLOAD_TOO_LARGE', 'The file is over the upload size limit.');
+    if (bounds && size > bounds.maxBytes) throw bounds.overMaxBytes();
   } catch (err) {
     await settle(temp.stream);
     await blobs.remove(temp.path);
@@ -113,7 +125,9 @@ async function discard(file: Readable): Promise<void> {
 /** Errors of the multipart parser and the stream, as the API's errors (never a 500). */
 function asUploadError(err: unknown): unknown {
   if (err instanceof ApiError) return err;
-  // Disk errors (ENOSPC, EACCES) are the server's problem, not the client's: a 500.
+  // A full disk is the server's condition, not the client's fault, and passes: 507, retry later.
+  if ((err as { code?: unknown }).code === 'ENOSPC') return new ApiError('INSUFFICIENT_STORAGE', 'The media storage of the service is full; retry later.');
+  // Other disk errors (EACCES) are the server's problem, not the client's: a 500.
   if (typeof (err as { syscall?: unknown }).syscall === 'string') return err;
   const code = (err as { code?: string }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError('PAYLOAD_TOO_LARGE', 'The file is over the upload size limit.');

@@ -13,6 +13,8 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this path.' },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'A request with this idempotency key is still being processed.' },
   CONFLICT: { status: 409, message: 'The current state does not allow this.' },
+  QUOTA_EXCEEDED: { status: 409, message: "A quota of this workspace is used up." },
+  GONE: { status: 410, message: 'What was asked for is no longer kept.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'This content type or file format is not supported.' },
   RANGE_NOT_SATISFIABLE: { status: 416, message: 'The requested byte range cannot be served.' },
@@ -20,6 +22,7 @@ export const ERRORS = {
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the indicated delay.' },
   INTERNAL: { status: 500, message: 'An internal error occurred.' },
   UNAVAILABLE: { status: 503, message: 'The service is unavailable; retry later.' },
+  INSUFFICIENT_STORAGE: { status: 507, message: 'The service has no room to store this now; retry later.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

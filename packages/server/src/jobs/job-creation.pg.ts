@@ -69,9 +69,9 @@ export class PgJobCreation {
   /**
    * One statement, so one round trip: the reservation (only while the workspace can pay: the row
    * is re-checked under its lock), its ledger line, the job, its task, its turn in the queue, the
-   * idempotency answer, and the first event with its announcement (under the workspace's event
-   * lock, as job-events.store.pg.ts explains). Nothing is written when the workspace cannot pay:
-   * the answer is then the InsufficientCredits to throw.
+   * idempotency answer, and the first event with its announcement (numbered by the workspace's
+   * event counter, whose row lock orders commits, as job-events.store.pg.ts explains). Nothing is
+   * written when the workspace cannot pay: the answer is then the InsufficientCredits to throw.
    */
   private async insertJob(exec: PgExec, id: string, input: CreateInput): Promise<JobEvent | Error> {
     const createdAt = nowIso();
@@ -96,16 +96,19 @@ export class PgJobCreation {
        ), k AS (
          UPDATE idempotency_keys SET state = 'done', status_code = $10::int, response_json = $11::text
          WHERE $12::text IS NOT NULL AND workspace_id = $1::text AND route = $12::text AND key = $13::text AND EXISTS (SELECT 1 FROM j)
+       ), n AS (
+         INSERT INTO job_event_counters (workspace_id, last_seq) SELECT $1::text, 1 FROM j
+         ON CONFLICT (workspace_id) DO UPDATE SET last_seq = job_event_counters.last_seq + 1 RETURNING last_seq
        ), e AS (
-         INSERT INTO job_events (job_id, workspace_id, seq, event, data_json)
-         SELECT j.id, $1::text, 1, 'job.updated', $14::text FROM j, LATERAL (SELECT pg_advisory_xact_lock(hashtext('rapport.job_events:' || $1::text))) l
-         RETURNING id
+         INSERT INTO job_events (job_id, workspace_id, seq, ws_seq, event, data_json, created_at)
+         SELECT j.id, $1::text, 1, n.last_seq, 'job.updated', $14::text, $18::bigint FROM j, n
+         RETURNING ws_seq
        )
-       SELECT e.id, pg_notify($15::text, $16::text || e.id::text || $17::text) FROM e`,
+       SELECT e.ws_seq AS id, pg_notify($15::text, $16::text || e.ws_seq::text || $17::text) FROM e`,
       input.workspaceId, input.cost, createdAt, newId('txn'), id, input.type, input.label ?? null, JSON.stringify(input.request), Date.now(),
       completion ? completion.response.statusCode : null, completion ? completionParams(completion)[1] : null,
       completion ? completion.scope.route : null, completion ? completion.scope.key : null,
-      JSON.stringify(job), this.db.channel, before, after,
+      JSON.stringify(job), this.db.channel, before, after, Date.now(),
     );
     if (!row) {
       const ws = await exec.get<{ balance: number; reserved: number }>('SELECT balance, reserved FROM workspaces WHERE id = $1', input.workspaceId);

@@ -1,10 +1,11 @@
-// The job event log on PostgreSQL (see job-events.store.ts). An event is written under a
-// per-workspace transaction lock and announced with NOTIFY in its transaction
-// (events/job-event-bus.pg.ts): ids come from a sequence, and a transaction that took a smaller
-// id could otherwise commit after one that took a larger, so that a reader would skip it.
+// The job event log on PostgreSQL (see job-events.store.ts). An event's id is drawn by updating
+// its workspace's counter row (job_event_counters) in the event's transaction, and is announced
+// with NOTIFY in that transaction (events/job-event-bus.pg.ts). The row's lock is held until
+// commit, so a workspace's events commit in id order: a reader that resumes after an id never
+// skips one that commits later with a smaller id.
 import type { PgDb, PgExec } from '../store/pg.ts';
 import { appendJobEvent } from '../events/job-event-bus.pg.ts';
-import { toJobEvent, type JobEvent, type JobEventLog, type JobEventRow } from './job-events.store.ts';
+import { JOB_EVENT_COLUMNS, toJobEvent, type JobEvent, type JobEventLog, type JobEventRow } from './job-events.store.ts';
 
 export class PgJobEventLog implements JobEventLog {
   private readonly db: PgDb;
@@ -18,17 +19,21 @@ export class PgJobEventLog implements JobEventLog {
   }
 
   async eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]> {
-    return (await this.db.all<JobEventRow>('SELECT id, job_id, seq, event, data_json FROM job_events WHERE job_id = $1 AND seq > $2 ORDER BY seq', jobId, afterSeq)).map(toJobEvent);
+    return (await this.db.all<JobEventRow>(`SELECT ${JOB_EVENT_COLUMNS} FROM job_events WHERE job_id = $1 AND seq > $2 ORDER BY seq`, jobId, afterSeq)).map(toJobEvent);
   }
 
   async workspaceEventsAfter(workspaceId: string, afterId: number, limit = 500): Promise<JobEvent[]> {
     return (await this.db.all<JobEventRow>(
-      'SELECT id, job_id, seq, event, data_json FROM job_events WHERE workspace_id = $1 AND id > $2 ORDER BY id LIMIT $3',
+      `SELECT ${JOB_EVENT_COLUMNS} FROM job_events WHERE workspace_id = $1 AND ws_seq > $2 ORDER BY ws_seq LIMIT $3`,
       workspaceId, afterId, limit,
     )).map(toJobEvent);
   }
 
   async latestWorkspaceEventId(workspaceId: string): Promise<number> {
-    return (await this.db.get<{ id: number | null }>('SELECT MAX(id) AS id FROM job_events WHERE workspace_id = $1', workspaceId))?.id ?? 0;
+    return (await this.db.get<{ n: number }>('SELECT last_seq AS n FROM job_event_counters WHERE workspace_id = $1', workspaceId))?.n ?? 0;
+  }
+
+  async prunedWorkspaceEventId(workspaceId: string): Promise<number> {
+    return (await this.db.get<{ n: number }>('SELECT pruned_through AS n FROM job_event_counters WHERE workspace_id = $1', workspaceId))?.n ?? 0;
   }
 }

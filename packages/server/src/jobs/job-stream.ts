@@ -7,14 +7,18 @@ import { HEARTBEAT_MS, STORE_POLL_MS, frame, lastEventId, openStream } from '../
 import type { JobEvent, JobStore } from './jobs.store.ts';
 import type { JobEventBus } from '../events/job-event-bus.ts';
 import type { Job } from './jobs.schemas.ts';
+import { ApiError } from '../http/errors.ts';
 
 function eventName(job: Job): JobEvent['event'] {
   return job.status === 'succeeded' ? 'job.succeeded' : job.status === 'failed' ? 'job.failed' : 'job.updated';
 }
 
 export async function streamJob(req: FastifyRequest, reply: FastifyReply, jobs: JobStore, bus: JobEventBus, job: Job): Promise<void> {
-  if (!openStream(req, reply)) return;
   let last = lastEventId(req);
+  // A finished job whose events retention removed has nothing newer to send after any id: it is
+  // answered as a stream without a resume point (its terminal state, then the end), not held open.
+  if (last !== null && (job.status === 'succeeded' || job.status === 'failed') && (await jobs.eventsAfter(job.id, 0)).length === 0) last = null;
+  if (!openStream(req, reply)) return;
   let closed = false;
   let pumping = Promise.resolve();
   const finish = () => {
@@ -58,8 +62,19 @@ export async function streamJob(req: FastifyRequest, reply: FastifyReply, jobs: 
   schedule();
 }
 
-/** GET /v1/events: the same events for every job of the workspace, ids global to it. */
+/**
+ * GET /v1/events: the same events for every job of the workspace, with ids numbered within the
+ * workspace. A Last-Event-ID older than what retention kept cannot be resumed without a gap: it is
+ * refused (410 GONE) before the stream opens, so that the client re-reads the state it needs.
+ */
 export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, jobs: JobStore, bus: JobEventBus, workspaceId: string): Promise<void> {
+  const resumeAfter = lastEventId(req);
+  if (resumeAfter !== null) {
+    const pruned = await jobs.prunedWorkspaceEventId(workspaceId);
+    if (resumeAfter < pruned) {
+      throw new ApiError('GONE', `Events after Last-Event-ID ${resumeAfter} are no longer kept (events are kept RETENTION_DAYS days; ids up to ${pruned} were removed). Reconnect without Last-Event-ID and read the jobs you follow with GET /v1/jobs/:id.`);
+    }
+  }
   if (!openStream(req, reply)) return;
   let closed = false;
   let stop = () => undefined as void;
@@ -69,7 +84,7 @@ export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, 
     closed = true;
     stop();
   });
-  let last = lastEventId(req);
+  let last = resumeAfter;
   if (last === null) {
     last = await jobs.latestWorkspaceEventId(workspaceId);
   }

@@ -33,7 +33,16 @@ export function registerJobRoutes(app: FastifyInstance, services: Services): voi
   });
 
   app.get('/v1/events', {
-    config: { doc: { summary: 'Progress of every job of the workspace as server-sent events', tags: ['jobs'], responses: { 200: { description: 'text/event-stream', contentType: 'text/event-stream' } } } },
+    config: {
+      doc: {
+        summary: 'Progress of every job of the workspace as server-sent events',
+        tags: ['jobs'],
+        responses: {
+          200: { description: 'text/event-stream; each event\'s `id:` is its number within the workspace', contentType: 'text/event-stream' },
+          410: { description: 'GONE: events after the Last-Event-ID sent were removed by retention (RETENTION_DAYS); reconnect without it' },
+        },
+      },
+    },
   }, async (req, reply) => {
     registerStream(services.streams, req, reply);
     await streamWorkspace(req, reply, services.stores.jobs, services.bus, requireAuth(req.auth).workspaceId);

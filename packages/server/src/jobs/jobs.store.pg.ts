@@ -2,8 +2,8 @@
 // jobs.store.ts): a job's result, status, charge or release, event and outbox in one
 // transaction, which reads the job FOR UPDATE and writes only while it is queued or running, so
 // that a job ends exactly once whichever process ends it. Each change is a guarded UPDATE and its
-// event (job-events.store.pg.ts: written under the workspace's event lock and announced with
-// NOTIFY) in one transaction. Creation, one statement with group commit, is job-creation.pg.ts;
+// event (job-events.store.pg.ts: numbered by the workspace's event counter, whose row lock orders
+// commits, and announced with NOTIFY) in one transaction. Creation, one statement with group commit, is job-creation.pg.ts;
 // the figures behind `estimatedWaitSec`, wait-estimate.ts.
 import type { PgDb, PgExec } from '../store/pg.ts';
 import { nowIso } from '../ids.ts';
@@ -170,6 +170,10 @@ export class PgJobStore implements JobStore {
 
   latestWorkspaceEventId(workspaceId: string): Promise<number> {
     return this.events.latestWorkspaceEventId(workspaceId);
+  }
+
+  prunedWorkspaceEventId(workspaceId: string): Promise<number> {
+    return this.events.prunedWorkspaceEventId(workspaceId);
   }
 
   activeCount(): Promise<number> {

@@ -213,6 +213,10 @@ export class SqliteJobStore implements JobStore {
     return this.events.latestWorkspaceEventId(workspaceId);
   }
 
+  prunedWorkspaceEventId(workspaceId: string): Promise<number> {
+    return this.events.prunedWorkspaceEventId(workspaceId);
+  }
+
   activeCount(): Promise<number> {
     return this.estimate.activeCount();
   }

@@ -19,6 +19,7 @@ import { SqliteFeedbackStore } from '../feedback/feedback.store.ts';
 import { SqliteWebhookStore } from '../webhooks/webhooks.store.ts';
 import { SqliteIdempotencyStore } from '../idempotency/idempotency.store.ts';
 import { MemoryJobEventBus } from '../events/job-event-bus.ts';
+import { SqliteRetentionStore } from '../retention/retention.store.ts';
 import type { JobEventHook, OpenedStores, StoreBackend, Stores } from './stores.ts';
 
 export type { JobEventHook, OpenedStores, StoreBackend, Stores } from './stores.ts';
@@ -73,6 +74,7 @@ export async function openBackend(config: Config, onJobEvent: JobEventHook, log?
     feedback: new SqliteFeedbackStore(db),
     webhooks: new SqliteWebhookStore(db),
     idempotency: new SqliteIdempotencyStore(db),
+    retention: new SqliteRetentionStore(db),
   };
   return { stores, bus, mediaBus };
 }

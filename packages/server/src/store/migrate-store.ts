@@ -11,7 +11,7 @@ import { PgDb, type PgExec, type PgValue } from './pg.ts';
 
 /** Every table, parents first; schema_migrations stays each store's own, counters are carried over below. */
 export const TABLES = [
-  'workspaces', 'api_keys', 'signing_secret_history', 'media', 'content_links', 'entities', 'appearances', 'jobs', 'job_events', 'results',
+  'workspaces', 'job_event_counters', 'api_keys', 'signing_secret_history', 'media', 'content_links', 'entities', 'appearances', 'jobs', 'job_events', 'results',
   'tasks', 'queue_turns', 'idempotency_keys', 'credit_transactions', 'feedback', 'events', 'webhook_deliveries', 'delivery_attempts',
 ] as const;
 

@@ -266,4 +266,42 @@ CREATE INDEX tasks_ws ON tasks(workspace_id, run_at, id);
     version: 6,
     sql: `ALTER TABLE workspaces ADD COLUMN rate_limits_json TEXT;`,
   },
+  {
+    // Issue 20, findings 9, 11 and 13.
+    // - Quotas an operator set for a workspace (`rapport workspace limits`): a JSON object of
+    //   those that differ from the configuration's; and the bytes of its stored media, counted as
+    //   media are stored and deleted, so that the storage quota is checked without a sum.
+    // - Job events get a number per workspace (ws_seq, what GET /v1/events shows as `id:`), so that
+    //   a tenant's ids say nothing of other tenants' volume. Events written before keep their
+    //   global id as their number (it grows within each workspace too), so that a client resuming
+    //   across the upgrade misses nothing; a workspace's next number goes on from its largest.
+    //   job_event_counters holds each workspace's last number and the largest number the
+    //   retention sweep removed (a Last-Event-ID below it cannot be resumed).
+    // - When each job event was written (ms), for the retention sweep; events written before
+    //   count from the upgrade. Indexes for the sweep's oldest-first scans.
+    // - Media change numbers (the media event streams' ids) are counted per workspace too, each
+    //   workspace's counter starting from the store's, so that a resumed stream misses nothing.
+    version: 7,
+    sql: `
+ALTER TABLE workspaces ADD COLUMN quotas_json TEXT;
+ALTER TABLE workspaces ADD COLUMN media_bytes INTEGER NOT NULL DEFAULT 0;
+UPDATE workspaces SET media_bytes = COALESCE((SELECT SUM(size_bytes) FROM media WHERE media.workspace_id = workspaces.id), 0);
+ALTER TABLE job_events ADD COLUMN ws_seq INTEGER;
+UPDATE job_events SET ws_seq = id;
+CREATE UNIQUE INDEX job_events_ws_seq ON job_events(workspace_id, ws_seq);
+CREATE TABLE job_event_counters (
+  workspace_id TEXT PRIMARY KEY,
+  last_seq INTEGER NOT NULL,
+  pruned_through INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO job_event_counters (workspace_id, last_seq) SELECT workspace_id, MAX(id) FROM job_events GROUP BY workspace_id;
+ALTER TABLE job_events ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0;
+UPDATE job_events SET created_at = CAST(unixepoch('subsec') * 1000 AS INTEGER);
+CREATE INDEX job_events_age ON job_events(created_at);
+CREATE INDEX events_age ON events(created_at);
+CREATE INDEX deliveries_event ON webhook_deliveries(event_id);
+CREATE INDEX deliveries_age ON webhook_deliveries(updated_at);
+INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value FROM counters WHERE name = 'media_changes') FROM workspaces;
+`,
+  },
 ];

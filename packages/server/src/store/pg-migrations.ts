@@ -247,4 +247,33 @@ CREATE INDEX content_links_media ON content_links(media_id);
 CREATE INDEX content_links_expiry ON content_links(expires_at);
 `,
   },
+  {
+    // Quotas, per-workspace job event numbers and retention: the embedded store's migration 7,
+    // same rules. The per-workspace event counter's row is updated in the transaction that
+    // writes the event, and its row lock is held until commit, so a workspace's numbers commit in
+    // order across processes (as the advisory lock did for the global ids).
+    version: 4,
+    sql: `
+ALTER TABLE workspaces ADD COLUMN quotas_json TEXT;
+ALTER TABLE workspaces ADD COLUMN media_bytes BIGINT NOT NULL DEFAULT 0;
+UPDATE workspaces SET media_bytes = COALESCE((SELECT SUM(size_bytes) FROM media WHERE media.workspace_id = workspaces.id), 0);
+ALTER TABLE job_events ADD COLUMN ws_seq BIGINT;
+UPDATE job_events SET ws_seq = id;
+CREATE UNIQUE INDEX job_events_ws_seq ON job_events(workspace_id, ws_seq);
+CREATE TABLE job_event_counters (
+  workspace_id TEXT PRIMARY KEY,
+  last_seq BIGINT NOT NULL,
+  pruned_through BIGINT NOT NULL DEFAULT 0
+);
+INSERT INTO job_event_counters (workspace_id, last_seq) SELECT workspace_id, MAX(id) FROM job_events GROUP BY workspace_id;
+ALTER TABLE job_events ADD COLUMN created_at BIGINT NOT NULL DEFAULT 0;
+UPDATE job_events SET created_at = (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint;
+ALTER TABLE job_events ALTER COLUMN created_at SET DEFAULT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint;
+CREATE INDEX job_events_age ON job_events(created_at);
+CREATE INDEX events_age ON events(created_at);
+CREATE INDEX deliveries_event ON webhook_deliveries(event_id);
+CREATE INDEX deliveries_age ON webhook_deliveries(updated_at);
+INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value FROM counters WHERE name = 'media_changes') FROM workspaces;
+`,
+  },
 ];

@@ -15,6 +15,7 @@ import { PgFeedbackStore } from '../feedback/feedback.store.pg.ts';
 import { PgWebhookStore } from '../webhooks/webhooks.store.pg.ts';
 import { PgIdempotencyStore } from '../idempotency/idempotency.store.pg.ts';
 import { PgJobEventBus } from '../events/job-event-bus.pg.ts';
+import { PgRetentionStore } from '../retention/retention.store.pg.ts';
 
 /** The PostgreSQL stores, for tests that open them on their own schema. */
 export interface PgStores extends Stores {
@@ -71,6 +72,7 @@ export async function openPgStores(
     feedback: new PgFeedbackStore(db),
     webhooks: new PgWebhookStore(db),
     idempotency: new PgIdempotencyStore(db),
+    retention: new PgRetentionStore(db),
   };
   return { stores, bus, mediaBus };
 }

@@ -15,6 +15,7 @@ import type { FeedbackStore } from '../feedback/feedback.store.ts';
 import type { WebhookStore } from '../webhooks/webhooks.store.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency.store.ts';
 import type { JobEventBus } from '../events/job-event-bus.ts';
+import type { RetentionStore } from '../retention/retention.store.ts';
 
 /** What every backend answers besides its stores: readiness, the metrics' counts, closing. */
 export interface StoreBackend {
@@ -40,6 +41,8 @@ export interface Stores {
   feedback: FeedbackStore;
   webhooks: WebhookStore;
   idempotency: IdempotencyStore;
+  /** What the retention sweep deletes. */
+  retention: RetentionStore;
 }
 
 export interface OpenedStores {

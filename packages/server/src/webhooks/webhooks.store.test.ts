@@ -29,7 +29,7 @@ beforeEach(async () => {
   db = new SqliteDb(file);
   opened.push(db);
   store = new SqliteWebhookStore(db);
-  workspaceId = (await new WorkspaceService(new SqliteWorkspaceStore(db), 100).createWorkspace('t')).workspaceId;
+  workspaceId = (await new WorkspaceService(new SqliteWorkspaceStore(db), 100, { maxApiKeys: 20, mediaQuotaBytes: 1024 ** 3 }).createWorkspace('t')).workspaceId;
 });
 afterEach(async () => {
   for (const d of dispatchers.splice(0)) await d.close();

@@ -43,9 +43,13 @@ async function signingSecretOf(secrets: Promise<SigningSecrets>): Promise<Static
 
 const toKey = (k: ApiKeyRecord): Static<typeof ApiKey> => ({ id: k.id, scope: k.scope, name: k.name, hint: k.hint, createdAt: k.createdAt, revokedAt: k.revokedAt });
 
-const admin = (summary: string, status: number, description: string, schema?: TSchema) => ({
+const admin = (summary: string, status: number, description: string, schema?: TSchema, errors: Record<number, string> = {}) => ({
   admin: true,
-  doc: { summary, tags: ['workspace'], responses: { [status]: { description, ...(schema ? { schema } : {}) } } },
+  doc: {
+    summary,
+    tags: ['workspace'],
+    responses: { [status]: { description, ...(schema ? { schema } : {}) }, ...Object.fromEntries(Object.entries(errors).map(([s, d]) => [s, { description: d }])) },
+  },
 });
 
 export function registerWorkspaceRoutes(app: FastifyInstance, services: Services): void {
@@ -83,7 +87,12 @@ export function registerWorkspaceRoutes(app: FastifyInstance, services: Services
     preValidation: async (req) => {
       req.body ??= {};
     },
-    config: { ...admin('Create an API key (shown once, in this answer)', 201, 'The key, with the secret apiKey', CreatedApiKey), revealsSecret: true },
+    config: {
+      ...admin('Create an API key (shown once, in this answer)', 201, 'The key, with the secret apiKey', CreatedApiKey, {
+        409: 'QUOTA_EXCEEDED: the workspace already holds its quota of active keys (MAX_API_KEYS); revoke one first',
+      }),
+      revealsSecret: true,
+    },
   }, async (req, reply) => {
     const body = req.body as CreateKeyBody;
     const created = await ws.createKey(requireAuth(req.auth).workspaceId, body.scope ?? 'standard', body.name ?? null);

@@ -9,6 +9,8 @@ import {
   type WorkspaceRecord,
   type WorkspaceStore,
 } from './workspace.store.ts';
+import { quotasOf, QuotaExceeded, type Quotas } from './quotas.ts';
+import type { Config } from '../config.ts';
 
 export interface BootstrapResult {
   workspaceId: string;
@@ -27,10 +29,17 @@ export class WorkspaceService {
   private readonly revokedListeners: ((keyId: string) => void)[] = [];
   private readonly store: WorkspaceStore;
   private readonly initialCredits: number;
+  private readonly quotaDefaults: Pick<Config, 'maxApiKeys' | 'mediaQuotaBytes'>;
 
-  constructor(store: WorkspaceStore, initialCredits: number) {
+  constructor(store: WorkspaceStore, initialCredits: number, quotaDefaults: Pick<Config, 'maxApiKeys' | 'mediaQuotaBytes'>) {
     this.store = store;
     this.initialCredits = initialCredits;
+    this.quotaDefaults = quotaDefaults;
+  }
+
+  /** The workspace's quotas in force: the operator's numbers for it, else the configuration's. */
+  async quotas(workspaceId: string): Promise<Quotas> {
+    return quotasOf(this.quotaDefaults, await this.store.getQuotas(workspaceId));
   }
 
   /**
@@ -107,10 +116,21 @@ export class WorkspaceService {
     return ws;
   }
 
-  async createKey(workspaceId: string, scope: KeyScope, name: string | null): Promise<ApiKeyRecord & { apiKey: string }> {
+  /**
+   * A new key. Through the API a workspace holds at most its `apiKeys` quota of active keys (each
+   * key has its own rate-limit windows, so unlimited keys would be unlimited requests); the
+   * operator's command line (`byOperator`) is not held to it.
+   */
+  async createKey(workspaceId: string, scope: KeyScope, name: string | null, byOperator = false): Promise<ApiKeyRecord & { apiKey: string }> {
     const apiKey = generateApiKey();
-    const record = await this.store.createKey(workspaceId, { apiKey, scope, name });
-    return { ...record, apiKey };
+    const max = byOperator ? undefined : (await this.quotas(workspaceId)).apiKeys;
+    try {
+      const record = await this.store.createKey(workspaceId, { apiKey, scope, name }, max);
+      return { ...record, apiKey };
+    } catch (err) {
+      if (!(err instanceof QuotaExceeded)) throw err;
+      throw new ApiError('QUOTA_EXCEEDED', `This workspace already holds ${err.used} active API keys, its limit (${err.limit}; MAX_API_KEYS, or the operator's \`rapport workspace limits --api-keys\`). Revoke one first.`);
+    }
   }
 
   listKeys(workspaceId: string): Promise<ApiKeyRecord[]> {

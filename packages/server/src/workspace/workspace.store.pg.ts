@@ -6,6 +6,7 @@ import {
   hashKey, keyHint, parseRateLimits, rateLimitsJson, SECRET_GRACE_MS, signingSecretsOf, toKey, toWorkspace,
   type ApiKeyRecord, type AuthenticatedKey, type KeyRow, type RateLimitOverrides, type KeyScope, type SigningSecrets, type WorkspaceRecord, type WorkspaceStore, type WsRow,
 } from './workspace.store.ts';
+import { parseQuotas, quotasJson, QuotaExceeded, type QuotaOverrides, type QuotaUsage } from './quotas.ts';
 
 export class PgWorkspaceStore implements WorkspaceStore {
   private readonly db: PgDb;
@@ -50,8 +51,32 @@ export class PgWorkspaceStore implements WorkspaceStore {
     await this.db.run('UPDATE workspaces SET rate_limits_json = $1, updated_at = $2 WHERE id = $3', rateLimitsJson(limits), nowIso(), workspaceId);
   }
 
-  async createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }): Promise<ApiKeyRecord> {
-    return insertKey(this.db, workspaceId, input.apiKey, input.scope, input.name);
+  async createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }, maxActive?: number): Promise<ApiKeyRecord> {
+    if (maxActive === undefined) return insertKey(this.db, workspaceId, input.apiKey, input.scope, input.name);
+    return this.db.transaction(async (tx) => {
+      // The workspace row's lock makes creations of one workspace count one after the other, so
+      // that two at once cannot both take the last place.
+      await tx.get('SELECT id FROM workspaces WHERE id = $1 FOR UPDATE', workspaceId);
+      const active = (await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = $1 AND revoked_at IS NULL', workspaceId))?.n ?? 0;
+      if (active >= maxActive) throw new QuotaExceeded('apiKeys', maxActive, active);
+      return insertKey(tx, workspaceId, input.apiKey, input.scope, input.name);
+    });
+  }
+
+  async getQuotas(workspaceId: string): Promise<QuotaOverrides | null> {
+    return parseQuotas((await this.db.get<{ j: string | null }>('SELECT quotas_json AS j FROM workspaces WHERE id = $1', workspaceId))?.j);
+  }
+
+  async setQuotas(workspaceId: string, quotas: QuotaOverrides | null): Promise<void> {
+    await this.db.run('UPDATE workspaces SET quotas_json = $1, updated_at = $2 WHERE id = $3', quotasJson(quotas), nowIso(), workspaceId);
+  }
+
+  async usage(workspaceId: string): Promise<QuotaUsage> {
+    const r = await this.db.get<{ keys: number; bytes: number }>(
+      'SELECT (SELECT COUNT(*) FROM api_keys WHERE workspace_id = w.id AND revoked_at IS NULL) AS keys, w.media_bytes AS bytes FROM workspaces w WHERE w.id = $1',
+      workspaceId,
+    );
+    return { apiKeys: Number(r?.keys ?? 0), mediaBytes: Number(r?.bytes ?? 0) };
   }
 
   async ensureKey(workspaceId: string, apiKey: string): Promise<'created' | 'live' | 'revoked' | 'elsewhere'> {

@@ -5,6 +5,7 @@ import type { SqliteDb } from '../store/sqlite.ts';
 import { newId, nowIso, randomToken } from '../ids.ts';
 import { grantCredits } from '../credits/credits.ledger.ts';
 import type { RateLimitConfig } from '../config.ts';
+import { parseQuotas, quotasJson, QuotaExceeded, type QuotaOverrides, type QuotaUsage } from './quotas.ts';
 
 /** The rate-limit classes an operator set for one workspace (the others follow the configuration). */
 export type RateLimitOverrides = Partial<RateLimitConfig>;
@@ -58,7 +59,8 @@ export interface WorkspaceStore {
   createWorkspace(input: { name: string; apiKey: string; signingSecret: string; initialCredits: number }): Promise<{ workspace: WorkspaceRecord; key: ApiKeyRecord }>;
   getWorkspace(id: string): Promise<WorkspaceRecord | null>;
   authenticate(apiKey: string): Promise<AuthenticatedKey | null>;
-  createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }): Promise<ApiKeyRecord>;
+  /** A new key; with `maxActive`, refused (QuotaExceeded, nothing written) when the workspace already holds that many active keys. */
+  createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }, maxActive?: number): Promise<ApiKeyRecord>;
   /** Makes sure this exact key exists, as admin, in the workspace (bootstrap from the environment). */
   /** The key named by SERVICE_API_KEY: created if unknown; a revoked one stays revoked. */
   ensureKey(workspaceId: string, apiKey: string): Promise<'created' | 'live' | 'revoked' | 'elsewhere'>;
@@ -72,6 +74,11 @@ export interface WorkspaceStore {
   getRateLimits(workspaceId: string): Promise<RateLimitOverrides | null>;
   /** Replaces the workspace's overrides; null (or an empty object) returns it to the configuration's limits. */
   setRateLimits(workspaceId: string, limits: RateLimitOverrides | null): Promise<void>;
+  getQuotas(workspaceId: string): Promise<QuotaOverrides | null>;
+  /** Replaces the workspace's quota overrides; null (or an empty object) returns it to the configuration's. */
+  setQuotas(workspaceId: string, quotas: QuotaOverrides | null): Promise<void>;
+  /** Active keys and stored media bytes of the workspace. */
+  usage(workspaceId: string): Promise<QuotaUsage>;
 }
 
 export function rateLimitsJson(limits: RateLimitOverrides | null): string | null {
@@ -192,8 +199,30 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
     return toKey(row);
   }
 
-  async createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }): Promise<ApiKeyRecord> {
-    return this.insertKey(workspaceId, input.apiKey, input.scope, input.name);
+  async createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }, maxActive?: number): Promise<ApiKeyRecord> {
+    return this.db.transaction(() => {
+      if (maxActive !== undefined) {
+        const active = this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND revoked_at IS NULL', workspaceId)?.n ?? 0;
+        if (active >= maxActive) throw new QuotaExceeded('apiKeys', maxActive, active);
+      }
+      return this.insertKey(workspaceId, input.apiKey, input.scope, input.name);
+    });
+  }
+
+  async getQuotas(workspaceId: string): Promise<QuotaOverrides | null> {
+    return parseQuotas(this.db.get<{ j: string | null }>('SELECT quotas_json AS j FROM workspaces WHERE id = ?', workspaceId)?.j);
+  }
+
+  async setQuotas(workspaceId: string, quotas: QuotaOverrides | null): Promise<void> {
+    this.db.run('UPDATE workspaces SET quotas_json = ?, updated_at = ? WHERE id = ?', quotasJson(quotas), nowIso(), workspaceId);
+  }
+
+  async usage(workspaceId: string): Promise<QuotaUsage> {
+    const r = this.db.get<{ keys: number; bytes: number }>(
+      'SELECT (SELECT COUNT(*) FROM api_keys WHERE workspace_id = w.id AND revoked_at IS NULL) AS keys, w.media_bytes AS bytes FROM workspaces w WHERE w.id = ?',
+      workspaceId,
+    );
+    return { apiKeys: r?.keys ?? 0, mediaBytes: r?.bytes ?? 0 };
   }
 
   async ensureKey(workspaceId: string, apiKey: string): Promise<'created' | 'live' | 'revoked' | 'elsewhere'> {

@@ -51,6 +51,7 @@ describe('job events across processes (postgres)', { skip: pgSkip ?? false }, ()
     assert.equal((await ended)?.job.status, 'failed');
     offWs();
     assert.deepEqual(seen.map((x) => x?.seq), [1, 2, 3, 4], 'every event once, in order');
+    assert.deepEqual(seen.map((x) => x?.id), [1, 2, 3, 4], "announced with the workspace's own event numbers");
     assert.equal(a.events.length >= 4, true, 'the writing process published its own events locally');
   });
 
@@ -59,7 +60,9 @@ describe('job events across processes (postgres)', { skip: pgSkip ?? false }, ()
     const job = await a.stores.jobs.create({ workspaceId: ws, type: 'report', label: 'x'.repeat(10), request: {}, cost: 1 });
     const big = next<JobEvent | null>((fn) => b.bus.subscribeJob(job.id, fn), (e) => e?.event === 'job.failed');
     await a.stores.jobs.fail(job.id, { code: 'internal_error', message: 'y'.repeat(9000) }, { type: 'report.failed', data: {}, webhook: undefined });
-    assert.equal((await big)?.job.error?.message.length, 9000);
+    const received = await big;
+    assert.equal(received?.job.error?.message.length, 9000);
+    assert.equal(received?.id, (await a.stores.jobs.eventsAfter(job.id, 0)).at(-1)?.id, 'read by its workspace and number');
   });
 
   it('after its LISTEN connection is lost, the bus listens again and wakes every subscriber to read the store', async () => {

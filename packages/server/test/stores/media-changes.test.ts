@@ -30,7 +30,7 @@ for (const backend of BACKENDS) {
     it('every visible write numbers the media anew, in order; a stream resumes from a number', async () => {
       const ws = await newWorkspace(s);
       const other = await newWorkspace(s);
-      const start = await s.media.latestChange();
+      const start = await s.media.latestChange(ws);
       const a = await s.media.insert(media(ws));
       const b = await s.media.insert(media(ws));
       await s.media.insert(media(other));
@@ -43,9 +43,21 @@ for (const backend of BACKENDS) {
       await s.media.failAnalysis(a.id, { code: 'media_unreadable', message: 'x' });
       const failed = await s.media.get(ws, a.id);
       assert.equal(failed?.analysisStatus, 'failed');
-      assert.equal(await s.media.latestChange(), failed?.changedSeq);
+      assert.equal(await s.media.latestChange(ws), failed?.changedSeq);
       await s.media.failAnalysis(a.id, { code: 'media_unreadable', message: 'x' });
       assert.equal((await s.media.get(ws, a.id))?.changedSeq, failed?.changedSeq, 'a write that changes nothing takes no number');
+    });
+
+    it("numbers changes per workspace: another workspace's activity does not move a workspace's ids (issue 20, finding 13)", async () => {
+      const busy = await newWorkspace(s);
+      const quiet = await newWorkspace(s);
+      for (let i = 0; i < 5; i++) await s.media.insert(media(busy));
+      assert.equal(await s.media.latestChange(quiet), 0);
+      const m = await s.media.insert(media(quiet));
+      assert.equal(m.changedSeq, 1);
+      await s.media.markAnalysisRunning(m.id);
+      assert.equal((await s.media.get(quiet, m.id))?.changedSeq, 2);
+      assert.equal(await s.media.latestChange(busy), 5);
     });
 
     it('content links: read one media while their key lives and they have not expired, and go with the media', async () => {
