@@ -16,7 +16,7 @@
 // `bench/run.ts` calls benchPostgres(); run this file directly for these rows alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -54,8 +54,35 @@ async function newWorkspace(stores: Stores, apiKey = generateApiKey()): Promise<
   return (await stores.workspaces.createWorkspace({ name: 'bench', apiKey, signingSecret: generateSigningSecret(), initialCredits: 100_000_000 })).workspace.id;
 }
 
+/** CPU seconds (user + system) of one process, from /proc (Linux); 0 when it cannot be read. */
+function cpuSec(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of every PostgreSQL server process on this machine (the bench's database is local). */
+function postgresCpuSec(): number {
+  let total = 0;
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/comm`, 'utf8').trim().startsWith('postgres')) total += cpuSec(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 async function startApi(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env, ROLE: 'api', PORT: '0', LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_NODE_OPTIONS (e.g. --cpu-prof) reaches the API processes, for profiling them.
+  const nodeOptions = process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {};
+  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env, ...nodeOptions, ROLE: 'api', PORT: '0', LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   for await (const line of lines) {
     const m = /listening on (\S+)/.exec(line);
@@ -153,7 +180,7 @@ function autocannon(url: string, seconds: number, headers: Record<string, string
   });
 }
 
-async function httpCreates(): Promise<{ rps: number; ok: number; stored: number }> {
+async function httpCreates(): Promise<{ rps: number; ok: number; stored: number; apiCpuUs: number; pgCpuUs: number }> {
   const schema = `b_${randomToken(12).toLowerCase()}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-pg-'));
   const apiKey = generateApiKey();
@@ -173,9 +200,16 @@ async function httpCreates(): Promise<{ rps: number; ok: number; stored: number 
     await (stores as PgStores).pg.run('INSERT INTO entities (id, workspace_id, label, tags_json, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', entityId, ws, 'Alex', '[]', nowIso());
     const body = JSON.stringify({ context: 'behavioral_compatibility', label: 'bench', target: { type: 'media_target', mediaId, selector: { strategy: 'dominant' } }, group: [{ type: 'entity_id', entityId }] });
     const headers = { 'service-api-key': apiKey, 'content-type': 'application/json' };
+    // CPU per job, of the API processes and of PostgreSQL: a measure that the machine's other load
+    // moves less than the rate does.
+    const apiCpu0 = [first, second].reduce((t, a) => t + cpuSec(a.child.pid ?? 0), 0);
+    const pgCpu0 = postgresCpuSec();
     const runs = await Promise.all([first, second].map((a) => autocannon(`${a.url}/v1/matching/jobs`, CREATE_HTTP_SEC, headers, body)));
+    const apiCpu = [first, second].reduce((t, a) => t + cpuSec(a.child.pid ?? 0), 0) - apiCpu0;
+    const pgCpu = postgresCpuSec() - pgCpu0;
     const stored = (await (stores as PgStores).pg.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs'))?.n ?? 0;
-    return { rps: runs.reduce((t, r) => t + r.rps, 0), ok: runs.reduce((t, r) => t + r.ok, 0), stored };
+    const ok = runs.reduce((t, r) => t + r.ok, 0);
+    return { rps: runs.reduce((t, r) => t + r.rps, 0), ok, stored, apiCpuUs: (apiCpu * 1e6) / Math.max(1, ok), pgCpuUs: (pgCpu * 1e6) / Math.max(1, ok) };
   } finally {
     for (const a of [first, second]) {
       a.child.kill('SIGTERM');
@@ -187,16 +221,29 @@ async function httpCreates(): Promise<{ rps: number; ok: number; stored: number 
   }
 }
 
-export async function benchPostgres(): Promise<Record<string, string>[]> {
-  const latency = await eventLatency();
-  const rates = await createRates();
-  const http = await httpCreates();
-  return [
-    { measurement: `job progress written by another process → SSE frame on an API process (${latency.length} events)`, median: `${pct(latency, 0.5).toFixed(1)} ms`, p95: `${pct(latency, 0.95).toFixed(1)} ms`, goal: 'median < 200 ms', met: pct(latency, 0.5) < 200 ? 'yes' : 'NO' },
-    { measurement: `job creations/s through the PostgreSQL store (${CONCURRENCY} at once, ${CREATE_SEC} s, one process)`, median: rates.postgres.toFixed(0), p95: '', goal: '(store share of the HTTP row)', met: '' },
-    { measurement: 'the same through the embedded store, this run', median: rates.embedded.toFixed(0), p95: '', goal: `ratio PostgreSQL ÷ embedded: ${(rates.postgres / rates.embedded).toFixed(2)}`, met: '' },
-    { measurement: `POST /v1/matching/jobs through 2 API processes, ${CREATE_HTTP_SEC} s (req/s; 2xx; jobs stored)`, median: http.rps.toFixed(0), p95: `${http.ok}; ${http.stored}`, goal: '≥ 3,000/s', met: http.rps >= 3000 ? 'yes' : 'NO' },
-  ];
+export async function benchPostgres(only?: readonly string[]): Promise<Record<string, string>[]> {
+  const want = (name: string) => !only || only.length === 0 || only.includes(name);
+  const rows: Record<string, string>[] = [];
+  if (want('latency')) {
+    const latency = await eventLatency();
+    rows.push({ measurement: `job progress written by another process → SSE frame on an API process (${latency.length} events)`, median: `${pct(latency, 0.5).toFixed(1)} ms`, p95: `${pct(latency, 0.95).toFixed(1)} ms`, goal: 'median < 200 ms', met: pct(latency, 0.5) < 200 ? 'yes' : 'NO' });
+  }
+  if (want('store')) {
+    const rates = await createRates();
+    rows.push(
+      { measurement: `job creations/s through the PostgreSQL store (${CONCURRENCY} at once, ${CREATE_SEC} s, one process)`, median: rates.postgres.toFixed(0), p95: '', goal: '(store share of the HTTP row)', met: '' },
+      { measurement: 'the same through the embedded store, this run', median: rates.embedded.toFixed(0), p95: '', goal: `ratio PostgreSQL ÷ embedded: ${(rates.postgres / rates.embedded).toFixed(2)}`, met: '' },
+    );
+  }
+  if (want('http')) {
+    const http = await httpCreates();
+    rows.push(
+      { measurement: `POST /v1/matching/jobs through 2 API processes, ${CREATE_HTTP_SEC} s (req/s; 2xx; jobs stored)`, median: http.rps.toFixed(0), p95: `${http.ok}; ${http.stored}`, goal: '≥ 3,000/s', met: http.rps >= 3000 ? 'yes' : 'NO' },
+      { measurement: 'the same: CPU per job of the API processes; of PostgreSQL', median: `${http.apiCpuUs.toFixed(0)} µs`, p95: `${http.pgCpuUs.toFixed(0)} µs`, goal: '', met: '' },
+    );
+  }
+  return rows;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.table(await benchPostgres());
+// `node bench/postgres.ts [latency] [store] [http]`: the rows named, or all of them.
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.table(await benchPostgres(process.argv.slice(2)));

@@ -1,0 +1,197 @@
+// Job creation on PostgreSQL, with group commit. Each job is written with its credit
+// reservation, ledger line, task, queue turn, idempotency answer and first event (announced with
+// NOTIFY) in one transaction, as on the embedded store; creations asked for while a batch is
+// being written are written together in the next one.
+//
+// Why batches, and one at a time: a creation updates its workspace's row (the reservation) and
+// announces its event, and PostgreSQL holds both the row lock and the lock that orders NOTIFY
+// commits until the commit is durable. Creations therefore queue on one another whatever the
+// number of connections; what raises the rate is writing many per commit, and holding the locks
+// for one statement per workspace rather than one per job. Writing one batch at a time lets
+// the next batch grow while the previous one commits, instead of two transactions of the same
+// process waiting on each other's row lock.
+import type { PgDb, PgExec } from '../store/pg.ts';
+import { newId, nowIso } from '../ids.ts';
+import { InsufficientCredits } from '../credits/credits.ledger.ts';
+import { completionParams, type KeyCompletion } from '../idempotency/idempotency.store.ts';
+import type { Job } from './jobs.schemas.ts';
+import { toJob, type CreateInput, type JobEvent } from './jobs.store.ts';
+import { announcement } from '../events/job-event-bus.pg.ts';
+
+/** Creations written per transaction at most; more wait for the next one. */
+const MAX_BATCH = 256;
+
+interface Pending {
+  /** Drawn once: written again after a commit whose outcome was lost, it fails on its key instead of making a second job. */
+  id: string;
+  input: CreateInput;
+  resolve: (event: JobEvent) => void;
+  reject: (err: unknown) => void;
+}
+
+/** One creation's rows, computed before the statement. */
+interface Prepared {
+  p: Pending;
+  job: Job;
+  completion: KeyCompletion | undefined;
+  before: string;
+  after: string;
+}
+
+type Outcome = { ok: true; event: JobEvent } | { ok: false; err: unknown };
+
+export class PgJobCreator {
+  private readonly db: PgDb;
+  private pending: Pending[] = [];
+  private writing = false;
+
+  constructor(db: PgDb) {
+    this.db = db;
+  }
+
+  /** Answers the job's first event once its transaction committed. */
+  create(input: CreateInput): Promise<JobEvent> {
+    return new Promise<JobEvent>((resolve, reject) => {
+      this.pending.push({ id: newId('job'), input, resolve, reject });
+      if (!this.writing && this.pending.length === 1) setImmediate(() => void this.drain());
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, MAX_BATCH);
+        const outcomes = await this.write(batch);
+        for (const [i, p] of batch.entries()) {
+          const o = outcomes[i] as Outcome;
+          if (o.ok) p.resolve(o.event);
+          else p.reject(o.err);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /**
+   * The batch in one transaction, a statement per workspace in workspace order (so that two
+   * processes' batches lock workspaces in the same order). A batch that fails as a whole is
+   * written again creation by creation, each in its own transaction, so that one bad creation
+   * fails alone.
+   */
+  private async write(batch: Pending[]): Promise<Outcome[]> {
+    const byWorkspace = new Map<string, Pending[]>();
+    for (const p of [...batch].sort((x, y) => (x.input.workspaceId < y.input.workspaceId ? -1 : x.input.workspaceId > y.input.workspaceId ? 1 : 0))) {
+      const group = byWorkspace.get(p.input.workspaceId) ?? [];
+      group.push(p);
+      byWorkspace.set(p.input.workspaceId, group);
+    }
+    const outcomes = new Map<Pending, Outcome>();
+    const together = await this.db.transaction(async (tx) => {
+      const out = new Map<Pending, Outcome>();
+      for (const [workspaceId, group] of byWorkspace) {
+        for (const [p, o] of await this.insertGroup(tx, workspaceId, group)) out.set(p, o);
+      }
+      return out;
+    }).catch(() => null);
+    if (together) return batch.map((p) => together.get(p) as Outcome);
+    for (const p of batch) {
+      try {
+        const [[, o]] = (await this.insertGroup(this.db, p.input.workspaceId, [p])) as [[Pending, Outcome]];
+        outcomes.set(p, o);
+      } catch (err) {
+        outcomes.set(p, { ok: false, err });
+      }
+    }
+    return batch.map((p) => outcomes.get(p) as Outcome);
+  }
+
+  /**
+   * One workspace's creations. One statement when the workspace can pay for all of them; when it
+   * cannot, nothing was written and they are tried one by one (each reserved only while the
+   * workspace can still pay), so that the jobs the balance covers are still created.
+   */
+  private async insertGroup(exec: PgExec, workspaceId: string, group: Pending[]): Promise<[Pending, Outcome][]> {
+    const createdAt = nowIso();
+    const prepared = group.map((p) => this.prepare(p, createdAt));
+    const ids = await insertJobs(exec, this.db, workspaceId, createdAt, prepared);
+    if (ids) return prepared.map((x) => [x.p, { ok: true, event: { id: ids.get(x.p.id) as number, jobId: x.p.id, seq: 1, event: 'job.updated', job: x.job } }]);
+    if (group.length === 1) return [[group[0] as Pending, { ok: false, err: await refusal(exec, group[0] as Pending) }]];
+    const out: [Pending, Outcome][] = [];
+    for (const x of prepared) {
+      const one = await insertJobs(exec, this.db, workspaceId, createdAt, [x]);
+      out.push([x.p, one ? { ok: true, event: { id: one.get(x.p.id) as number, jobId: x.p.id, seq: 1, event: 'job.updated', job: x.job } } : { ok: false, err: await refusal(exec, x.p) }]);
+    }
+    return out;
+  }
+
+  private prepare(p: Pending, createdAt: string): Prepared {
+    const { input } = p;
+    const job = toJob({
+      id: p.id, workspace_id: input.workspaceId, type: input.type, status: 'queued', stage: 'queued', progress: 0, label: input.label ?? null,
+      request_json: '', created_at: createdAt, started_at: null, finished_at: null, result_id: null, error_json: null, cost: input.cost, event_seq: 1, seq: 0,
+    });
+    // Runs once per attempt at writing the job: the caller keeps the last answer, for the same id.
+    const completion = input.onCreated?.(job);
+    const { before, after } = announcement(this.db, input.workspaceId, { jobId: p.id, seq: 1, event: 'job.updated', job });
+    return { p, job, completion, before, after };
+  }
+}
+
+/** Why nothing was written: the workspace cannot pay (the InsufficientCredits to throw) or is gone. */
+async function refusal(exec: PgExec, p: Pending): Promise<Error> {
+  const ws = await exec.get<{ balance: number; reserved: number }>('SELECT balance, reserved FROM workspaces WHERE id = $1', p.input.workspaceId);
+  return ws ? new InsufficientCredits(p.input.cost, ws.balance - ws.reserved) : new Error(`workspace ${p.input.workspaceId} does not exist`);
+}
+
+/**
+ * One statement for one workspace's creations: the reservation of their total (only while the
+ * workspace can pay it: the row is re-checked under its lock), a ledger line each, the jobs,
+ * their tasks, the workspace's turn in the queue, the idempotency answers, and the first events
+ * with their announcements, in the order given. Answers each job's event id, or null when the
+ * workspace cannot pay the total (then nothing was written).
+ */
+async function insertJobs(exec: PgExec, db: PgDb, workspaceId: string, createdAt: string, rows: Prepared[]): Promise<Map<string, number> | null> {
+  const total = rows.reduce((t, x) => t + x.p.input.cost, 0);
+  const col = <T extends string | number | null>(f: (x: Prepared) => T): T[] => rows.map(f);
+  const done = rows.map((x) => (x.completion ? completionParams(x.completion) : null));
+  const out = await exec.all<{ id: number; job_id: string }>(
+    `WITH i AS (
+       SELECT * FROM unnest($5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])
+         WITH ORDINALITY AS i(job_id, cost, txn_id, type, label, request_json, status_code, response_json, route, key, data_json, before, after, n)
+     ), w AS (
+       UPDATE workspaces SET reserved = reserved + $2::bigint, updated_at = CASE WHEN $2::bigint > 0 THEN $3::text ELSE updated_at END
+       WHERE id = $1::text AND ($2::bigint = 0 OR balance - reserved >= $2::bigint) RETURNING balance
+     ), c AS (
+       INSERT INTO credit_transactions (id, workspace_id, kind, amount, balance_after, job_id, created_at)
+       SELECT i.txn_id, $1::text, 'reserve', i.cost, w.balance, i.job_id, $3::text FROM w, i WHERE i.cost > 0 ORDER BY i.n
+     ), j AS (
+       INSERT INTO jobs (id, workspace_id, type, status, stage, progress, label, request_json, created_at, cost, event_seq)
+       SELECT i.job_id, $1::text, i.type, 'queued', 'queued', 0, i.label, i.request_json, $3::text, i.cost, 1 FROM w, i ORDER BY i.n
+     ), t AS (
+       INSERT INTO tasks (kind, ref_id, workspace_id, state, run_at, max_attempts) SELECT 'job.run', i.job_id, $1::text, 'ready', $4::bigint, 3 FROM w, i ORDER BY i.n
+     ), q AS (
+       INSERT INTO queue_turns (workspace_id) SELECT $1::text FROM w ON CONFLICT (workspace_id) DO NOTHING
+     ), k AS (
+       UPDATE idempotency_keys SET state = 'done', status_code = i.status_code, response_json = i.response_json
+       FROM w, i WHERE i.route IS NOT NULL AND idempotency_keys.workspace_id = $1::text AND idempotency_keys.route = i.route AND idempotency_keys.key = i.key
+     ), l AS (
+       SELECT pg_advisory_xact_lock(hashtext('rapport.job_events:' || $1::text)) FROM w
+     ), e AS (
+       INSERT INTO job_events (job_id, workspace_id, seq, event, data_json)
+       SELECT i.job_id, $1::text, 1, 'job.updated', i.data_json FROM l, i ORDER BY i.n
+       RETURNING id, job_id
+     )
+     SELECT s.id, s.job_id, pg_notify($18::text, s.before || s.id::text || s.after)
+     FROM (SELECT e.id, e.job_id, i.before, i.after FROM e JOIN i ON i.job_id = e.job_id ORDER BY e.id OFFSET 0) s`,
+    workspaceId, total, createdAt, Date.now(),
+    col((x) => x.p.id), col((x) => x.p.input.cost), col(() => newId('txn')), col((x) => x.p.input.type), col((x) => x.p.input.label ?? null),
+    col((x) => JSON.stringify(x.p.input.request)), done.map((d) => d?.[0] ?? null), done.map((d) => d?.[1] ?? null),
+    done.map((d) => d?.[3] ?? null), done.map((d) => d?.[4] ?? null), col((x) => JSON.stringify(x.job)), col((x) => x.before), col((x) => x.after),
+    db.channel,
+  );
+  if (out.length === 0) return null;
+  return new Map(out.map((r) => [r.job_id, Number(r.id)]));
+}

@@ -1,0 +1,79 @@
+// Job creation under load on PostgreSQL (issue 21, the creation rate): creations asked for while
+// a batch is being written share the next transaction, one statement per workspace, and keep
+// their order; a workspace that cannot pay for a whole batch still gets the jobs its balance
+// covers; statements with parameters are prepared once per connection. The batch outcome is
+// checked on both backends.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
+import { InsufficientCredits } from '../../src/credits/credits.ledger.ts';
+import type { PgStores } from '../../src/store/pg-stores.ts';
+import type { Job } from '../../src/jobs/jobs.schemas.ts';
+
+const pgSkip = await postgresMissing();
+const turn = () => new Promise((r) => setImmediate(r));
+
+for (const backend of BACKENDS) {
+  describe(`job creation in batches (${backend.name})`, { skip: backend.name === 'postgres' && pgSkip ? pgSkip : false }, () => {
+    let t: OpenedTestStores;
+    before(async () => {
+      t = await backend.open();
+    });
+    after(() => t?.close());
+
+    it('a batch over two workspaces, one of which cannot pay for all: its balance covers the first, the other is written whole', async () => {
+      const poor = await newWorkspace(t.stores, 3);
+      const rich = await newWorkspace(t.stores, 100);
+      const asked = Array.from({ length: 10 }, (_, i) => ({ ws: i % 2 === 0 ? poor : rich, i }));
+      const outcomes = await Promise.allSettled(asked.map(({ ws, i }) => t.stores.jobs.create({ workspaceId: ws, type: 'report', label: `j${i}`, request: { i }, cost: 1 })));
+      const poorOutcomes = outcomes.filter((_, i) => i % 2 === 0);
+      assert.deepEqual(poorOutcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected']);
+      assert.ok(poorOutcomes.every((o) => o.status === 'fulfilled' || o.reason instanceof InsufficientCredits));
+      assert.ok(outcomes.filter((_, i) => i % 2 === 1).every((o) => o.status === 'fulfilled'));
+      assert.deepEqual(await t.stores.credits.balance(poor).then((b) => [b?.balance, b?.reserved]), [3, 3]);
+      assert.equal(await t.count('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?', poor), 3);
+      assert.equal(await t.count('SELECT COUNT(*) AS n FROM tasks WHERE workspace_id = ?', poor), 3);
+      assert.equal(await t.count('SELECT COUNT(*) AS n FROM job_events WHERE workspace_id = ?', rich), 5);
+      assert.equal(await t.count("SELECT COUNT(*) AS n FROM credit_transactions WHERE workspace_id = ? AND kind = 'reserve'", rich), 5);
+      // Newest first, in the order they were asked for.
+      const listed = (await t.stores.jobs.list(rich, { limit: 10 })).data.map((j) => j.label);
+      assert.deepEqual(listed, ['j9', 'j7', 'j5', 'j3', 'j1']);
+    });
+  });
+}
+
+describe('job creation in batches: PostgreSQL transactions', { skip: pgSkip ?? false }, () => {
+  let t: OpenedTestStores;
+  let db: PgStores['pg'];
+  before(async () => {
+    t = await (BACKENDS.find((b) => b.name === 'postgres') as (typeof BACKENDS)[number]).open();
+    db = (t.stores as PgStores).pg;
+  });
+  after(() => t?.close());
+
+  it('creations asked for while a batch is written wait for it and share the next transaction, in order', async () => {
+    const ws = await newWorkspace(t.stores, 1000);
+    const created: Promise<Job>[] = [];
+    for (let i = 0; i < 40; i++) {
+      created.push(t.stores.jobs.create({ workspaceId: ws, type: 'report', label: `j${i}`, request: { i }, cost: 1 }));
+      await turn();
+    }
+    const jobs = await Promise.all(created);
+    // The transaction that wrote each row is its xmin: one per event-loop turn before, a few now.
+    const transactions = Number((await db.get<{ n: number }>('SELECT COUNT(DISTINCT xmin::text) AS n FROM jobs WHERE workspace_id = $1', ws))?.n);
+    assert.ok(transactions <= 8, `40 creations over 40 turns took ${transactions} transactions`);
+    const events = await t.stores.jobs.workspaceEventsAfter(ws, 0);
+    assert.deepEqual(events.map((e) => e.jobId), jobs.map((j) => j.id), 'event ids follow the order of the creations');
+    assert.deepEqual((await t.stores.jobs.list(ws, { limit: 40 })).data.map((j) => j.id), jobs.map((j) => j.id).reverse());
+    assert.equal((await t.stores.credits.balance(ws))?.reserved, 40);
+  });
+
+  it('statements with parameters are prepared once per connection', async () => {
+    const n = await db.transaction(async (tx) => {
+      await tx.get('SELECT $1::int AS v', 1);
+      await tx.get('SELECT $1::int AS v', 2);
+      return (await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM pg_prepared_statements WHERE statement = 'SELECT $1::int AS v'"))?.n;
+    });
+    assert.equal(Number(n), 1);
+  });
+});
