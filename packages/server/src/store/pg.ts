@@ -26,6 +26,12 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * How this process's sessions show in pg_stat_activity: an operator (and the crash campaign,
+ * bench/chaos.ts) can tell which process holds a session, a lock or a transaction.
+ */
+const APPLICATION_NAME = `rapport-${process.pid}`;
+
 /** Lock key of the migrations (any constant shared by every process of one database). */
 const MIGRATION_LOCK = 7_262_160_421;
 
@@ -113,6 +119,7 @@ export class PgDb extends Exec {
       connectionString: url,
       max: opts.max ?? 10,
       types,
+      application_name: APPLICATION_NAME,
       ...(opts.schema ? { options: `-c search_path=${schema}` } : {}),
     });
     // An idle connection that the server drops must not crash the process; the next query reconnects.
@@ -184,7 +191,7 @@ export class PgDb extends Exec {
 
   /** A connection of its own, for LISTEN (the caller releases it). */
   async dedicated(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.url, types, ...(this.schema !== 'public' ? { options: `-c search_path=${this.schema}` } : {}) });
+    const client = new pg.Client({ connectionString: this.url, types, application_name: APPLICATION_NAME, ...(this.schema !== 'public' ? { options: `-c search_path=${this.schema}` } : {}) });
     client.on('error', () => undefined);
     await client.connect();
     return client;

@@ -76,4 +76,9 @@ describe('job creation in batches: PostgreSQL transactions', { skip: pgSkip ?? f
     });
     assert.equal(Number(n), 1);
   });
+
+  it("sessions are named after their process, so that a lock or a transaction can be traced to it", async () => {
+    const name = await db.get<{ name: string }>('SELECT application_name AS name FROM pg_stat_activity WHERE pid = pg_backend_pid()');
+    assert.equal(name?.name, `rapport-${process.pid}`);
+  });
 });
