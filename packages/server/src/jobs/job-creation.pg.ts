@@ -1,15 +1,16 @@
 // Job creation on PostgreSQL, with group commit. Each job is written with its credit
 // reservation, ledger line, task, queue turn, idempotency answer and first event (announced with
-// NOTIFY) in one transaction, as on the embedded store; creations asked for while a batch is
-// being written are written together in the next one.
+// NOTIFY) in one transaction, as on the embedded store; a workspace's creations asked for while
+// its previous batch is being written are written together in its next one.
 //
-// Why batches, and one at a time: a creation updates its workspace's row (the reservation) and
-// announces its event, and PostgreSQL holds both the row lock and the lock that orders NOTIFY
-// commits until the commit is durable. Creations therefore queue on one another whatever the
-// number of connections; what raises the rate is writing many per commit, and holding the locks
-// for one statement per workspace rather than one per job. Writing one batch at a time lets
-// the next batch grow while the previous one commits, instead of two transactions of the same
-// process waiting on each other's row lock.
+// Why batches, one at a time per workspace: a creation updates its workspace's row (the
+// reservation) and announces its event, and PostgreSQL holds both the row lock and the lock that
+// orders NOTIFY commits until the commit is durable. A workspace's creations therefore queue on
+// one another whatever the number of connections; what raises the rate is writing many per
+// commit, in one statement, so that the locks are held for one round trip. Writing one batch at a
+// time lets the next batch grow while the previous one commits, instead of two transactions of
+// the same process waiting on each other's row lock. Workspaces are written apart, so that a
+// workspace whose row is held (a long terminal transaction) delays no other.
 import type { PgDb, PgExec } from '../store/pg.ts';
 import { newId, nowIso } from '../ids.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
@@ -42,8 +43,8 @@ type Outcome = { ok: true; event: JobEvent } | { ok: false; err: unknown };
 
 export class PgJobCreator {
   private readonly db: PgDb;
-  private pending: Pending[] = [];
-  private writing = false;
+  /** Per workspace: the creations waiting for its next batch; present while one is being written. */
+  private readonly queues = new Map<string, Pending[]>();
 
   constructor(db: PgDb) {
     this.db = db;
@@ -52,18 +53,24 @@ export class PgJobCreator {
   /** Answers the job's first event once its transaction committed. */
   create(input: CreateInput): Promise<JobEvent> {
     return new Promise<JobEvent>((resolve, reject) => {
-      this.pending.push({ id: newId('job'), input, resolve, reject });
-      if (!this.writing && this.pending.length === 1) setImmediate(() => void this.drain());
+      const p = { id: newId('job'), input, resolve, reject };
+      const queue = this.queues.get(input.workspaceId);
+      if (queue) {
+        queue.push(p);
+        return;
+      }
+      this.queues.set(input.workspaceId, [p]);
+      // The rest of this turn's creations join the first batch.
+      setImmediate(() => void this.drain(input.workspaceId));
     });
   }
 
-  private async drain(): Promise<void> {
-    if (this.writing) return;
-    this.writing = true;
+  private async drain(workspaceId: string): Promise<void> {
+    const queue = this.queues.get(workspaceId) as Pending[];
     try {
-      while (this.pending.length > 0) {
-        const batch = this.pending.splice(0, MAX_BATCH);
-        const outcomes = await this.write(batch);
+      while (queue.length > 0) {
+        const batch = queue.splice(0, MAX_BATCH);
+        const outcomes = await this.write(workspaceId, batch);
         for (const [i, p] of batch.entries()) {
           const o = outcomes[i] as Outcome;
           if (o.ok) p.resolve(o.event);
@@ -71,41 +78,26 @@ export class PgJobCreator {
         }
       }
     } finally {
-      this.writing = false;
+      this.queues.delete(workspaceId);
     }
   }
 
   /**
-   * The batch in one transaction, a statement per workspace in workspace order (so that two
-   * processes' batches lock workspaces in the same order). A batch that fails as a whole is
-   * written again creation by creation, each in its own transaction, so that one bad creation
-   * fails alone.
+   * The batch in one transaction. A batch that fails as a whole is written again creation by
+   * creation, each in its own transaction, so that one bad creation fails alone.
    */
-  private async write(batch: Pending[]): Promise<Outcome[]> {
-    const byWorkspace = new Map<string, Pending[]>();
-    for (const p of [...batch].sort((x, y) => (x.input.workspaceId < y.input.workspaceId ? -1 : x.input.workspaceId > y.input.workspaceId ? 1 : 0))) {
-      const group = byWorkspace.get(p.input.workspaceId) ?? [];
-      group.push(p);
-      byWorkspace.set(p.input.workspaceId, group);
-    }
-    const outcomes = new Map<Pending, Outcome>();
-    const together = await this.db.transaction(async (tx) => {
-      const out = new Map<Pending, Outcome>();
-      for (const [workspaceId, group] of byWorkspace) {
-        for (const [p, o] of await this.insertGroup(tx, workspaceId, group)) out.set(p, o);
-      }
-      return out;
-    }).catch(() => null);
-    if (together) return batch.map((p) => together.get(p) as Outcome);
+  private async write(workspaceId: string, batch: Pending[]): Promise<Outcome[]> {
+    const together = await this.db.transaction((tx) => this.insertGroup(tx, workspaceId, batch)).catch(() => null);
+    if (together) return together;
+    const outcomes: Outcome[] = [];
     for (const p of batch) {
       try {
-        const [[, o]] = (await this.insertGroup(this.db, p.input.workspaceId, [p])) as [[Pending, Outcome]];
-        outcomes.set(p, o);
+        outcomes.push(...(await this.insertGroup(this.db, workspaceId, [p])));
       } catch (err) {
-        outcomes.set(p, { ok: false, err });
+        outcomes.push({ ok: false, err });
       }
     }
-    return batch.map((p) => outcomes.get(p) as Outcome);
+    return outcomes;
   }
 
   /**
@@ -113,16 +105,17 @@ export class PgJobCreator {
    * cannot, nothing was written and they are tried one by one (each reserved only while the
    * workspace can still pay), so that the jobs the balance covers are still created.
    */
-  private async insertGroup(exec: PgExec, workspaceId: string, group: Pending[]): Promise<[Pending, Outcome][]> {
+  private async insertGroup(exec: PgExec, workspaceId: string, group: Pending[]): Promise<Outcome[]> {
     const createdAt = nowIso();
     const prepared = group.map((p) => this.prepare(p, createdAt));
+    const written = (x: Prepared, ids: Map<string, number>): Outcome => ({ ok: true, event: { id: ids.get(x.p.id) as number, jobId: x.p.id, seq: 1, event: 'job.updated', job: x.job } });
     const ids = await insertJobs(exec, this.db, workspaceId, createdAt, prepared);
-    if (ids) return prepared.map((x) => [x.p, { ok: true, event: { id: ids.get(x.p.id) as number, jobId: x.p.id, seq: 1, event: 'job.updated', job: x.job } }]);
-    if (group.length === 1) return [[group[0] as Pending, { ok: false, err: await refusal(exec, group[0] as Pending) }]];
-    const out: [Pending, Outcome][] = [];
+    if (ids) return prepared.map((x) => written(x, ids));
+    if (group.length === 1) return [{ ok: false, err: await refusal(exec, group[0] as Pending) }];
+    const out: Outcome[] = [];
     for (const x of prepared) {
       const one = await insertJobs(exec, this.db, workspaceId, createdAt, [x]);
-      out.push([x.p, one ? { ok: true, event: { id: one.get(x.p.id) as number, jobId: x.p.id, seq: 1, event: 'job.updated', job: x.job } } : { ok: false, err: await refusal(exec, x.p) }]);
+      out.push(one ? written(x, one) : { ok: false, err: await refusal(exec, x.p) });
     }
     return out;
   }

@@ -1,8 +1,8 @@
 // Job creation under load on PostgreSQL (issue 21, the creation rate): creations asked for while
 // a batch is being written share the next transaction, one statement per workspace, and keep
 // their order; a workspace that cannot pay for a whole batch still gets the jobs its balance
-// covers; statements with parameters are prepared once per connection. The batch outcome is
-// checked on both backends.
+// covers; a workspace whose row is held delays no other; statements with parameters are
+// prepared once per connection. The batch outcome is checked on both backends.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
@@ -66,6 +66,28 @@ describe('job creation in batches: PostgreSQL transactions', { skip: pgSkip ?? f
     assert.deepEqual(events.map((e) => e.jobId), jobs.map((j) => j.id), 'event ids follow the order of the creations');
     assert.deepEqual((await t.stores.jobs.list(ws, { limit: 40 })).data.map((j) => j.id), jobs.map((j) => j.id).reverse());
     assert.equal((await t.stores.credits.balance(ws))?.reserved, 40);
+  });
+
+  it("a workspace whose row is held delays no other workspace's creations", async () => {
+    const held = await newWorkspace(t.stores, 10);
+    const free = await newWorkspace(t.stores, 10);
+    let release = () => undefined as void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked = () => undefined as void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = db.transaction(async (tx) => {
+      await tx.get('SELECT id FROM workspaces WHERE id = $1 FOR UPDATE', held);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const stuck = t.stores.jobs.create({ workspaceId: held, type: 'report', request: {}, cost: 1 });
+    const other = t.stores.jobs.create({ workspaceId: free, type: 'report', request: {}, cost: 1 });
+    const first = await Promise.race([other.then(() => 'other'), stuck.then(() => 'stuck'), new Promise((r) => setTimeout(r, 3000, 'neither'))]);
+    release();
+    await holder;
+    assert.equal(first, 'other');
+    assert.equal((await stuck).status, 'queued');
   });
 
   it('statements with parameters are prepared once per connection', async () => {
