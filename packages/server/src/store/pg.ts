@@ -53,29 +53,55 @@ function param(v: PgValue): PgValue {
  * texts; past PREPARED_MAX distinct texts the rest run unnamed, so text built at run time cannot
  * fill the server's memory. A statement without parameters runs unnamed (it may hold several
  * statements, which the extended protocol refuses).
+ *
+ * A prepared `SELECT *` fails once its table gained or lost a column (a newer process migrated
+ * during a rolling upgrade): PostgreSQL answers "cached plan must not change result type". Every
+ * name is then drawn anew, so each connection prepares the statements again, and the statement
+ * is run again (a transaction is retried whole).
  */
 const PREPARED_MAX = 500;
-const prepared = new Map<string, string>();
+let prepared = new Map<string, string>();
+let generation = 0;
 
 function statementName(sql: string): string | undefined {
   let name = prepared.get(sql);
   if (name === undefined && prepared.size < PREPARED_MAX) {
-    name = `rapport_${prepared.size + 1}`;
+    name = `rapport_${generation}_${prepared.size + 1}`;
     prepared.set(sql, name);
   }
   return name;
 }
 
+/** Whether `err` is a prepared statement outdated by a change of its tables; if so, forgets every name. */
+function outdatedPlan(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  if (e.code !== '0A000' || !e.message?.includes('cached plan')) return false;
+  generation++;
+  prepared = new Map();
+  return true;
+}
+
 class Exec implements PgExec {
   protected readonly q: pg.Pool | pg.PoolClient;
-  constructor(q: pg.Pool | pg.PoolClient) {
+  private readonly inTransaction: boolean;
+  constructor(q: pg.Pool | pg.PoolClient, inTransaction: boolean) {
     this.q = q;
+    this.inTransaction = inTransaction;
   }
-  private query(sql: string, params: PgValue[]) {
+  private async query(sql: string, params: PgValue[]) {
     if (params.length === 0) return this.q.query(sql);
-    const name = statementName(sql);
     const values = params.map(param);
-    return this.q.query(name === undefined ? { text: sql, values } : { name, text: sql, values });
+    const run = () => {
+      const name = statementName(sql);
+      return this.q.query(name === undefined ? { text: sql, values } : { name, text: sql, values });
+    };
+    try {
+      return await run();
+    } catch (err) {
+      // Inside a transaction the error aborted it: PgDb.transaction runs it again.
+      if (!outdatedPlan(err) || this.inTransaction) throw err;
+      return run();
+    }
   }
   async all<T>(sql: string, ...params: PgValue[]): Promise<T[]> {
     return (await this.query(sql, params)).rows as T[];
@@ -104,7 +130,7 @@ export class PgDb extends Exec {
   readonly origin = randomToken(12);
 
   private constructor(pool: pg.Pool, url: string, schema: string) {
-    super(pool);
+    super(pool, false);
     this.pool = pool;
     this.url = url;
     this.schema = schema;
@@ -173,7 +199,7 @@ export class PgDb extends Exec {
       let broken = false;
       try {
         await client.query('BEGIN');
-        const out = await fn(new Exec(client));
+        const out = await fn(new Exec(client, true));
         await client.query('COMMIT');
         return out;
       } catch (err) {
@@ -181,7 +207,9 @@ export class PgDb extends Exec {
           broken = true;
         });
         const code = (err as { code?: string }).code;
-        if ((code === '40001' || code === '40P01') && attempt < 5) continue;
+        // (0A000: a prepared statement outdated by a migration; its name was drawn anew.)
+        const outdated = code === '0A000' && String((err as Error).message).includes('cached plan');
+        if ((code === '40001' || code === '40P01' || outdated) && attempt < 5) continue;
         throw err;
       } finally {
         client.release(broken);

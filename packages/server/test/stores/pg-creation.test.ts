@@ -2,10 +2,13 @@
 // a batch is being written share the next transaction, one statement per workspace, and keep
 // their order; a workspace that cannot pay for a whole batch still gets the jobs its balance
 // covers; a workspace whose row is held delays no other; statements with parameters are
-// prepared once per connection. The batch outcome is checked on both backends.
+// prepared once per connection, and prepared again when a migration changed their tables. The
+// batch outcome is checked on both backends.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
+import pg from 'pg';
+import { BACKENDS, newWorkspace, PG_URL, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
+import { PgDb } from '../../src/store/pg.ts';
 import { InsufficientCredits } from '../../src/credits/credits.ledger.ts';
 import type { PgStores } from '../../src/store/pg-stores.ts';
 import type { Job } from '../../src/jobs/jobs.schemas.ts';
@@ -44,7 +47,7 @@ for (const backend of BACKENDS) {
 
 describe('job creation in batches: PostgreSQL transactions', { skip: pgSkip ?? false }, () => {
   let t: OpenedTestStores;
-  let db: PgStores['pg'];
+  let db: PgDb;
   before(async () => {
     t = await (BACKENDS.find((b) => b.name === 'postgres') as (typeof BACKENDS)[number]).open();
     db = (t.stores as PgStores).pg;
@@ -102,5 +105,28 @@ describe('job creation in batches: PostgreSQL transactions', { skip: pgSkip ?? f
   it("sessions are named after their process, so that a lock or a transaction can be traced to it", async () => {
     const name = await db.get<{ name: string }>('SELECT application_name AS name FROM pg_stat_activity WHERE pid = pg_backend_pid()');
     assert.equal(name?.name, `rapport-${process.pid}`);
+  });
+});
+
+describe('prepared statements across a migration', { skip: pgSkip ?? false }, () => {
+  it('a table that gains a column under a prepared SELECT * is read again, alone and in a transaction', async () => {
+    const schema = `t_prep_${process.pid}`;
+    const db = await PgDb.open(PG_URL, { schema, max: 1 });
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      await db.run('CREATE TABLE prep (id INTEGER PRIMARY KEY)');
+      await db.run('INSERT INTO prep (id) VALUES ($1)', 1);
+      const read = 'SELECT * FROM prep WHERE id = $1';
+      assert.deepEqual(await db.get(read, 1), { id: 1 });
+      await admin.query(`ALTER TABLE ${schema}.prep ADD COLUMN note TEXT DEFAULT 'x'`);
+      assert.deepEqual(await db.get(read, 1), { id: 1, note: 'x' });
+      await admin.query(`ALTER TABLE ${schema}.prep ADD COLUMN more TEXT DEFAULT 'y'`);
+      assert.deepEqual(await db.transaction((tx) => tx.get(read, 1)), { id: 1, note: 'x', more: 'y' });
+    } finally {
+      await db.close();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
   });
 });
