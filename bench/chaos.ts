@@ -8,12 +8,28 @@
 //   worker-random        SIGKILL a worker at a random moment while jobs end (some kills land in
 //                        or around terminal transactions)
 //   api-mid-upload       SIGKILL the API process while an upload is half written
+//   worker-in-terminal   SIGKILL a worker exactly inside a job's terminal transaction: after it
+//                        locked the job, wrote its result or error, settled the credit and
+//                        dropped the task, and before it commits (see below)
+//   worker-after-commit  SIGKILL a worker exactly after a job's terminal transaction committed
+//                        and before the worker acknowledged the task
+//
+// The two exact kills are made with PostgreSQL locks, so that the service has no test hook:
+// this process holds `events` (the webhook outbox, written only by a job's terminal transaction)
+// in SHARE mode, which stops the next terminal transaction at its outbox insert; the waiting
+// session's application_name (`rapport-PID`, store/pg.ts) names the worker, and the job row
+// whose xmax is that session's transaction names the job. Inside: the worker is killed, the lock
+// released, and the session is seen to end with the job still not ended (rolled back). After
+// commit: this process first asks for `tasks` in ACCESS EXCLUSIVE mode (queued behind the
+// terminal transaction, which already holds it), releases `events`, sees the job ended (the
+// commit), and kills the worker while its acknowledgement waits for `tasks`.
 //
 // then restarts what was killed, waits for every job to end, and checks the invariants: every
 // job ended exactly once (one terminal event, one webhook event, one delivery, its credit
 // settled once), every analysis settled once, no task and no reservation left, no event after a
-// terminal one, no media row without its file and no file without its row. CHAOS_ROUNDS
-// (default 20) rounds per scenario; the counts are printed at the end.
+// terminal one, no event lost or doubled, no media row without its file and no file without its
+// row. CHAOS_ROUNDS (default 20) rounds per scenario (CHAOS_SCENARIOS=a,b runs only those); the
+// counts are printed at the end.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -29,8 +45,10 @@ import { fileUpload, wavFile } from '../packages/server/src/files/files.fixtures
 const URL_ = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 20);
 const FIXTURE = path.join(import.meta.dirname, '..', 'packages', 'server', 'test', 'fixtures', 'crash-server.ts');
-const SCENARIOS = ['worker-mid-analysis', 'worker-random', 'api-mid-upload'] as const;
+const SCENARIOS = ['worker-mid-analysis', 'worker-random', 'api-mid-upload', 'worker-in-terminal', 'worker-after-commit'] as const;
 type Scenario = (typeof SCENARIOS)[number];
+/** CHAOS_SCENARIOS (comma-separated) runs only those scenarios. */
+const ONLY = (process.env.CHAOS_SCENARIOS ?? '').split(',').filter(Boolean);
 
 const schema = `chaos_${randomToken(10).toLowerCase()}`;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-chaos-'));
@@ -110,12 +128,99 @@ async function halfUpload(): Promise<net.Socket> {
   return socket;
 }
 
-async function round(scenario: Scenario): Promise<{ jobs: number; killed: string }> {
+/** A terminal transaction stopped at its outbox insert: its session, worker and job. */
+interface Stopped {
+  backend: number;
+  worker: number;
+  jobId: string;
+}
+
+/** Waits for a worker's terminal transaction to wait on the `events` lock that `hold` has. */
+async function stoppedTerminal(): Promise<Stopped> {
+  return waitFor(async () => {
+    const r = (await db.query(
+      `SELECT a.pid AS backend, a.application_name AS app, j.id AS job_id
+       FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid AND NOT l.granted AND l.relation = '${schema}.events'::regclass
+       JOIN ${schema}.jobs j ON j.xmax::text = a.backend_xid::text
+       LIMIT 1`,
+    )).rows[0] as { backend: number; app: string; job_id: string } | undefined;
+    if (!r) return undefined;
+    const worker = Number(r.app.replace(/^rapport-/, ''));
+    return workers.some((w) => w.pid === worker) ? { backend: r.backend, worker, jobId: r.job_id } : undefined;
+  }, 30_000, 'a terminal transaction at its outbox insert');
+}
+
+const sessionGone = (backend: number) => waitFor(async () => (await db.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [backend])).rowCount === 0, 10_000, 'the killed worker\'s session to end');
+const jobStatus = async (id: string) => (await db.query(`SELECT status FROM ${schema}.jobs WHERE id = $1`, [id])).rows[0]?.status as string;
+const ended = (status: string) => status === 'succeeded' || status === 'failed';
+
+async function lockSession(): Promise<pg.Client> {
+  const c = new pg.Client({ connectionString: URL_ });
+  await c.connect();
+  await c.query('BEGIN');
+  return c;
+}
+
+async function replaceWorker(pid: number): Promise<void> {
+  const i = workers.findIndex((w) => w.pid === pid);
+  await kill9(workers[i] as Proc);
+  workers[i] = await start('worker');
+}
+
+/** Kills the worker inside a terminal transaction; answers whether the transaction was seen rolled back. */
+async function killInTerminal(): Promise<boolean> {
+  const hold = await lockSession();
+  try {
+    await hold.query(`LOCK TABLE ${schema}.events IN SHARE MODE`);
+    const stopped = await stoppedTerminal();
+    const i = workers.findIndex((w) => w.pid === stopped.worker);
+    await kill9(workers[i] as Proc);
+    await hold.query('ROLLBACK');
+    await sessionGone(stopped.backend);
+    const rolledBack = !ended(await jobStatus(stopped.jobId));
+    workers[i] = await start('worker');
+    return rolledBack;
+  } finally {
+    await hold.end();
+  }
+}
+
+/** Kills the worker after its terminal transaction committed, before its acknowledgement; answers whether the commit was seen first. */
+async function killAfterCommit(): Promise<boolean> {
+  const hold = await lockSession();
+  const gate = await lockSession();
+  try {
+    await hold.query(`LOCK TABLE ${schema}.events IN SHARE MODE`);
+    const stopped = await stoppedTerminal();
+    const gated = gate.query(`LOCK TABLE ${schema}.tasks IN ACCESS EXCLUSIVE MODE`);
+    const gatePid = (gate as unknown as { processID: number }).processID;
+    await waitFor(async () => (await db.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'", [gatePid])).rowCount === 1, 10_000, 'the tasks lock to be asked for');
+    await hold.query('ROLLBACK');
+    await gated;
+    const committed = ended(await jobStatus(stopped.jobId));
+    await replaceWorker(stopped.worker);
+    return committed;
+  } finally {
+    await gate.query('ROLLBACK').catch(() => undefined);
+    await gate.end();
+    await hold.query('ROLLBACK').catch(() => undefined);
+    await hold.end();
+  }
+}
+
+async function round(scenario: Scenario): Promise<{ jobs: number; killed: string; exact: boolean }> {
   const media = [await upload(), await upload()];
   const jobs: string[] = [];
   for (let i = 0; i < 6; i++) jobs.push(await createJob(media[i % 2] as string));
   let killed = '';
-  if (scenario === 'worker-mid-analysis') {
+  let exact = false;
+  if (scenario === 'worker-in-terminal') {
+    exact = await killInTerminal();
+    killed = 'worker';
+  } else if (scenario === 'worker-after-commit') {
+    exact = await killAfterCommit();
+    killed = 'worker';
+  } else if (scenario === 'worker-mid-analysis') {
     const owner = await waitFor(async () => (await db.query(`SELECT lease_owner FROM ${schema}.tasks WHERE kind = 'media.analyze' AND state = 'leased' LIMIT 1`)).rows[0]?.lease_owner as string | undefined, 20_000, 'a leased analysis');
     const i = workers.findIndex((w) => owner.startsWith(`worker-${w.pid}-`));
     if (i >= 0) {
@@ -139,7 +244,7 @@ async function round(scenario: Scenario): Promise<{ jobs: number; killed: string
   }
   await waitFor(async () => (await n("SELECT COUNT(*) AS n FROM {s}.jobs WHERE status IN ('queued', 'running')")) === 0, 60_000, 'every job to end');
   await waitFor(async () => (await n("SELECT COUNT(*) AS n FROM {s}.media WHERE analysis_status IN ('pending', 'running')")) === 0, 60_000, 'every analysis to end');
-  return { jobs: jobs.length, killed };
+  return { jobs: jobs.length, killed, exact };
 }
 
 /** Every invariant over the whole store; answers the violations found. */
@@ -151,6 +256,7 @@ async function violations(): Promise<string[]> {
   };
   await check('jobs not ended', "SELECT COUNT(*) AS n FROM {s}.jobs WHERE status NOT IN ('succeeded', 'failed')");
   await check('jobs without exactly one terminal event', "SELECT COUNT(*) AS n FROM {s}.jobs j WHERE (SELECT COUNT(*) FROM {s}.job_events e WHERE e.job_id = j.id AND e.event <> 'job.updated') <> 1");
+  await check('jobs whose events are not exactly those counted (lost or doubled)', 'SELECT COUNT(*) AS n FROM {s}.jobs j WHERE (SELECT COUNT(DISTINCT e.seq) FROM {s}.job_events e WHERE e.job_id = j.id) <> j.event_seq OR (SELECT MAX(e.seq) FROM {s}.job_events e WHERE e.job_id = j.id) <> j.event_seq');
   await check('events after a terminal one', "SELECT COUNT(*) AS n FROM {s}.job_events e WHERE EXISTS (SELECT 1 FROM {s}.job_events t WHERE t.job_id = e.job_id AND t.event <> 'job.updated' AND t.seq < e.seq)");
   await check('jobs without exactly one webhook event', 'SELECT COUNT(*) AS n FROM {s}.jobs j WHERE (SELECT COUNT(*) FROM {s}.events e WHERE e.job_id = j.id) <> 1');
   await check('jobs without exactly one delivery', 'SELECT COUNT(*) AS n FROM {s}.jobs j WHERE (SELECT COUNT(*) FROM {s}.webhook_deliveries d WHERE d.job_id = j.id) <> 1');
@@ -171,16 +277,20 @@ async function main(): Promise<void> {
   const started = Date.now();
   api = await start('api');
   workers.push(await start('worker'), await start('worker'));
-  const results: Record<string, { rounds: number; kills: number; jobs: number; violations: number }> = {};
+  // exact: rounds whose kill was seen at its point (inside: rolled back; after commit: committed first).
+  const results: Record<string, { rounds: number; kills: number; exact: number | string; jobs: number; violations: number }> = {};
   const problems: string[] = [];
   try {
-    for (const scenario of SCENARIOS) {
-      const r = (results[scenario] = { rounds: 0, kills: 0, jobs: 0, violations: 0 });
+    for (const scenario of SCENARIOS.filter((x) => ONLY.length === 0 || ONLY.includes(x))) {
+      const precise = scenario === 'worker-in-terminal' || scenario === 'worker-after-commit';
+      const r = (results[scenario] = { rounds: 0, kills: 0, exact: precise ? 0 : '', jobs: 0, violations: 0 });
       for (let i = 0; i < ROUNDS; i++) {
-        const { jobs, killed } = await round(scenario);
+        const { jobs, killed, exact } = await round(scenario);
         r.rounds++;
         r.jobs += jobs;
         if (killed) r.kills++;
+        if (precise && exact) r.exact = (r.exact as number) + 1;
+        else if (precise) problems.push(`${scenario} round ${i + 1}: the kill was not seen at its point`);
         // Past another lease period nothing ends twice.
         await sleep(500);
         const v = await violations();

@@ -32,7 +32,7 @@ const PAIRS = QUICK ? 2 : 3;
 const PAIR_SEC = 2;
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
-function conversationWav(file: string, seconds: number): void {
+export function conversationWav(file: string, seconds: number): void {
   const rate = 16000;
   const n = seconds * rate;
   const buf = Buffer.alloc(44 + n * 2);

@@ -11,12 +11,20 @@
 //    same run, as a ratio: the store's share of POST /v1/matching/jobs.
 // 3. POST /v1/matching/jobs through two API processes (ROLE=api, their own OS processes) on one
 //    PostgreSQL, each loaded by its own autocannon for CREATE_HTTP_SEC (goal: 3,000/s sustained
-//    over 30 s), one workspace.
+//    over 30 s), one workspace; with the CPU each job cost the API processes and PostgreSQL
+//    (from /proc), which the machine's other load moves less than the rate.
+// 4. The read path on PostgreSQL: GET /v1/matching/:id against a bare fastify route in the same
+//    instance, as bench/run.ts measures it on the embedded store (bench/http-load.ts); goal ≥ 0.6.
+// 5. Analysis throughput of 2 workers against 1 (ROLE=worker processes with the real engine,
+//    WORKER_CONCURRENCY=1 so that a worker runs one analysis at a time) on the same recordings
+//    (synthetic two-voice conversations), uploaded through an API process to a fresh schema per
+//    run; from the first analysis running to the last one done. Runs in the order 1, 2, 2, 1 so
+//    that a drift of the machine's load weighs on both sides; goal ≥ 1.8×.
 //
 // `bench/run.ts` calls benchPostgres(); run this file directly for these rows alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -28,6 +36,8 @@ import { openBackend, type Stores } from '../packages/server/src/store/backends.
 import { generateApiKey, generateSigningSecret } from '../packages/server/src/workspace/workspace.store.ts';
 import { newId, nowIso, randomToken } from '../packages/server/src/ids.ts';
 import type { PgStores } from '../packages/server/src/store/pg-stores.ts';
+import { benchRead } from './http-load.ts';
+import { conversationWav } from './liveness.ts';
 
 const URL_ = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -35,6 +45,8 @@ const LATENCY_SAMPLES = QUICK ? 30 : 200;
 const CREATE_SEC = QUICK ? 3 : 10;
 const CONCURRENCY = 32;
 const CREATE_HTTP_SEC = QUICK ? 5 : 30;
+const RECORDINGS = QUICK ? 2 : 4;
+const RECORDING_SEC = QUICK ? 60 : 300;
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 const MAIN = fileURLToPath(new URL('../packages/server/src/main.ts', import.meta.url));
 
@@ -54,14 +66,49 @@ async function newWorkspace(stores: Stores, apiKey = generateApiKey()): Promise<
   return (await stores.workspaces.createWorkspace({ name: 'bench', apiKey, signingSecret: generateSigningSecret(), initialCredits: 100_000_000 })).workspace.id;
 }
 
-async function startApi(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env, ROLE: 'api', PORT: '0', LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** CPU seconds (user + system) of one process, from /proc (Linux); 0 when it cannot be read. */
+function cpuSec(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of every PostgreSQL server process on this machine (the bench's database is local). */
+function postgresCpuSec(): number {
+  let total = 0;
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/comm`, 'utf8').trim().startsWith('postgres')) total += cpuSec(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+async function startApi(env: Record<string, string>, role: 'api' | 'worker' = 'api'): Promise<{ child: ChildProcess; url: string }> {
+  // BENCH_NODE_OPTIONS (e.g. --cpu-prof) reaches the API processes, for profiling them.
+  const nodeOptions = process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {};
+  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env, ...nodeOptions, ROLE: role, PORT: '0', LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   for await (const line of lines) {
-    const m = /listening on (\S+)/.exec(line);
-    if (m?.[1]) return { child, url: m[1] };
+    // A worker does not listen: its line names no address.
+    const m = /listening on (\S*)/.exec(line);
+    if (m) return { child, url: m[1] ?? '' };
   }
-  throw new Error('the API process exited before listening');
+  throw new Error(`the ${role} process exited before it was ready`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
 }
 
 async function eventLatency(): Promise<number[]> {
@@ -153,7 +200,7 @@ function autocannon(url: string, seconds: number, headers: Record<string, string
   });
 }
 
-async function httpCreates(): Promise<{ rps: number; ok: number; stored: number }> {
+async function httpCreates(): Promise<{ rps: number; ok: number; stored: number; apiCpuUs: number; pgCpuUs: number }> {
   const schema = `b_${randomToken(12).toLowerCase()}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-pg-'));
   const apiKey = generateApiKey();
@@ -173,9 +220,16 @@ async function httpCreates(): Promise<{ rps: number; ok: number; stored: number 
     await (stores as PgStores).pg.run('INSERT INTO entities (id, workspace_id, label, tags_json, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', entityId, ws, 'Alex', '[]', nowIso());
     const body = JSON.stringify({ context: 'behavioral_compatibility', label: 'bench', target: { type: 'media_target', mediaId, selector: { strategy: 'dominant' } }, group: [{ type: 'entity_id', entityId }] });
     const headers = { 'service-api-key': apiKey, 'content-type': 'application/json' };
+    // CPU per job, of the API processes and of PostgreSQL: a measure that the machine's other load
+    // moves less than the rate does.
+    const apiCpu0 = [first, second].reduce((t, a) => t + cpuSec(a.child.pid ?? 0), 0);
+    const pgCpu0 = postgresCpuSec();
     const runs = await Promise.all([first, second].map((a) => autocannon(`${a.url}/v1/matching/jobs`, CREATE_HTTP_SEC, headers, body)));
+    const apiCpu = [first, second].reduce((t, a) => t + cpuSec(a.child.pid ?? 0), 0) - apiCpu0;
+    const pgCpu = postgresCpuSec() - pgCpu0;
     const stored = (await (stores as PgStores).pg.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs'))?.n ?? 0;
-    return { rps: runs.reduce((t, r) => t + r.rps, 0), ok: runs.reduce((t, r) => t + r.ok, 0), stored };
+    const ok = runs.reduce((t, r) => t + r.ok, 0);
+    return { rps: runs.reduce((t, r) => t + r.rps, 0), ok, stored, apiCpuUs: (apiCpu * 1e6) / Math.max(1, ok), pgCpuUs: (pgCpu * 1e6) / Math.max(1, ok) };
   } finally {
     for (const a of [first, second]) {
       a.child.kill('SIGTERM');
@@ -187,16 +241,121 @@ async function httpCreates(): Promise<{ rps: number; ok: number; stored: number 
   }
 }
 
-export async function benchPostgres(): Promise<Record<string, string>[]> {
-  const latency = await eventLatency();
-  const rates = await createRates();
-  const http = await httpCreates();
-  return [
-    { measurement: `job progress written by another process → SSE frame on an API process (${latency.length} events)`, median: `${pct(latency, 0.5).toFixed(1)} ms`, p95: `${pct(latency, 0.95).toFixed(1)} ms`, goal: 'median < 200 ms', met: pct(latency, 0.5) < 200 ? 'yes' : 'NO' },
-    { measurement: `job creations/s through the PostgreSQL store (${CONCURRENCY} at once, ${CREATE_SEC} s, one process)`, median: rates.postgres.toFixed(0), p95: '', goal: '(store share of the HTTP row)', met: '' },
-    { measurement: 'the same through the embedded store, this run', median: rates.embedded.toFixed(0), p95: '', goal: `ratio PostgreSQL ÷ embedded: ${(rates.postgres / rates.embedded).toFixed(2)}`, met: '' },
-    { measurement: `POST /v1/matching/jobs through 2 API processes, ${CREATE_HTTP_SEC} s (req/s; 2xx; jobs stored)`, median: http.rps.toFixed(0), p95: `${http.ok}; ${http.stored}`, goal: '≥ 3,000/s', met: http.rps >= 3000 ? 'yes' : 'NO' },
-  ];
+/** The read-path bench of bench/run.ts, on PostgreSQL. */
+async function readPath(): Promise<Awaited<ReturnType<typeof benchRead>>> {
+  const schema = `b_${randomToken(12).toLowerCase()}`;
+  try {
+    return await benchRead({ DATABASE_URL: URL_, DATABASE_SCHEMA: schema });
+  } finally {
+    await dropSchema(schema);
+  }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.table(await benchPostgres());
+/** Seconds from the first of `files` being analysed to the last one done, by `count` workers. */
+async function analysisRun(count: number, files: string[]): Promise<number> {
+  const schema = `b_${randomToken(12).toLowerCase()}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-pg-'));
+  const apiKey = generateApiKey();
+  const env = {
+    DATABASE_URL: URL_, DATABASE_SCHEMA: schema, DATA_DIR: dataDir, SERVICE_API_KEY: apiKey, SIGNING_SECRET: generateSigningSecret(),
+    RATE_LIMIT_DEFAULT: '1000000', RATE_LIMIT_UPLOAD: '1000000', WORKER_CONCURRENCY: '1',
+  };
+  const api = await startApi(env);
+  const workers: ChildProcess[] = [];
+  const db = new pg.Client({ connectionString: URL_ });
+  await db.connect();
+  try {
+    for (const [i, file] of files.entries()) {
+      const form = new FormData();
+      form.append('file', new Blob([readFileSync(file)], { type: 'audio/wav' }), `talk${i}.wav`);
+      const res = await fetch(`${api.url}/v1/files`, { method: 'POST', body: form, headers: { 'service-api-key': apiKey } });
+      if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+    }
+    for (let i = 0; i < count; i++) workers.push((await startApi(env, 'worker')).child);
+    let first = 0;
+    for (;;) {
+      const rows = (await db.query(`SELECT analysis_status AS s, COUNT(*)::int AS n FROM ${schema}.media GROUP BY 1`)).rows as { s: string; n: number }[];
+      const n = (s: string) => rows.find((r) => r.s === s)?.n ?? 0;
+      if (!first && (n('running') > 0 || n('ready') > 0)) first = performance.now();
+      if (n('pending') + n('running') === 0) {
+        if (n('ready') !== files.length) throw new Error(`analyses ended ${JSON.stringify(rows)}`);
+        return (performance.now() - first) / 1000;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await db.end();
+    for (const c of [...workers, api.child]) await stop(c);
+    await dropSchema(schema);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Audio seconds analysed per second by 1 and by 2 workers, runs in the order 1, 2, 2, 1. */
+async function workerScaling(): Promise<{ one: number; two: number; runs: string }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-rec-'));
+  try {
+    const files = Array.from({ length: RECORDINGS }, (_, i) => {
+      const file = path.join(dir, `talk${i}.wav`);
+      conversationWav(file, RECORDING_SEC);
+      // Different bytes for each (the same audio otherwise).
+      const wav = readFileSync(file);
+      wav.writeInt16LE(i + 1, 44);
+      writeFileSync(file, wav);
+      return file;
+    });
+    const order = QUICK ? [1, 2] : [1, 2, 2, 1];
+    const took: { count: number; sec: number }[] = [];
+    for (const count of order) took.push({ count, sec: await analysisRun(count, files) });
+    const rate = (count: number) => {
+      const runs = took.filter((t) => t.count === count);
+      return runs.reduce((t, r) => t + (RECORDINGS * RECORDING_SEC) / r.sec, 0) / runs.length;
+    };
+    return { one: rate(1), two: rate(2), runs: took.map((t) => `${t.count}: ${t.sec.toFixed(1)} s`).join(', ') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchPostgres(only?: readonly string[]): Promise<Record<string, string>[]> {
+  const want = (name: string) => !only || only.length === 0 || only.includes(name);
+  const rows: Record<string, string>[] = [];
+  if (want('latency')) {
+    const latency = await eventLatency();
+    rows.push({ measurement: `job progress written by another process → SSE frame on an API process (${latency.length} events)`, median: `${pct(latency, 0.5).toFixed(1)} ms`, p95: `${pct(latency, 0.95).toFixed(1)} ms`, goal: 'median < 200 ms', met: pct(latency, 0.5) < 200 ? 'yes' : 'NO' });
+  }
+  if (want('store')) {
+    const rates = await createRates();
+    rows.push(
+      { measurement: `job creations/s through the PostgreSQL store (${CONCURRENCY} at once, ${CREATE_SEC} s, one process)`, median: rates.postgres.toFixed(0), p95: '', goal: '(store share of the HTTP row)', met: '' },
+      { measurement: 'the same through the embedded store, this run', median: rates.embedded.toFixed(0), p95: '', goal: `ratio PostgreSQL ÷ embedded: ${(rates.postgres / rates.embedded).toFixed(2)}`, met: '' },
+    );
+  }
+  if (want('http')) {
+    const http = await httpCreates();
+    rows.push(
+      { measurement: `POST /v1/matching/jobs through 2 API processes, ${CREATE_HTTP_SEC} s (req/s; 2xx; jobs stored)`, median: http.rps.toFixed(0), p95: `${http.ok}; ${http.stored}`, goal: '≥ 3,000/s', met: http.rps >= 3000 ? 'yes' : 'NO' },
+      { measurement: 'the same: CPU per job of the API processes; of PostgreSQL', median: `${http.apiCpuUs.toFixed(0)} µs`, p95: `${http.pgCpuUs.toFixed(0)} µs`, goal: '', met: '' },
+    );
+  }
+  if (want('read')) {
+    const read = await readPath();
+    const ratio = read.matching.rps / read.bare.rps;
+    rows.push(
+      { measurement: 'bare fastify route, same JSON text from memory (same instance, PostgreSQL backend), req/s', median: read.bare.rps.toFixed(0), p95: `${read.bare.p99Ms} ms p99`, goal: '', met: '' },
+      { measurement: 'GET /v1/matching/:id on PostgreSQL (key, rate limit, store), req/s', median: read.matching.rps.toFixed(0), p95: `${read.matching.p99Ms} ms p99`, goal: '', met: '' },
+      { measurement: 'GET /v1/matching/:id on PostgreSQL ÷ bare route (same document)', median: ratio.toFixed(2), p95: '', goal: '≥ 0.6', met: ratio >= 0.6 ? 'yes' : 'NO' },
+    );
+  }
+  if (want('workers')) {
+    const w = await workerScaling();
+    rows.push(
+      { measurement: `analysis, 1 worker: audio s per s (${RECORDINGS} recordings of ${RECORDING_SEC} s; ${w.runs})`, median: w.one.toFixed(1), p95: '', goal: '', met: '' },
+      { measurement: 'analysis, 2 workers: audio s per s, same recordings', median: w.two.toFixed(1), p95: '', goal: `ratio 2 ÷ 1: ${(w.two / w.one).toFixed(2)}`, met: w.two / w.one >= 1.8 ? 'yes' : 'NO' },
+    );
+  }
+  return rows;
+}
+
+// `node bench/postgres.ts [latency] [store] [http] [read] [workers]`: the rows named, or all of them.
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.table(await benchPostgres(process.argv.slice(2)));

@@ -67,9 +67,13 @@ export class PgJobEventBus implements JobEventBus {
   private retry: NodeJS.Timeout | null = null;
   private readonly log: (msg: string, extra?: Record<string, unknown>) => void;
 
+  /** How this process's own announcements begin (see `announcement`). */
+  private readonly ownPrefix: string;
+
   private constructor(db: PgDb, log: (msg: string, extra?: Record<string, unknown>) => void) {
     this.db = db;
     this.log = log;
+    this.ownPrefix = `{"o":${JSON.stringify(db.origin)},`;
   }
 
   /** Starts listening; resolves once the LISTEN is in place. */
@@ -116,14 +120,16 @@ export class PgJobEventBus implements JobEventBus {
   }
 
   private receive(payload: string): void {
+    // Every process receives every announcement: most are for nobody here (this process's own,
+    // published at commit, and all of them while no stream is open here). Dropping those before
+    // decoding keeps the cost of each further API process off the others.
+    if (!this.local.listening || payload.startsWith(this.ownPrefix)) return;
     let a: Announcement;
     try {
       a = JSON.parse(payload) as Announcement;
     } catch {
       return;
     }
-    // This process published its own events when they committed.
-    if (a.o === this.db.origin) return;
     if (a.e) {
       this.local.publish(a.w, a.e);
       return;

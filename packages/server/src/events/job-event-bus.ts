@@ -33,6 +33,10 @@ export class MemoryJobEventBus implements JobEventBus {
   subscribeWorkspace(workspaceId: string, fn: JobEventListener): () => void {
     return this.on(`ws:${workspaceId}`, fn);
   }
+  /** Whether anything subscribes (an event nobody here listens to need not be decoded). */
+  get listening(): boolean {
+    return this.emitter.listenerCount('all') > 0;
+  }
   /** Tells every subscriber to read the store (events may have been missed). */
   wakeAll(): void {
     this.emitter.emit('all', null);

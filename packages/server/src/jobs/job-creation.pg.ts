@@ -1,17 +1,45 @@
-// Job creation on PostgreSQL, with group commit as on the embedded store (job-creation.ts):
-// creations asked for during one turn of the event loop are written in one transaction (one
-// commit to wait for instead of one each), in workspace order so that two batches lock
-// workspaces in the same order. A batch that fails as a whole is written again creation by
-// creation, so that one bad creation fails alone. Each creation's id is drawn once: written
-// again after a commit whose outcome was lost, it fails on its key instead of making a second job.
+// Job creation on PostgreSQL, with group commit as on the embedded store (job-creation.ts). Each
+// job is written with its credit reservation, ledger line, task, queue turn, idempotency answer
+// and first event (numbered by the workspace's event counter and announced with NOTIFY) in one
+// transaction; a workspace's creations asked for while its previous batch is being written are
+// written together in its next one, in one statement.
+//
+// Why batches, one at a time per workspace: a creation updates its workspace's row (the
+// reservation) and its event counter row, and PostgreSQL holds both row locks and the lock that
+// orders NOTIFY commits until the commit is durable. A workspace's creations therefore queue on
+// one another whatever the number of connections; what raises the rate is writing many per
+// commit, in one statement, so that the locks are held for one round trip. Writing one batch at a
+// time lets the next batch grow while the previous one commits, instead of two transactions of
+// the same process waiting on each other's row lock. Workspaces are written apart, so that a
+// workspace whose row is held (a long terminal transaction) delays no other.
 import type { PgDb, PgExec } from '../store/pg.ts';
 import { newId, nowIso } from '../ids.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
-import { completionParams } from '../idempotency/idempotency.store.ts';
+import { completionParams, type KeyCompletion } from '../idempotency/idempotency.store.ts';
 import { announcement } from '../events/job-event-bus.pg.ts';
 import type { Job } from './jobs.schemas.ts';
 import type { JobEvent } from './job-events.store.ts';
 import { newJob, type CreateInput } from './job-rows.ts';
+
+/** Creations written per transaction at most; more wait for the next one. */
+const MAX_BATCH = 256;
+
+interface Pending {
+  /** Drawn once: written again after a commit whose outcome was lost, it fails on its key instead of making a second job. */
+  id: string;
+  input: CreateInput;
+  resolve: (job: Job) => void;
+  reject: (err: unknown) => void;
+}
+
+/** One creation's rows, computed before the statement. */
+interface Prepared {
+  p: Pending;
+  job: Job;
+  completion: KeyCompletion | undefined;
+  before: string;
+  after: string;
+}
 
 type Outcome = { ok: true; event: JobEvent } | { ok: false; err: unknown };
 
@@ -19,101 +47,152 @@ export class PgJobCreation {
   private readonly db: PgDb;
   /** Told of each job once its creation committed. */
   private readonly created: (workspaceId: string, event: JobEvent) => void;
-  private pendingCreates: { id: string; input: CreateInput; resolve: (job: Job) => void; reject: (err: unknown) => void }[] = [];
+  /** Per workspace: the creations waiting for its next batch; present while one is being written. */
+  private readonly queues = new Map<string, Pending[]>();
 
   constructor(db: PgDb, created: (workspaceId: string, event: JobEvent) => void) {
     this.db = db;
     this.created = created;
   }
 
-  async create(input: CreateInput): Promise<Job> {
+  /** Answers the job once its transaction committed. */
+  create(input: CreateInput): Promise<Job> {
     return new Promise<Job>((resolve, reject) => {
-      this.pendingCreates.push({ id: newId('job'), input, resolve, reject });
-      if (this.pendingCreates.length === 1) setImmediate(() => void this.flush());
+      const p = { id: newId('job'), input, resolve, reject };
+      const queue = this.queues.get(input.workspaceId);
+      if (queue) {
+        queue.push(p);
+        return;
+      }
+      this.queues.set(input.workspaceId, [p]);
+      // The rest of this turn's creations join the first batch.
+      setImmediate(() => void this.drain(input.workspaceId));
     });
   }
 
-  private async flush(): Promise<void> {
-    const batch = this.pendingCreates.sort((x, y) => (x.input.workspaceId < y.input.workspaceId ? -1 : x.input.workspaceId > y.input.workspaceId ? 1 : 0));
-    this.pendingCreates = [];
-    let outcomes: Outcome[] | null = null;
-    if (batch.length > 1) {
-      outcomes = await this.db.transaction(async (tx) => {
-        const out: Outcome[] = [];
-        for (const p of batch) {
-          const event = await this.insertJob(tx, p.id, p.input);
-          out.push(event instanceof Error ? { ok: false, err: event } : { ok: true, event });
-        }
-        return out;
-      }).catch(() => null);
-    }
-    for (const [i, p] of batch.entries()) {
-      let outcome = outcomes?.[i];
-      if (!outcome) {
-        try {
-          const event = await this.insertJob(this.db, p.id, p.input);
-          outcome = event instanceof Error ? { ok: false, err: event } : { ok: true, event };
-        } catch (err) {
-          outcome = { ok: false, err };
+  private async drain(workspaceId: string): Promise<void> {
+    const queue = this.queues.get(workspaceId) as Pending[];
+    try {
+      while (queue.length > 0) {
+        const batch = queue.splice(0, MAX_BATCH);
+        const outcomes = await this.write(workspaceId, batch);
+        for (const [i, p] of batch.entries()) {
+          const o = outcomes[i] as Outcome;
+          if (!o.ok) {
+            p.reject(o.err);
+            continue;
+          }
+          this.created(workspaceId, o.event);
+          p.resolve(o.event.job);
         }
       }
-      if (!outcome.ok) {
-        p.reject(outcome.err);
-        continue;
-      }
-      this.created(p.input.workspaceId, outcome.event);
-      p.resolve(outcome.event.job);
+    } finally {
+      this.queues.delete(workspaceId);
     }
   }
 
   /**
-   * One statement, so one round trip: the reservation (only while the workspace can pay: the row
-   * is re-checked under its lock), its ledger line, the job, its task, its turn in the queue, the
-   * idempotency answer, and the first event with its announcement (numbered by the workspace's
-   * event counter, whose row lock orders commits, as job-events.store.pg.ts explains). Nothing is
-   * written when the workspace cannot pay: the answer is then the InsufficientCredits to throw.
+   * The batch in one transaction. A batch that fails as a whole is written again creation by
+   * creation, each in its own transaction, so that one bad creation fails alone.
    */
-  private async insertJob(exec: PgExec, id: string, input: CreateInput): Promise<JobEvent | Error> {
-    const createdAt = nowIso();
-    const job = newJob(id, input, createdAt);
-    const completion = input.onCreated?.(job);
-    const event = { jobId: id, seq: 1, event: 'job.updated' as const, job };
-    const { before, after } = announcement(this.db, input.workspaceId, event);
-    const row = await exec.get<{ id: number }>(
-      `WITH w AS (
-         UPDATE workspaces SET reserved = reserved + $2::bigint, updated_at = CASE WHEN $2::bigint > 0 THEN $3::text ELSE updated_at END
-         WHERE id = $1::text AND ($2::bigint = 0 OR balance - reserved >= $2::bigint) RETURNING balance
-       ), c AS (
-         INSERT INTO credit_transactions (id, workspace_id, kind, amount, balance_after, job_id, created_at)
-         SELECT $4::text, $1::text, 'reserve', $2::bigint, w.balance, $5::text, $3::text FROM w WHERE $2::bigint > 0
-       ), j AS (
-         INSERT INTO jobs (id, workspace_id, type, status, stage, progress, label, request_json, created_at, cost, event_seq)
-         SELECT $5::text, $1::text, $6::text, 'queued', 'queued', 0, $7::text, $8::text, $3::text, $2::bigint, 1 FROM w RETURNING id
-       ), t AS (
-         INSERT INTO tasks (kind, ref_id, workspace_id, state, run_at, max_attempts) SELECT 'job.run', j.id, $1::text, 'ready', $9::bigint, 3 FROM j
-       ), q AS (
-         INSERT INTO queue_turns (workspace_id) SELECT $1::text FROM j ON CONFLICT (workspace_id) DO NOTHING
-       ), k AS (
-         UPDATE idempotency_keys SET state = 'done', status_code = $10::int, response_json = $11::text
-         WHERE $12::text IS NOT NULL AND workspace_id = $1::text AND route = $12::text AND key = $13::text AND EXISTS (SELECT 1 FROM j)
-       ), n AS (
-         INSERT INTO job_event_counters (workspace_id, last_seq) SELECT $1::text, 1 FROM j
-         ON CONFLICT (workspace_id) DO UPDATE SET last_seq = job_event_counters.last_seq + 1 RETURNING last_seq
-       ), e AS (
-         INSERT INTO job_events (job_id, workspace_id, seq, ws_seq, event, data_json, created_at)
-         SELECT j.id, $1::text, 1, n.last_seq, 'job.updated', $14::text, $18::bigint FROM j, n
-         RETURNING ws_seq
-       )
-       SELECT e.ws_seq AS id, pg_notify($15::text, $16::text || e.ws_seq::text || $17::text) FROM e`,
-      input.workspaceId, input.cost, createdAt, newId('txn'), id, input.type, input.label ?? null, JSON.stringify(input.request), Date.now(),
-      completion ? completion.response.statusCode : null, completion ? completionParams(completion)[1] : null,
-      completion ? completion.scope.route : null, completion ? completion.scope.key : null,
-      JSON.stringify(job), this.db.channel, before, after, Date.now(),
-    );
-    if (!row) {
-      const ws = await exec.get<{ balance: number; reserved: number }>('SELECT balance, reserved FROM workspaces WHERE id = $1', input.workspaceId);
-      return ws ? new InsufficientCredits(input.cost, ws.balance - ws.reserved) : new Error(`workspace ${input.workspaceId} does not exist`);
+  private async write(workspaceId: string, batch: Pending[]): Promise<Outcome[]> {
+    const together = await this.db.transaction((tx) => this.insertGroup(tx, workspaceId, batch)).catch(() => null);
+    if (together) return together;
+    const outcomes: Outcome[] = [];
+    for (const p of batch) {
+      try {
+        outcomes.push(...(await this.insertGroup(this.db, workspaceId, [p])));
+      } catch (err) {
+        outcomes.push({ ok: false, err });
+      }
     }
-    return { id: Number(row.id), ...event };
+    return outcomes;
   }
+
+  /**
+   * One workspace's creations. One statement when the workspace can pay for all of them; when it
+   * cannot, nothing was written and they are tried one by one (each reserved only while the
+   * workspace can still pay), so that the jobs the balance covers are still created.
+   */
+  private async insertGroup(exec: PgExec, workspaceId: string, group: Pending[]): Promise<Outcome[]> {
+    const createdAt = nowIso();
+    const prepared = group.map((p) => this.prepare(p, createdAt));
+    const written = (x: Prepared, ids: Map<string, number>): Outcome => ({ ok: true, event: { id: ids.get(x.p.id) as number, jobId: x.p.id, seq: 1, event: 'job.updated', job: x.job } });
+    const ids = await insertJobs(exec, this.db, workspaceId, createdAt, prepared);
+    if (ids) return prepared.map((x) => written(x, ids));
+    if (group.length === 1) return [{ ok: false, err: await refusal(exec, group[0] as Pending) }];
+    const out: Outcome[] = [];
+    for (const x of prepared) {
+      const one = await insertJobs(exec, this.db, workspaceId, createdAt, [x]);
+      out.push(one ? written(x, one) : { ok: false, err: await refusal(exec, x.p) });
+    }
+    return out;
+  }
+
+  private prepare(p: Pending, createdAt: string): Prepared {
+    const job = newJob(p.id, p.input, createdAt);
+    // Runs once per attempt at writing the job: the caller keeps the last answer, for the same id.
+    const completion = p.input.onCreated?.(job);
+    const { before, after } = announcement(this.db, p.input.workspaceId, { jobId: p.id, seq: 1, event: 'job.updated', job });
+    return { p, job, completion, before, after };
+  }
+}
+
+/** Why nothing was written: the workspace cannot pay (the InsufficientCredits to throw) or is gone. */
+async function refusal(exec: PgExec, p: Pending): Promise<Error> {
+  const ws = await exec.get<{ balance: number; reserved: number }>('SELECT balance, reserved FROM workspaces WHERE id = $1', p.input.workspaceId);
+  return ws ? new InsufficientCredits(p.input.cost, ws.balance - ws.reserved) : new Error(`workspace ${p.input.workspaceId} does not exist`);
+}
+
+/**
+ * One statement for one workspace's creations: the reservation of their total (only while the
+ * workspace can pay it: the row is re-checked under its lock), a ledger line each, the jobs,
+ * their tasks, the workspace's turn in the queue, the idempotency answers, and the first events
+ * with their announcements, in the order given. The events take the next ids of the workspace's
+ * event counter (job-events.store.pg.ts), raised once by the batch's size, whose row lock orders
+ * the workspace's commits. Answers each job's event id, or null when the workspace cannot pay the
+ * total (then nothing was written).
+ */
+async function insertJobs(exec: PgExec, db: PgDb, workspaceId: string, createdAt: string, rows: Prepared[]): Promise<Map<string, number> | null> {
+  const total = rows.reduce((t, x) => t + x.p.input.cost, 0);
+  const col = <T extends string | number | null>(f: (x: Prepared) => T): T[] => rows.map(f);
+  const done = rows.map((x) => (x.completion ? completionParams(x.completion) : null));
+  const out = await exec.all<{ id: number; job_id: string }>(
+    `WITH i AS (
+       SELECT * FROM unnest($5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])
+         WITH ORDINALITY AS i(job_id, cost, txn_id, type, label, request_json, status_code, response_json, route, key, data_json, before, after, n)
+     ), w AS (
+       UPDATE workspaces SET reserved = reserved + $2::bigint, updated_at = CASE WHEN $2::bigint > 0 THEN $3::text ELSE updated_at END
+       WHERE id = $1::text AND ($2::bigint = 0 OR balance - reserved >= $2::bigint) RETURNING balance
+     ), c AS (
+       INSERT INTO credit_transactions (id, workspace_id, kind, amount, balance_after, job_id, created_at)
+       SELECT i.txn_id, $1::text, 'reserve', i.cost, w.balance, i.job_id, $3::text FROM w, i WHERE i.cost > 0 ORDER BY i.n
+     ), j AS (
+       INSERT INTO jobs (id, workspace_id, type, status, stage, progress, label, request_json, created_at, cost, event_seq)
+       SELECT i.job_id, $1::text, i.type, 'queued', 'queued', 0, i.label, i.request_json, $3::text, i.cost, 1 FROM w, i ORDER BY i.n
+     ), t AS (
+       INSERT INTO tasks (kind, ref_id, workspace_id, state, run_at, max_attempts) SELECT 'job.run', i.job_id, $1::text, 'ready', $4::bigint, 3 FROM w, i ORDER BY i.n
+     ), q AS (
+       INSERT INTO queue_turns (workspace_id) SELECT $1::text FROM w ON CONFLICT (workspace_id) DO NOTHING
+     ), k AS (
+       UPDATE idempotency_keys SET state = 'done', status_code = i.status_code, response_json = i.response_json
+       FROM w, i WHERE i.route IS NOT NULL AND idempotency_keys.workspace_id = $1::text AND idempotency_keys.route = i.route AND idempotency_keys.key = i.key
+     ), ctr AS (
+       INSERT INTO job_event_counters (workspace_id, last_seq) SELECT $1::text, $19::bigint FROM w
+       ON CONFLICT (workspace_id) DO UPDATE SET last_seq = job_event_counters.last_seq + EXCLUDED.last_seq RETURNING last_seq
+     ), e AS (
+       INSERT INTO job_events (job_id, workspace_id, seq, ws_seq, event, data_json, created_at)
+       SELECT i.job_id, $1::text, 1, ctr.last_seq - $19::bigint + i.n, 'job.updated', i.data_json, $4::bigint FROM ctr, i ORDER BY i.n
+       RETURNING ws_seq, job_id
+     )
+     SELECT s.id, s.job_id, pg_notify($18::text, s.before || s.id::text || s.after)
+     FROM (SELECT e.ws_seq AS id, e.job_id, i.before, i.after FROM e JOIN i ON i.job_id = e.job_id ORDER BY e.ws_seq OFFSET 0) s`,
+    workspaceId, total, createdAt, Date.now(),
+    col((x) => x.p.id), col((x) => x.p.input.cost), col(() => newId('txn')), col((x) => x.p.input.type), col((x) => x.p.input.label ?? null),
+    col((x) => JSON.stringify(x.p.input.request)), done.map((d) => d?.[0] ?? null), done.map((d) => d?.[1] ?? null),
+    done.map((d) => d?.[3] ?? null), done.map((d) => d?.[4] ?? null), col((x) => JSON.stringify(x.job)), col((x) => x.before), col((x) => x.after),
+    db.channel, rows.length,
+  );
+  if (out.length === 0) return null;
+  return new Map(out.map((r) => [r.job_id, Number(r.id)]));
 }

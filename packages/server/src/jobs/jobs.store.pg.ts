@@ -3,8 +3,9 @@
 // transaction, which reads the job FOR UPDATE and writes only while it is queued or running, so
 // that a job ends exactly once whichever process ends it. Each change is a guarded UPDATE and its
 // event (job-events.store.pg.ts: numbered by the workspace's event counter, whose row lock orders
-// commits, and announced with NOTIFY) in one transaction. Creation, one statement with group commit, is job-creation.pg.ts;
-// the figures behind `estimatedWaitSec`, wait-estimate.ts.
+// commits, and announced with NOTIFY) in one transaction. Creation is job-creation.pg.ts: one
+// statement per workspace for all the creations asked for while that workspace's previous batch
+// was written. The figures behind `estimatedWaitSec` are wait-estimate.ts.
 import type { PgDb, PgExec } from '../store/pg.ts';
 import { nowIso } from '../ids.ts';
 import { dropTasksPg } from '../queue/queue.store.pg.ts';

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { randomToken } from '../ids.ts';
 import { PG_MIGRATIONS } from './pg-migrations.ts';
 
-export type PgValue = string | number | boolean | null | readonly string[];
+export type PgValue = string | number | boolean | null | readonly (string | number | null)[];
 
 /** What a store runs statements on: the pool (each statement commits alone) or an open transaction. */
 export interface PgExec {
@@ -26,6 +26,12 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * How this process's sessions show in pg_stat_activity: an operator (and the crash campaign,
+ * bench/chaos.ts) can tell which process holds a session, a lock or a transaction.
+ */
+const APPLICATION_NAME = `rapport-${process.pid}`;
+
 /** Lock key of the migrations (any constant shared by every process of one database). */
 const MIGRATION_LOCK = 7_262_160_421;
 
@@ -36,17 +42,66 @@ const MIGRATION_LOCK = 7_262_160_421;
  */
 function param(v: PgValue): PgValue {
   if (typeof v === 'string') return v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v;
-  if (Array.isArray(v)) return v.map((x: string) => (x.includes('\u0000') ? x.replaceAll('\u0000', '\uFFFD') : x));
+  if (Array.isArray(v)) return v.map((x: string | number | null) => (typeof x === 'string' && x.includes('\u0000') ? x.replaceAll('\u0000', '\uFFFD') : x));
   return v;
+}
+
+/**
+ * Statements with parameters are prepared, once per connection, under a name drawn from their
+ * text: PostgreSQL then parses and plans them once instead of at every call (a third of the
+ * server's work for the short statements of a request). The service's SQL is a fixed set of
+ * texts; past PREPARED_MAX distinct texts the rest run unnamed, so text built at run time cannot
+ * fill the server's memory. A statement without parameters runs unnamed (it may hold several
+ * statements, which the extended protocol refuses).
+ *
+ * A prepared `SELECT *` fails once its table gained or lost a column (a newer process migrated
+ * during a rolling upgrade): PostgreSQL answers "cached plan must not change result type". Every
+ * name is then drawn anew, so each connection prepares the statements again, and the statement
+ * is run again (a transaction is retried whole).
+ */
+const PREPARED_MAX = 500;
+let prepared = new Map<string, string>();
+let generation = 0;
+
+function statementName(sql: string): string | undefined {
+  let name = prepared.get(sql);
+  if (name === undefined && prepared.size < PREPARED_MAX) {
+    name = `rapport_${generation}_${prepared.size + 1}`;
+    prepared.set(sql, name);
+  }
+  return name;
+}
+
+/** Whether `err` is a prepared statement outdated by a change of its tables; if so, forgets every name. */
+function outdatedPlan(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  if (e.code !== '0A000' || !e.message?.includes('cached plan')) return false;
+  generation++;
+  prepared = new Map();
+  return true;
 }
 
 class Exec implements PgExec {
   protected readonly q: pg.Pool | pg.PoolClient;
-  constructor(q: pg.Pool | pg.PoolClient) {
+  private readonly inTransaction: boolean;
+  constructor(q: pg.Pool | pg.PoolClient, inTransaction: boolean) {
     this.q = q;
+    this.inTransaction = inTransaction;
   }
-  private query(sql: string, params: PgValue[]) {
-    return this.q.query(sql, params.map(param));
+  private async query(sql: string, params: PgValue[]) {
+    if (params.length === 0) return this.q.query(sql);
+    const values = params.map(param);
+    const run = () => {
+      const name = statementName(sql);
+      return this.q.query(name === undefined ? { text: sql, values } : { name, text: sql, values });
+    };
+    try {
+      return await run();
+    } catch (err) {
+      // Inside a transaction the error aborted it: PgDb.transaction runs it again.
+      if (!outdatedPlan(err) || this.inTransaction) throw err;
+      return run();
+    }
   }
   async all<T>(sql: string, ...params: PgValue[]): Promise<T[]> {
     return (await this.query(sql, params)).rows as T[];
@@ -75,7 +130,7 @@ export class PgDb extends Exec {
   readonly origin = randomToken(12);
 
   private constructor(pool: pg.Pool, url: string, schema: string) {
-    super(pool);
+    super(pool, false);
     this.pool = pool;
     this.url = url;
     this.schema = schema;
@@ -90,6 +145,7 @@ export class PgDb extends Exec {
       connectionString: url,
       max: opts.max ?? 10,
       types,
+      application_name: APPLICATION_NAME,
       ...(opts.schema ? { options: `-c search_path=${schema}` } : {}),
     });
     // An idle connection that the server drops must not crash the process; the next query reconnects.
@@ -143,7 +199,7 @@ export class PgDb extends Exec {
       let broken = false;
       try {
         await client.query('BEGIN');
-        const out = await fn(new Exec(client));
+        const out = await fn(new Exec(client, true));
         await client.query('COMMIT');
         return out;
       } catch (err) {
@@ -151,7 +207,9 @@ export class PgDb extends Exec {
           broken = true;
         });
         const code = (err as { code?: string }).code;
-        if ((code === '40001' || code === '40P01') && attempt < 5) continue;
+        // (0A000: a prepared statement outdated by a migration; its name was drawn anew.)
+        const outdated = code === '0A000' && String((err as Error).message).includes('cached plan');
+        if ((code === '40001' || code === '40P01' || outdated) && attempt < 5) continue;
         throw err;
       } finally {
         client.release(broken);
@@ -161,7 +219,7 @@ export class PgDb extends Exec {
 
   /** A connection of its own, for LISTEN (the caller releases it). */
   async dedicated(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.url, types, ...(this.schema !== 'public' ? { options: `-c search_path=${this.schema}` } : {}) });
+    const client = new pg.Client({ connectionString: this.url, types, application_name: APPLICATION_NAME, ...(this.schema !== 'public' ? { options: `-c search_path=${this.schema}` } : {}) });
     client.on('error', () => undefined);
     await client.connect();
     return client;

@@ -65,6 +65,35 @@ describe('job events across processes (postgres)', { skip: pgSkip ?? false }, ()
     assert.equal(received?.id, (await a.stores.jobs.eventsAfter(job.id, 0)).at(-1)?.id, 'read by its workspace and number');
   });
 
+  it('an announcement nobody in the process listens to is not decoded nor read from the store', async () => {
+    const ws = await newWorkspace(a.stores, 10);
+    const db = (b.stores as PgStores).pg as unknown as { get: (sql: string, ...params: unknown[]) => Promise<unknown> };
+    const get = db.get.bind(db);
+    let reads = 0;
+    db.get = (sql, ...params) => {
+      if (sql.includes('FROM job_events WHERE id')) reads++;
+      return get(sql, ...params);
+    };
+    const listener = (b.bus as unknown as { client: pg.Client }).client;
+    // Added after the bus's own listener: called once the bus has handled the same notification.
+    const received = new Promise<void>((resolve) => {
+      const seen = (n: pg.Notification) => {
+        if (!n.payload?.includes(`"w":${JSON.stringify(ws)},"i":`)) return;
+        listener.off('notification', seen);
+        resolve();
+      };
+      listener.on('notification', seen);
+    });
+    try {
+      const job = await a.stores.jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 1 });
+      await a.stores.jobs.fail(job.id, { code: 'internal_error', message: 'y'.repeat(9000) }, { type: 'report.failed', data: {}, webhook: undefined });
+      await received;
+      assert.equal(reads, 0);
+    } finally {
+      delete (db as { get?: unknown }).get;
+    }
+  });
+
   it('after its LISTEN connection is lost, the bus listens again and wakes every subscriber to read the store', async () => {
     const ws = await newWorkspace(a.stores, 10);
     const woken = next<JobEvent | null>((fn) => b.bus.subscribeWorkspace(ws, fn), (e) => e === null);
