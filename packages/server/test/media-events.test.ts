@@ -99,6 +99,27 @@ describe('media analysis events', () => {
     assert.equal((await fetch(`${base}/v1/files/${m.id}/events`)).status, 401);
   });
 
+  it('GET /v1/files/events: "from now on" is fixed before the stream opens, so a change made right after it opens is sent', async () => {
+    // The store answers slowly (as PostgreSQL under load): a change made once the client sees
+    // the stream open must not be counted as already seen.
+    const s = store();
+    const latestChange = s.latestChange.bind(s);
+    s.latestChange = async (workspaceId) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return latestChange(workspaceId);
+    };
+    try {
+      const res = await open('/v1/files/events');
+      const sse = new SseReader(res.body as ReadableStream<Uint8Array>);
+      assert.equal((await sse.next())?.retry, '2000');
+      const fresh = await insertMedia(t.services, t.main.workspaceId);
+      assert.equal(media(await sse.next()).id, fresh.id);
+      await sse.cancel();
+    } finally {
+      s.latestChange = latestChange;
+    }
+  });
+
   it('GET /v1/files/events: every change in the workspace from now on, none of another, resumable', async () => {
     const before = await insertMedia(t.services, t.main.workspaceId);
     const res = await open('/v1/files/events');

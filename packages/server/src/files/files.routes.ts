@@ -166,6 +166,6 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
   }, async (req, reply) => {
     const auth = requireAuth(req.auth);
     registerStream(services.streams, req, reply);
-    streamWorkspaceMedia(req, reply, streamDeps, auth.workspaceId);
+    await streamWorkspaceMedia(req, reply, streamDeps, auth.workspaceId);
   });
 }

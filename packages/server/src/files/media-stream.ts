@@ -69,13 +69,15 @@ export function streamMedia(req: FastifyRequest, reply: FastifyReply, deps: Stre
 }
 
 /** GET /v1/files/events: every media of the workspace whose analysis changes. */
-export function streamWorkspaceMedia(req: FastifyRequest, reply: FastifyReply, deps: StreamDeps, workspaceId: string): void {
+export async function streamWorkspaceMedia(req: FastifyRequest, reply: FastifyReply, deps: StreamDeps, workspaceId: string): Promise<void> {
+  // Without Last-Event-ID: from the workspace's newest change, read before the stream opens. Read
+  // by the first pump instead, a change made after the client saw the stream open but before the
+  // read returned was skipped (seen on PostgreSQL under load).
+  let last = lastEventId(req) ?? (req.method === 'HEAD' ? 0 : await deps.store.latestChange(workspaceId));
   if (!openStream(req, reply)) return;
-  // Without Last-Event-ID: from the workspace's newest change, read by the first pump (a store of
-  // PostgreSQL answers asynchronously, and the stream must be held before anything is awaited).
-  let last = lastEventId(req);
+  // A client that left during the read: nothing will close this stream for it.
+  if (req.raw.socket.destroyed) return void reply.raw.end();
   run(req, reply, (wake) => deps.bus.subscribeWorkspace(workspaceId, wake), async () => {
-    last ??= await deps.store.latestChange(workspaceId);
     for (;;) {
       const changed = await deps.store.changesAfter(workspaceId, last, PAGE);
       for (const m of changed) {

@@ -75,20 +75,17 @@ export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, 
       throw new ApiError('GONE', `Events after Last-Event-ID ${resumeAfter} are no longer kept (events are kept RETENTION_DAYS days; ids up to ${pruned} were removed). Reconnect without Last-Event-ID and read the jobs you follow with GET /v1/jobs/:id.`);
     }
   }
+  // "From now on" is read before the stream opens: a client that acts on the opened stream (its
+  // retry frame) must see every event that follows, even one written before this read returns.
+  let last = resumeAfter ?? (req.method === 'HEAD' ? 0 : await jobs.latestWorkspaceEventId(workspaceId));
   if (!openStream(req, reply)) return;
   let closed = false;
   let stop = () => undefined as void;
-  // Listened for before any await: a client that leaves while the store answers must not leave
-  // this stream's heartbeat and subscription behind.
   req.raw.on('close', () => {
     closed = true;
     stop();
   });
-  let last = resumeAfter;
-  if (last === null) {
-    last = await jobs.latestWorkspaceEventId(workspaceId);
-  }
-  if (closed || gone(req)) return;
+  if (gone(req)) return;
   let pumping = Promise.resolve();
   const pump = async () => {
     for (const e of await jobs.workspaceEventsAfter(workspaceId, last ?? 0)) {
