@@ -88,7 +88,7 @@ export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, 
   if (gone(req)) return;
   let pumping = Promise.resolve();
   const pump = async () => {
-    for (const e of await jobs.workspaceEventsAfter(workspaceId, last ?? 0)) {
+    for (const e of await jobs.workspaceEventsAfter(workspaceId, last)) {
       if (closed) return;
       reply.raw.write(frame(e.id, e.event, e.job));
       last = e.id;

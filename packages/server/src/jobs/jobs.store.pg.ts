@@ -19,16 +19,18 @@ import type { JobEvent, JobEventName } from './job-events.store.ts';
 import { PgJobEventLog } from './job-events.store.pg.ts';
 import { PgJobCreation } from './job-creation.pg.ts';
 import { WaitEstimate } from './wait-estimate.ts';
+import { JobStoreReads } from './job-store-reads.ts';
 import { writeOutboxPg, type OutboxEvent } from './outbox.ts';
 
-export class PgJobStore implements JobStore {
+export class PgJobStore extends JobStoreReads implements JobStore {
   private readonly db: PgDb;
   private readonly onEvent: (workspaceId: string, event: JobEvent) => void;
-  private readonly events: PgJobEventLog;
+  protected readonly events: PgJobEventLog;
   private readonly creation: PgJobCreation;
-  private readonly estimate: WaitEstimate;
+  protected readonly estimate: WaitEstimate;
 
   constructor(db: PgDb, onEvent: (workspaceId: string, event: JobEvent) => void) {
+    super();
     this.db = db;
     this.onEvent = onEvent;
     this.events = new PgJobEventLog(db);
@@ -159,29 +161,5 @@ export class PgJobStore implements JobStore {
 
   async fail(id: string, error: JobError, outbox: OutboxEvent): Promise<Job | null> {
     return this.finish(id, { error }, outbox);
-  }
-
-  eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]> {
-    return this.events.eventsAfter(jobId, afterSeq);
-  }
-
-  workspaceEventsAfter(workspaceId: string, afterId: number, limit?: number): Promise<JobEvent[]> {
-    return this.events.workspaceEventsAfter(workspaceId, afterId, limit);
-  }
-
-  latestWorkspaceEventId(workspaceId: string): Promise<number> {
-    return this.events.latestWorkspaceEventId(workspaceId);
-  }
-
-  prunedWorkspaceEventId(workspaceId: string): Promise<number> {
-    return this.events.prunedWorkspaceEventId(workspaceId);
-  }
-
-  activeCount(): Promise<number> {
-    return this.estimate.activeCount();
-  }
-
-  recentDurationSec(): Promise<number | null> {
-    return this.estimate.recentDurationSec();
   }
 }

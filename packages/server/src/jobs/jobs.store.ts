@@ -15,6 +15,7 @@ import { writeOutbox, type OutboxEvent } from './outbox.ts';
 import { SqliteJobEventLog, type JobEvent, type JobEventLog, type JobEventName } from './job-events.store.ts';
 import { SqliteJobCreation } from './job-creation.ts';
 import { WaitEstimate } from './wait-estimate.ts';
+import { JobStoreReads } from './job-store-reads.ts';
 import { toJob, type CreateInput, type JobRow } from './job-rows.ts';
 
 export type { OutboxEvent } from './outbox.ts';
@@ -54,14 +55,15 @@ export interface JobStore extends JobEventLog {
   recentDurationSec(): Promise<number | null>;
 }
 
-export class SqliteJobStore implements JobStore {
+export class SqliteJobStore extends JobStoreReads implements JobStore {
   private readonly db: SqliteDb;
   private readonly onEvent: (workspaceId: string, event: JobEvent) => void;
-  private readonly events: SqliteJobEventLog;
+  protected readonly events: SqliteJobEventLog;
   private readonly creation: SqliteJobCreation;
-  private readonly estimate: WaitEstimate;
+  protected readonly estimate: WaitEstimate;
 
   constructor(db: SqliteDb, onEvent: (workspaceId: string, event: JobEvent) => void) {
+    super();
     this.db = db;
     this.onEvent = onEvent;
     this.events = new SqliteJobEventLog(db);
@@ -199,29 +201,5 @@ export class SqliteJobStore implements JobStore {
 
   async fail(id: string, error: JobError, outbox: OutboxEvent): Promise<Job | null> {
     return this.finish(id, { error }, outbox);
-  }
-
-  eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]> {
-    return this.events.eventsAfter(jobId, afterSeq);
-  }
-
-  workspaceEventsAfter(workspaceId: string, afterId: number, limit?: number): Promise<JobEvent[]> {
-    return this.events.workspaceEventsAfter(workspaceId, afterId, limit);
-  }
-
-  latestWorkspaceEventId(workspaceId: string): Promise<number> {
-    return this.events.latestWorkspaceEventId(workspaceId);
-  }
-
-  prunedWorkspaceEventId(workspaceId: string): Promise<number> {
-    return this.events.prunedWorkspaceEventId(workspaceId);
-  }
-
-  activeCount(): Promise<number> {
-    return this.estimate.activeCount();
-  }
-
-  recentDurationSec(): Promise<number | null> {
-    return this.estimate.recentDurationSec();
   }
 }
