@@ -20,8 +20,14 @@
 // 5. Analysis throughput of 2 workers against 1 (ROLE=worker processes with the real engine,
 //    WORKER_CONCURRENCY=1 so that a worker runs one analysis at a time) on the same recordings
 //    (synthetic two-voice conversations), uploaded through an API process to a fresh schema per
-//    run; from the first analysis running to the last one done. Runs in the order 1, 2, 2, 1 so
-//    that a drift of the machine's load weighs on both sides; goal ≥ 1.8×.
+//    run; their tasks are held until every worker is ready (a worker starting up takes about a
+//    second of a core, which was counted in the 2-worker time when the second one started beside
+//    the first one's analyses), then released at once; from the first analysis running to the
+//    last one done. Runs in the order 1, 2, 2, 1 so that a drift of the machine's load weighs on
+//    both sides; goal ≥ 1.8×. With the CPU each recording cost (the worker and the analysis
+//    processes it ran, from /proc) and the cores one worker keeps busy: a worker that keeps C
+//    cores busy leaves 2 workers on K cores at most min(2, K / C) times its rate.
+//    ANALYSIS_NICE in this process's environment reaches the workers.
 //
 // `bench/run.ts` calls benchPostgres(); run this file directly for these rows alone.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -69,12 +75,15 @@ async function newWorkspace(stores: Stores, apiKey = generateApiKey()): Promise<
   return (await stores.workspaces.createWorkspace({ name: 'bench', apiKey, signingSecret: generateSigningSecret(), initialCredits: 100_000_000 })).workspace.id;
 }
 
-/** CPU seconds (user + system) of one process, from /proc (Linux); 0 when it cannot be read. */
-function cpuSec(pid: number): number {
+/**
+ * CPU seconds (user + system) of one process, from /proc (Linux), with `children` those of the
+ * children it waited for; 0 when it cannot be read.
+ */
+function cpuSec(pid: number, children = false): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
+    return (Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0)) / 100;
   } catch {
     return 0;
   }
@@ -257,14 +266,29 @@ async function readPath(): Promise<Awaited<ReturnType<typeof benchRead>>> {
   }
 }
 
-/** Seconds from the first of `files` being analysed to the last one done, by `count` workers. */
-async function analysisRun(count: number, files: string[]): Promise<number> {
+interface AnalysisRun {
+  /** From the first analysis running to the last one done. */
+  sec: number;
+  /** From the tasks being released to the first analysis running (a worker polls every 250 ms). */
+  claimSec: number;
+  /** CPU seconds of the worker processes, of the analysis processes they ran, of the API process and PostgreSQL. */
+  workerCpu: number;
+  childCpu: number;
+  otherCpu: number;
+}
+
+/**
+ * `files` analysed by `count` workers. The uploads' tasks are held (run_at in the far future)
+ * until every worker is ready, so that no worker starts up (about a second of a core) beside
+ * another's analyses inside the measured time; then released together.
+ */
+async function analysisRun(count: number, files: string[]): Promise<AnalysisRun> {
   const schema = `b_${randomToken(12).toLowerCase()}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-pg-'));
   const apiKey = generateApiKey();
   const env = {
     DATABASE_URL: URL_, DATABASE_SCHEMA: schema, DATA_DIR: dataDir, SERVICE_API_KEY: apiKey, SIGNING_SECRET: generateSigningSecret(),
-    RATE_LIMIT_DEFAULT: '1000000', RATE_LIMIT_UPLOAD: '1000000', WORKER_CONCURRENCY: '1',
+    RATE_LIMIT_DEFAULT: '1000000', RATE_LIMIT_UPLOAD: '1000000', WORKER_CONCURRENCY: '1', ...(process.env.ANALYSIS_NICE ? { ANALYSIS_NICE: process.env.ANALYSIS_NICE } : {}),
   };
   const api = await startApi(env);
   const workers: ChildProcess[] = [];
@@ -277,7 +301,19 @@ async function analysisRun(count: number, files: string[]): Promise<number> {
       const res = await fetch(`${api.url}/v1/files`, { method: 'POST', body: form, headers: { 'service-api-key': apiKey } });
       if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
     }
-    for (let i = 0; i < count; i++) workers.push((await startApi(env, 'worker')).child);
+    await db.query(`UPDATE ${schema}.tasks SET run_at = $1`, [Number.MAX_SAFE_INTEGER]);
+    workers.push(...(await Promise.all(Array.from({ length: count }, () => startApi(env, 'worker')))).map((w) => w.child));
+    const workerCpu = () => workers.reduce((t, w) => t + cpuSec(w.pid ?? 0), 0);
+    const childCpu = () => workers.reduce((t, w) => t + cpuSec(w.pid ?? 0, true), 0) - workerCpu();
+    // PostgreSQL: the server processes of this run's sessions only (named rapport-PID), not the machine's others.
+    const otherCpu = async () => {
+      const names = [api.child, ...workers].map((c) => `rapport-${c.pid ?? 0}`);
+      const backends = (await db.query('SELECT pid FROM pg_stat_activity WHERE application_name = ANY($1)', [names])).rows as { pid: number }[];
+      return new Map([[0, cpuSec(api.child.pid ?? 0)], ...backends.map((b): [number, number] => [b.pid, cpuSec(b.pid)])]);
+    };
+    const cpu0 = { workers: workerCpu(), children: childCpu(), other: await otherCpu() };
+    const released = performance.now();
+    await db.query(`UPDATE ${schema}.tasks SET run_at = $1`, [Date.now()]);
     let first = 0;
     for (;;) {
       const rows = (await db.query(`SELECT analysis_status AS s, COUNT(*)::int AS n FROM ${schema}.media GROUP BY 1`)).rows as { s: string; n: number }[];
@@ -285,9 +321,11 @@ async function analysisRun(count: number, files: string[]): Promise<number> {
       if (!first && (n('running') > 0 || n('ready') > 0)) first = performance.now();
       if (n('pending') + n('running') === 0) {
         if (n('ready') !== files.length) throw new Error(`analyses ended ${JSON.stringify(rows)}`);
-        return (performance.now() - first) / 1000;
+        // The analysis processes were reaped before their media was marked ready: their CPU is in their worker's.
+        const sec = (performance.now() - first) / 1000;
+        return { sec, claimSec: (first - released) / 1000, workerCpu: workerCpu() - cpu0.workers, childCpu: childCpu() - cpu0.children, otherCpu: [...(await otherCpu())].reduce((t, [pid, c]) => t + c - (cpu0.other.get(pid) ?? 0), 0) };
       }
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 20));
     }
   } finally {
     await db.end();
@@ -297,8 +335,8 @@ async function analysisRun(count: number, files: string[]): Promise<number> {
   }
 }
 
-/** Audio seconds analysed per second by 1 and by 2 workers, runs in the order 1, 2, 2, 1. */
-async function workerScaling(): Promise<{ one: number; two: number; runs: string }> {
+/** Audio seconds analysed per second by 1 and by 2 workers, runs in the order 1, 2, 2, 1, with their CPU. */
+async function workerScaling(): Promise<{ one: number; two: number; runs: string; cpu: string; cores: number }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-rec-'));
   try {
     const files = Array.from({ length: RECORDINGS }, (_, i) => {
@@ -311,13 +349,20 @@ async function workerScaling(): Promise<{ one: number; two: number; runs: string
       return file;
     });
     const order = QUICK ? [1, 2] : [1, 2, 2, 1];
-    const took: { count: number; sec: number }[] = [];
-    for (const count of order) took.push({ count, sec: await analysisRun(count, files) });
-    const rate = (count: number) => {
-      const runs = took.filter((t) => t.count === count);
-      return runs.reduce((t, r) => t + (RECORDINGS * RECORDING_SEC) / r.sec, 0) / runs.length;
+    const took: (AnalysisRun & { count: number })[] = [];
+    for (const count of order) took.push({ count, ...(await analysisRun(count, files)) });
+    const runs = (count: number) => took.filter((t) => t.count === count);
+    const mean = (count: number, f: (r: AnalysisRun) => number) => runs(count).reduce((t, r) => t + f(r), 0) / runs(count).length;
+    const per = (count: number, f: (r: AnalysisRun) => number) => mean(count, (r) => f(r) / RECORDINGS).toFixed(2);
+    const perAnalysis = (count: number) => `${count} worker${count > 1 ? 's' : ''}: ${per(count, (r) => r.childCpu)} + ${per(count, (r) => r.workerCpu)} s (+ ${per(count, (r) => r.otherCpu)} s API and PostgreSQL)`;
+    return {
+      one: mean(1, (r) => (RECORDINGS * RECORDING_SEC) / r.sec),
+      two: mean(2, (r) => (RECORDINGS * RECORDING_SEC) / r.sec),
+      runs: took.map((t) => `${t.count}: ${t.sec.toFixed(1)} s`).join(', ') + `; first claim ${Math.max(...took.map((t) => t.claimSec)).toFixed(2)} s after release at most`,
+      cpu: `${perAnalysis(1)}; ${perAnalysis(2)}`,
+      // Cores one worker keeps busy: with C of them, 2 workers on K cores gain at most K / C.
+      cores: mean(1, (r) => (r.childCpu + r.workerCpu + r.otherCpu) / r.sec),
     };
-    return { one: rate(1), two: rate(2), runs: took.map((t) => `${t.count}: ${t.sec.toFixed(1)} s`).join(', ') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -361,6 +406,8 @@ export async function benchPostgres(only?: readonly string[]): Promise<Record<st
     rows.push(
       { measurement: `analysis, 1 worker: audio s per s (${RECORDINGS} recordings of ${RECORDING_SEC} s; ${w.runs})`, median: w.one.toFixed(1), p95: '', goal: '', met: '' },
       { measurement: 'analysis, 2 workers: audio s per s, same recordings', median: w.two.toFixed(1), p95: '', goal: `ratio 2 ÷ 1: ${(w.two / w.one).toFixed(2)}`, met: w.two / w.one >= 1.8 ? 'yes' : 'NO' },
+      { measurement: `analysis: CPU per recording, analysis process + worker (${w.cpu})`, median: '', p95: '', goal: '', met: '' },
+      { measurement: `analysis: cores one worker keeps busy (all its processes, API, PostgreSQL); ratio ${os.cpus().length} cores allow`, median: w.cores.toFixed(2), p95: '', goal: `≤ ${Math.min(2, os.cpus().length / w.cores).toFixed(2)}`, met: '' },
     );
   }
   return rows;

@@ -2,6 +2,7 @@
 // shut down cleanly on SIGINT/SIGTERM (stop accepting, let running tasks end or lose their
 // lease to a successor, close the store).
 import { loadConfig, type Config } from './config.ts';
+import { compileCacheDir, flushCompileCache } from './compile-cache.ts';
 import { composeService, type ComposedService } from './compose.ts';
 import { loadEngine } from './analysis/load-engine.ts';
 import type { AnalysisEngine } from './analysis/engine.ts';
@@ -16,7 +17,7 @@ export interface RunningService {
 
 /** `opts.engine` replaces the engine that would be loaded (tests run the service with a test double). */
 export async function runService(config: Config, opts: { logger?: boolean; engine?: AnalysisEngine | null } = {}): Promise<RunningService> {
-  const engine = opts.engine !== undefined ? opts.engine : await loadEngine();
+  const engine = opts.engine !== undefined ? opts.engine : await loadEngine({ compileCacheDir: compileCacheDir(config.dataDir) });
   const composed = await composeService(config, { ...opts, engine });
   const boot = await composed.services.workspace.bootstrap({ serviceApiKey: config.serviceApiKey, signingSecret: config.signingSecret });
   for (const warning of boot.warnings) composed.app.log.warn(warning);
@@ -38,6 +39,8 @@ export async function runService(config: Config, opts: { logger?: boolean; engin
 export async function serveFromEnv(): Promise<void> {
   const config = loadConfig();
   const running = await runService(config);
+  // What this process compiled, the engine included, is on disk before it says it is ready (main.ts).
+  flushCompileCache();
   if (running.generated) {
     process.stdout.write(
       [

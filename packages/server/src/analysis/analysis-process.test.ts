@@ -3,16 +3,17 @@
 // while a recording is analysed; the engine's error codes cross unchanged; an analysis over its
 // memory limit (in the JS heap or outside it) fails as analysis_out_of_memory; a killed one fails
 // plainly; an abort or a kill leaves no process behind, the decoder the analysis started included;
-// an analysis whose service is killed ends too.
+// an analysis whose service is killed ends too; the engine's compiled code is kept between
+// analysis processes in the compile cache directory given.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pcm16WavHeader } from '@rapport/analysis';
+import { pcm16WavHeader, type MediaAnalysis } from '@rapport/analysis';
 import { createEngine } from './engine.adapter.ts';
 import { analyzeInChild, type ChildAnalysisInput } from './analysis-process.ts';
 import { descendants, processState, threadPolicies, threadPriorities, type ProcessRef } from './process-tree.ts';
@@ -117,6 +118,20 @@ describe('analysis in a child process', () => {
     // Only what Node's IPC channel needs.
     const names = [...environments].flatMap((e) => e.split('\0').filter(Boolean).map((kv) => kv.split('=')[0]));
     assert.deepEqual([...new Set(names)].sort(), ['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);
+  });
+
+  it('keeps the engine\'s compiled code in the compile cache directory it is given (made 0700) and analyses the same from it', async () => {
+    const cacheDir = path.join(dir, 'data', 'compile-cache');
+    const cached = createEngine({ compileCacheDir: cacheDir });
+    const file = conversation(20);
+    const outcome = (a: MediaAnalysis) => ({ segments: a.segments, speakers: a.speakers, turns: a.turns });
+    const plain = outcome(await run(file));
+    assert.deepEqual(outcome(await cached.analyzeMedia(input(file))), plain);
+    assert.equal(statSync(cacheDir).mode & 0o777, 0o700);
+    // One file per module (Node names them by a hash of the path), under a directory per Node version.
+    const entries = readdirSync(cacheDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    assert.ok(entries.length >= 50, `${entries.length} modules cached`);
+    assert.deepEqual(outcome(await cached.analyzeMedia(input(file))), plain);
   });
 
   it('engine errors keep their code; an abort ends the process and leaves none behind', async () => {

@@ -35,6 +35,8 @@ export interface ChildAnalysisInput {
   niceIncrement?: number;
   /** While the API is busy the child is paused but for this share of the time (ANALYSIS_MIN_SHARE_PCT / 100; 1: never). */
   minShare?: number;
+  /** Where the child keeps the engine's compiled code between analyses (analysis.child.ts); none: compiled at every start. */
+  compileCacheDir?: string;
   onProgress: (stage: AnalysisStage, fraction: number) => void;
   signal: AbortSignal;
 }
@@ -89,7 +91,7 @@ function tool(name: 'chrt' | 'setpriv'): string | null {
  * value alone does not promise. Both keep the pid (they exec). Else with fork; the nice value is
  * set either way.
  */
-function startChild(entry: string, nice: number, memoryLimitMb: number): ChildProcess {
+function startChild(entry: string, nice: number, memoryLimitMb: number, compileCacheDir: string | undefined): ChildProcess {
   const execArgv = [`--max-old-space-size=${memoryLimitMb}`, '--disable-warning=ExperimentalWarning'];
   const options = {
     // Structured clone, as between threads: typed arrays and nested objects cross unchanged.
@@ -98,16 +100,17 @@ function startChild(entry: string, nice: number, memoryLimitMb: number): ChildPr
     // The process that reads hostile media gets none of the service's secrets (SERVICE_API_KEY...).
     env: {},
   };
+  const childArgs = [String(nice), ...(compileCacheDir ? [compileCacheDir] : [])];
   const setpriv = tool('setpriv');
   const chrt = tool('chrt');
   const command = [
     ...(setpriv ? [setpriv, '--pdeathsig', 'SIGKILL', '--'] : []),
     ...(chrt ? [chrt, '--idle', '0'] : []),
-    process.execPath, ...execArgv, entry, String(nice),
+    process.execPath, ...execArgv, entry, ...childArgs,
   ];
   const [file, ...args] = command as [string, ...string[]];
   if (file !== process.execPath) return spawn(file, args, options);
-  return fork(entry, [String(nice)], { ...options, execPath: process.execPath, execArgv });
+  return fork(entry, childArgs, { ...options, execPath: process.execPath, execArgv });
 }
 
 /**
@@ -119,7 +122,7 @@ export function analyzeInChild(input: ChildAnalysisInput, options: { entry?: str
   return new Promise((resolve, reject) => {
     if (input.signal.aborted) return reject(abortReason(input.signal));
     const nice = childNice(input.niceIncrement ?? DEFAULT_ANALYSIS_NICE);
-    const child = startChild(options.entry ?? ENTRY, nice, input.memoryLimitMb);
+    const child = startChild(options.entry ?? ENTRY, nice, input.memoryLimitMb, input.compileCacheDir);
     const pid = child.pid;
     const release = pid === undefined ? () => undefined : governAnalysis(pid, input.minShare ?? DEFAULT_MIN_SHARE);
     // The main thread at once (the threads it starts inherit it); the child does its other threads.

@@ -11,13 +11,20 @@ import {
   resolveSelector,
 } from '@rapport/analysis';
 import type { AnalysisEngine } from './engine.ts';
+import { ensureCompileCacheDir } from '../compile-cache.ts';
 import { analyzeInChild } from './analysis-process.ts';
 
-export function createEngine(): AnalysisEngine {
+/**
+ * `compileCacheDir`: where analysis processes keep the engine's compiled code (compile-cache.ts);
+ * made if missing; where it cannot be, the engine is compiled at every start.
+ */
+export function createEngine(options: { compileCacheDir?: string } = {}): AnalysisEngine {
+  const dir = options.compileCacheDir ? ensureCompileCacheDir(options.compileCacheDir) : null;
+  const cache = dir ? { compileCacheDir: dir } : {};
   return {
     version: ENGINE_VERSION,
     // In a child process at a lower priority with its own memory limit: the API keeps its cores.
-    analyzeMedia: (input) => analyzeInChild(input),
+    analyzeMedia: (input) => analyzeInChild({ ...input, ...cache }),
     linkSpeakers: (voiceprints, existing) => linkSpeakers(voiceprints, existing),
     resolveSelector: (media, selector, ctx) => resolveSelector(media, selector, ctx),
     aggregateMetrics: (items) => aggregateMetrics(items),

@@ -2,12 +2,12 @@
 // Until then the worker runs without one, and jobs fail with an honest internal_error.
 import type { AnalysisEngine } from './engine.ts';
 
-export async function loadEngine(): Promise<AnalysisEngine | null> {
+export async function loadEngine(options: { compileCacheDir?: string } = {}): Promise<AnalysisEngine | null> {
   try {
     // A computed specifier: the adapter file may not exist in a build without the engine.
     const adapter = './engine.adapter.ts';
-    const mod = (await import(adapter)) as { createEngine?: () => AnalysisEngine };
-    return mod.createEngine ? mod.createEngine() : null;
+    const mod = (await import(adapter)) as { createEngine?: (opts: { compileCacheDir?: string }) => AnalysisEngine };
+    return mod.createEngine ? mod.createEngine(options) : null;
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return null;
     throw err;
