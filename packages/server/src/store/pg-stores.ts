@@ -16,6 +16,7 @@ import { PgWebhookStore } from '../webhooks/webhooks.store.pg.ts';
 import { PgIdempotencyStore } from '../idempotency/idempotency.store.pg.ts';
 import { PgJobEventBus } from '../events/job-event-bus.pg.ts';
 import { PgRetentionStore } from '../retention/retention.store.pg.ts';
+import { PgReferenceStore } from '../jobs/references.store.pg.ts';
 
 /** The PostgreSQL stores, for tests that open them on their own schema. */
 export interface PgStores extends Stores {
@@ -66,6 +67,7 @@ export async function openPgStores(
     media: new PgMediaStore(db, (ws, id) => mediaBus.publish(ws, id)),
     contentLinks: new PgContentLinkStore(db),
     entities: new PgEntityStore(db),
+    references: new PgReferenceStore(db),
     results: new PgResultStore(db),
     blobs: new FileBlobStore(mediaDir),
     credits: new PgCreditStore(db),
