@@ -27,7 +27,7 @@ import { DEFAULT_EMBEDDING } from '../packages/analysis/src/speech/diarization/d
 import { spectralCount } from './spectral-count.ts';
 import { formatEvents, referenceTurnTaking, scoreTurnTaking, sumTurnTaking, type RefUtterance, type TurnTakingScore } from './turn-taking.ts';
 
-interface FileResult {
+export interface FileResult {
   file: ManifestFile;
   analysis: MediaAnalysis;
   elapsedSec: number;

@@ -2,7 +2,8 @@
 declare module 'madge' {
   interface MadgeConfig {
     fileExtensions?: string[];
-    tsConfig?: string;
+    /** A tsconfig file, or its parsed contents (then `baseUrl` and `paths` resolve aliases). */
+    tsConfig?: string | { compilerOptions: Record<string, unknown> };
     excludeRegExp?: RegExp[];
     detectiveOptions?: Record<string, Record<string, unknown>>;
   }

@@ -77,7 +77,7 @@ export const responseFields: Record<string, Shape> = {
     optional: ['attempts'],
     nullable: ['nextAttemptAt', 'lastStatusCode', 'lastError'],
   }),
-  Workspace: shape<Workspace>()({ required: ['id', 'name', 'createdAt', 'updatedAt'], optional: [], nullable: [] }),
+  Workspace: shape<Workspace>()({ required: ['id', 'name', 'createdAt', 'updatedAt', 'quotas', 'usage'], optional: [], nullable: [] }),
   ApiKey: shape<ApiKey>()({
     required: ['id', 'scope', 'name', 'hint', 'createdAt', 'revokedAt'], optional: [], nullable: ['name', 'revokedAt'],
   }),

@@ -434,11 +434,21 @@ export interface EntityMergeParams {
 
 // ---- workspace ----
 
+/** Active API keys and bytes of stored media: the most a workspace may hold, or what it holds. */
+export interface WorkspaceQuotaFigures {
+  apiKeys: number;
+  mediaBytes: number;
+}
+
 export interface Workspace {
   id: Id;
   name: string;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** The quotas in force (beyond them, 409 `QUOTA_EXCEEDED`). */
+  quotas: WorkspaceQuotaFigures;
+  /** What the workspace holds now, counted against `quotas`. */
+  usage: WorkspaceQuotaFigures;
 }
 
 export interface ApiKey {

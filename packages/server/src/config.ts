@@ -25,6 +25,8 @@ export interface Config {
   /** The PostgreSQL schema of the tables (created when missing); lets deployments share a database. */
   databaseSchema: string;
   redisUrl: string | null;
+  /** With Redis carrying job events, an event stream told nothing for this long reads the store (a lost publish). */
+  eventCatchUpSec: number;
   role: 'all' | 'api' | 'worker';
   workerConcurrency: number;
   maxUploadBytes: number;
@@ -134,6 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databaseSchema,
     redisUrl: optional('REDIS_URL'),
+    eventCatchUpSec: int('EVENT_CATCH_UP_SEC', 5, 1, 300),
     role: oneOf('ROLE', ROLES, 'all'),
     workerConcurrency: int('WORKER_CONCURRENCY', 2, 1, 64),
     maxUploadBytes: int('MAX_UPLOAD_BYTES', 2 * 1024 ** 3, 1),

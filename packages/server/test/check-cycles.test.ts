@@ -1,5 +1,6 @@
 // scripts/check-cycles.ts (run by `npm run lint`): a cycle made only of `import type` fails the
-// check too, as a cycle of value imports does; files without a cycle pass.
+// check too, as a cycle of value imports does; so does a cycle across workspace packages through
+// their `@scope/name` imports; files without a cycle pass.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -36,5 +37,17 @@ describe('the import cycle check', { timeout: 60_000 }, () => {
     const out = check(at);
     assert.equal(out.status, 0, out.stdout + out.stderr);
     assert.match(out.stdout, /no import cycles among 2 files/);
+  });
+
+  it('fails on a cycle across workspace packages imported by their package names', () => {
+    const packages = path.join(dir, 'workspace', 'packages');
+    for (const [name, other] of [['alpha', 'beta'], ['beta', 'alpha']] as const) {
+      mkdirSync(path.join(packages, name, 'src'), { recursive: true });
+      writeFileSync(path.join(packages, name, 'package.json'), JSON.stringify({ name: `@cyc/${name}`, exports: { '.': './src/index.ts' } }));
+      writeFileSync(path.join(packages, name, 'src', 'index.ts'), `import type { ${other === 'alpha' ? 'A' : 'B'} } from '@cyc/${other}';\nexport type ${name === 'alpha' ? 'A' : 'B'} = { peer?: ${other === 'alpha' ? 'A' : 'B'} };\n`);
+    }
+    const out = check(packages);
+    assert.equal(out.status, 1, out.stdout + out.stderr);
+    assert.match(out.stderr, /alpha\/src\/index\.ts -> beta\/src\/index\.ts|beta\/src\/index\.ts -> alpha\/src\/index\.ts/);
   });
 });

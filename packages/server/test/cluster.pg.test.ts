@@ -2,9 +2,9 @@
 // with the delayed-failure TEST DOUBLE engine): two API processes (ROLE=api) and a worker
 // (ROLE=worker) started at once on an empty schema (they migrate once, under the advisory lock,
 // and join one workspace). A job created through API A is run by the worker, and an SSE stream
-// held on API B shows its progress and its end: the events travel by LISTEN/NOTIFY, since an
-// API process on PostgreSQL does not poll the store. Both API processes answer the same state,
-// and with REDIS_URL they share one rate-limit window (decisions §4).
+// held on API B shows its progress and its end: with REDIS_URL set the events travel by Redis
+// pub/sub (test/stores/event-bus.test.ts covers LISTEN/NOTIFY, the bus without it). Both API
+// processes answer the same state, and they share one rate-limit window (decisions §4).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';

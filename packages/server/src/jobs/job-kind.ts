@@ -7,7 +7,7 @@ import type { TSchema } from 'typebox';
 import type { ErrorDetail } from '../http/errors.ts';
 import type { RateClass } from '../http/rate-limit.ts';
 import type { AnalysisEngine, BuiltDocument, MediaAnalysisMap, MemberInput } from '../analysis/engine.ts';
-import type { Member, WebhookTarget } from '../matching/matching.schemas.ts';
+import type { Member, WebhookTarget } from './job-request.schemas.ts';
 import type { OutboxEvent } from './outbox.ts';
 import type { JobType } from './jobs.schemas.ts';
 import type { IdPrefix } from '../ids.ts';

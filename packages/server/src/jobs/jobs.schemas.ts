@@ -15,13 +15,15 @@ export const JOB_STAGES = [
 ] as const;
 export type JobStage = (typeof JOB_STAGES)[number];
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-export type JobType = 'matching' | 'report';
+/** Every kind of result job; the job-kind table (job-kinds.ts) holds one entry per type. */
+export const JOB_TYPES = ['matching', 'report'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
 
 export const JobErrorSchema = Strict({ code: Type.String(), message: Type.String() });
 
 export const Job = Strict({
   id: Type.String(),
-  type: Type.Union([Type.Literal('matching'), Type.Literal('report')]),
+  type: Type.Unsafe<JobType>(Type.Union(JOB_TYPES.map((t) => Type.Literal(t)))),
   status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]),
   stage: Type.Union([
     Type.Literal('queued'),

@@ -6,7 +6,7 @@ import { InsufficientCredits } from '../credits/credits.ledger.ts';
 import { requestHash, type IdempotencyStore, type IdempotencyScope } from '../idempotency/idempotency.store.ts';
 import type { JobStore, OutboxEvent } from './jobs.store.ts';
 import type { Job, JobListQuery, JobType } from './jobs.schemas.ts';
-import type { JobReceipt } from '../matching/matching.schemas.ts';
+import type { JobReceipt } from './job-request.schemas.ts';
 import type { AuthContext } from '../http/context.ts';
 import { InvalidCursor } from '../store/cursor.ts';
 import { jobKind } from './job-kinds.ts';

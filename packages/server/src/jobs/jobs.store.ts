@@ -17,6 +17,7 @@ import { SqliteJobCreation } from './job-creation.ts';
 import { WaitEstimate } from './wait-estimate.ts';
 import { JobStoreReads } from './job-store-reads.ts';
 import { toJob, type CreateInput, type JobRow } from './job-rows.ts';
+import type { JobType } from './jobs.schemas.ts';
 
 export type { OutboxEvent } from './outbox.ts';
 export type { JobEvent, JobEventName } from './job-events.store.ts';
@@ -34,7 +35,7 @@ export interface StoredJob {
 
 export interface ResultToStore {
   id: string;
-  kind: 'matching' | 'report';
+  kind: JobType;
   payloadJson: string;
   evidenceJson: string | null;
 }

@@ -5,7 +5,7 @@ import type { MediaAnalysis } from '@rapport/analysis';
 import { JobFailure } from '../http/errors.ts';
 import type { EntityStore } from '../entities/entities.store.ts';
 import type { AnalysisEngine, MemberInput } from '../analysis/engine.ts';
-import type { Member } from '../matching/matching.schemas.ts';
+import type { Member } from './job-request.schemas.ts';
 import type { MediaRecord, MediaStore } from '../files/media.store.ts';
 
 /** The stores a member is resolved from: the media with their analyses and links, and the entities. */

@@ -8,7 +8,7 @@ import type { Services } from '../services.ts';
 import { requireAuth } from '../http/context.ts';
 import { idempotencyKeyOf } from '../http/idempotency-hooks.ts';
 import { Strict } from '../http/schema-helpers.ts';
-import { JobReceipt } from '../matching/matching.schemas.ts';
+import { JobReceipt } from './job-request.schemas.ts';
 import type { JobKind, JobRequest } from './job-kind.ts';
 
 const JobIdParams = Strict({ jobId: Type.String({ minLength: 1, maxLength: 256 }) });

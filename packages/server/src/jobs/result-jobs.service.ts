@@ -3,8 +3,8 @@
 // read its result, evidence and standalone HTML.
 import { ApiError, type ErrorDetail } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
-import type { Member } from '../matching/matching.schemas.ts';
-import { memberRuleErrors, webhookRuleErrors } from '../matching/matching.rules.ts';
+import type { Member } from './job-request.schemas.ts';
+import { memberRuleErrors, webhookRuleErrors } from './job-request.rules.ts';
 import type { ResultStore } from '../results/results.store.ts';
 import { resultHtml } from '../results/result-html.ts';
 import type { JobService } from './jobs.service.ts';

@@ -1,7 +1,7 @@
 // Report jobs (decisions §9): one target, profiled alone.
 import { Type, type Static } from 'typebox';
 import { Nullable, Strict } from '../http/schema-helpers.ts';
-import { Member, ResolvedMember, ResultDocument, WebhookTarget } from '../matching/matching.schemas.ts';
+import { Member, ResolvedMember, ResultDocument, WebhookTarget } from '../jobs/job-request.schemas.ts';
 
 export const ReportJobRequest = Strict({
   target: Member,

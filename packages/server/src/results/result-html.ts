@@ -5,9 +5,10 @@ import type { MatchingEvidence, ResultDocument } from '@rapport/analysis';
 import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
 import type { ResultStore } from './results.store.ts';
+import type { JobType } from '../jobs/jobs.schemas.ts';
 
 /** `what` names the result in errors and in the footer ("matching result", "report"). */
-export async function resultHtml(results: ResultStore, auth: AuthContext, id: string, kind: 'matching' | 'report', what: string): Promise<string> {
+export async function resultHtml(results: ResultStore, auth: AuthContext, id: string, kind: JobType, what: string): Promise<string> {
   const r = await results.get(auth.workspaceId, id, kind);
   if (!r) throw new ApiError('NOT_FOUND', `No ${what} ${id}.`);
   const payload = JSON.parse(r.payloadJson) as { json?: ResultDocument | null; createdAt?: string; label?: string };

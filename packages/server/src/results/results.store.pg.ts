@@ -2,6 +2,7 @@
 // result never changes once written, so every process may keep the ones it read.
 import type { PgDb } from '../store/pg.ts';
 import { CACHE_MAX, type ResultStore, type StoredResult } from './results.store.ts';
+import type { JobType } from '../jobs/jobs.schemas.ts';
 
 export class PgResultStore implements ResultStore {
   private readonly cache = new Map<string, StoredResult & { workspaceId: string }>();
@@ -10,10 +11,10 @@ export class PgResultStore implements ResultStore {
     this.db = db;
   }
 
-  async get(workspaceId: string, id: string, kind: 'matching' | 'report'): Promise<StoredResult | null> {
+  async get(workspaceId: string, id: string, kind: JobType): Promise<StoredResult | null> {
     const hit = this.cache.get(id);
     if (hit) return hit.workspaceId === workspaceId && hit.kind === kind ? hit : null;
-    const r = await this.db.get<{ id: string; job_id: string; kind: 'matching' | 'report'; payload_json: string; evidence_json: string | null }>(
+    const r = await this.db.get<{ id: string; job_id: string; kind: JobType; payload_json: string; evidence_json: string | null }>(
       'SELECT id, job_id, kind, payload_json, evidence_json FROM results WHERE id = $1 AND workspace_id = $2 AND kind = $3',
       id, workspaceId, kind,
     );

@@ -1,17 +1,18 @@
 // Finished results (matching and report payloads), stored as the JSON text that is served, so
 // that reading one is a single indexed lookup and no re-serialisation.
 import type { SqliteDb } from '../store/sqlite.ts';
+import type { JobType } from '../jobs/jobs.schemas.ts';
 
 export interface StoredResult {
   id: string;
   jobId: string;
-  kind: 'matching' | 'report';
+  kind: JobType;
   payloadJson: string;
   evidenceJson: string | null;
 }
 
 export interface ResultStore {
-  get(workspaceId: string, id: string, kind: 'matching' | 'report'): Promise<StoredResult | null>;
+  get(workspaceId: string, id: string, kind: JobType): Promise<StoredResult | null>;
   exists(workspaceId: string, id: string): Promise<boolean>;
 }
 
@@ -25,7 +26,7 @@ export class SqliteResultStore implements ResultStore {
     this.db = db;
   }
 
-  async get(workspaceId: string, id: string, kind: 'matching' | 'report'): Promise<StoredResult | null> {
+  async get(workspaceId: string, id: string, kind: JobType): Promise<StoredResult | null> {
     const hit = this.cache.get(id);
     if (hit) return hit.workspaceId === workspaceId && hit.kind === kind ? hit : null;
     const found = this.read(workspaceId, id, kind);
@@ -36,8 +37,8 @@ export class SqliteResultStore implements ResultStore {
     return found;
   }
 
-  private read(workspaceId: string, id: string, kind: 'matching' | 'report'): StoredResult | null {
-    const r = this.db.get<{ id: string; job_id: string; kind: 'matching' | 'report'; payload_json: string; evidence_json: string | null }>(
+  private read(workspaceId: string, id: string, kind: JobType): StoredResult | null {
+    const r = this.db.get<{ id: string; job_id: string; kind: JobType; payload_json: string; evidence_json: string | null }>(
       'SELECT id, job_id, kind, payload_json, evidence_json FROM results WHERE id = ? AND workspace_id = ? AND kind = ?',
       id, workspaceId, kind,
     );

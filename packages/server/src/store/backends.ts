@@ -52,7 +52,9 @@ function sqliteBackend(db: SqliteDb): StoreBackend {
 export async function openBackend(config: Config, onJobEvent: JobEventHook, log?: (msg: string, extra?: Record<string, unknown>) => void): Promise<OpenedStores> {
   if (config.databaseUrl) {
     const { openPgStores } = await import('./pg-stores.ts');
-    return openPgStores(config.databaseUrl, config.mediaDir, onJobEvent, log, config.databaseSchema === 'public' ? {} : { schema: config.databaseSchema });
+    // REDIS_URL carries job events between processes instead of LISTEN/NOTIFY (docs/deploy.md).
+    const redis = config.redisUrl ? { url: config.redisUrl, catchUpMs: config.eventCatchUpSec * 1000 } : undefined;
+    return openPgStores(config.databaseUrl, config.mediaDir, onJobEvent, log, config.databaseSchema === 'public' ? {} : { schema: config.databaseSchema }, redis);
   }
   const db = new SqliteDb(path.join(config.dataDir, 'rapport.db'));
   const bus = new MemoryJobEventBus();

@@ -15,6 +15,8 @@ import { PgFeedbackStore } from '../feedback/feedback.store.pg.ts';
 import { PgWebhookStore } from '../webhooks/webhooks.store.pg.ts';
 import { PgIdempotencyStore } from '../idempotency/idempotency.store.pg.ts';
 import { PgJobEventBus } from '../events/job-event-bus.pg.ts';
+import type { JobEventBus } from '../events/job-event-bus.ts';
+import type { RedisBusOptions } from '../events/job-event-bus.redis.ts';
 import { PgRetentionStore } from '../retention/retention.store.pg.ts';
 import { PgReferenceStore } from '../jobs/references.store.pg.ts';
 
@@ -23,13 +25,13 @@ export interface PgStores extends Stores {
   pg: PgDb;
 }
 
-function pgBackend(db: PgDb, bus: PgJobEventBus | null): StoreBackend {
+function pgBackend(db: PgDb, bus: JobEventBus | null): StoreBackend {
   return {
     kind: 'postgres',
     ping: () => db.ping(),
     aggregate: <T>(sql: string) => db.all<T>(sql),
     close: async () => {
-      await bus?.close();
+      await bus?.close?.();
       await db.close();
     },
   };
@@ -37,7 +39,8 @@ function pgBackend(db: PgDb, bus: PgJobEventBus | null): StoreBackend {
 
 /**
  * Opens the stores on `url` (migrating under an advisory lock). `options.schema` keeps a test's
- * tables apart from every other test's in one database.
+ * tables apart from every other test's in one database. With `redis`, job events travel between
+ * processes by Redis pub/sub (job-event-bus.redis.ts) rather than LISTEN/NOTIFY.
  */
 export async function openPgStores(
   url: string,
@@ -45,11 +48,12 @@ export async function openPgStores(
   onJobEvent: JobEventHook,
   log?: (msg: string, extra?: Record<string, unknown>) => void,
   options: PgOptions = {},
+  redis?: RedisBusOptions,
 ): Promise<OpenedStores & { stores: PgStores }> {
   const db = await PgDb.open(url, options);
-  let bus: PgJobEventBus;
+  let bus: JobEventBus;
   try {
-    bus = await PgJobEventBus.start(db, log);
+    bus = redis ? await (await import('../events/job-event-bus.redis.ts')).RedisJobEventBus.start(db, redis, log) : await PgJobEventBus.start(db, log);
   } catch (err) {
     await db.close();
     throw err;

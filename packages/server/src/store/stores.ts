@@ -50,7 +50,7 @@ export interface Stores {
 
 export interface OpenedStores {
   stores: Stores;
-  /** The job event bus of this backend: in-process for the embedded store, LISTEN/NOTIFY on PostgreSQL. */
+  /** The job event bus of this backend: in-process for the embedded store, LISTEN/NOTIFY on PostgreSQL, or Redis pub/sub there with REDIS_URL. */
   bus: JobEventBus;
   /**
    * Wakes the media event streams when a media changes in this process. In-process on both

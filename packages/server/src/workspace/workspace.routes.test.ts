@@ -3,6 +3,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, call, json, type ErrorJson, type Tenant, type TestApp } from '../../test/helpers.ts';
+import { fileUpload } from '../files/files.fixtures.testkit.ts';
 
 interface Key { id: string; scope: 'admin' | 'standard'; name: string | null; hint: string; createdAt: string; revokedAt: string | null; apiKey?: string }
 interface Secret { signingSecret: string; previousSigningSecret: string | null; previousExpiresAt: string | null }
@@ -23,6 +24,22 @@ describe('workspace administration', () => {
     const ws = json<{ id: string; name: string; createdAt: string }>(res);
     assert.equal(ws.id, t.main.workspaceId);
     assert.equal(ws.name, 'default');
+  });
+
+  it('GET /v1/workspace shows the quotas in force and what the workspace holds against them', async () => {
+    type Figures = { apiKeys: number; mediaBytes: number };
+    const get = async () => json<{ quotas: Figures; usage: Figures }>(await call(t, t.main, { method: 'GET', url: '/v1/workspace' }));
+    const before = await get();
+    // The configuration's defaults (MAX_API_KEYS 20, MEDIA_QUOTA_BYTES 50 GiB); the admin key and `app`.
+    assert.deepEqual(before.quotas, { apiKeys: 20, mediaBytes: 50 * 1024 ** 3 });
+    assert.deepEqual(before.usage, { apiKeys: 2, mediaBytes: 0 });
+    const upload = await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload('WEBVTT\n\n00:00.000 --> 00:01.000\n<v Ann>Hello\n', 'talk.vtt') });
+    assert.equal(upload.statusCode, 201, upload.body);
+    await t.services.stores.workspaces.setQuotas(t.main.workspaceId, { apiKeys: 5 });
+    const after = await get();
+    assert.deepEqual(after.quotas, { apiKeys: 5, mediaBytes: 50 * 1024 ** 3 });
+    assert.equal(after.usage.apiKeys, 2);
+    assert.ok(after.usage.mediaBytes > 0, 'the transcript counts against the media quota');
   });
 
   it('403 FORBIDDEN for a standard key on every /v1/workspace route; the key works elsewhere', async () => {

@@ -9,7 +9,20 @@ import { ListOf, ListQuery, Nullable, Strict } from '../http/schema-helpers.ts';
 import { decodeCursor, encodeCursor, InvalidCursor } from '../store/cursor.ts';
 import type { ApiKeyRecord, SigningSecrets } from './workspace.store.ts';
 
-const Workspace = Strict({ id: Type.String(), name: Type.String(), createdAt: Type.String(), updatedAt: Type.String() });
+const QuotaFigures = (what: string) =>
+  Strict({
+    apiKeys: Type.Integer({ minimum: 0, description: `active (not revoked) API keys: ${what}` }),
+    mediaBytes: Type.Integer({ minimum: 0, description: `bytes of stored media, transcripts included: ${what}` }),
+  });
+
+const Workspace = Strict({
+  id: Type.String(),
+  name: Type.String(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  quotas: QuotaFigures('the most the workspace may hold (beyond it, 409 QUOTA_EXCEEDED)'),
+  usage: QuotaFigures('what the workspace holds now'),
+});
 
 const ApiKey = Strict({
   id: Type.String(),
@@ -58,8 +71,9 @@ export function registerWorkspaceRoutes(app: FastifyInstance, services: Services
   app.get('/v1/workspace', {
     config: admin('The workspace of the key', 200, 'The workspace', Workspace),
   }, async (req) => {
-    const w = await ws.get(requireAuth(req.auth).workspaceId);
-    return { id: w.id, name: w.name, createdAt: w.createdAt, updatedAt: w.updatedAt };
+    const id = requireAuth(req.auth).workspaceId;
+    const [w, limits] = await Promise.all([ws.get(id), ws.quotasAndUsage(id)]);
+    return { id: w.id, name: w.name, createdAt: w.createdAt, updatedAt: w.updatedAt, ...limits };
   });
 
   app.get('/v1/workspace/keys', {

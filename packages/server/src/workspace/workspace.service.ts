@@ -9,7 +9,7 @@ import {
   type WorkspaceRecord,
   type WorkspaceStore,
 } from './workspace.store.ts';
-import { quotasOf, QuotaExceeded, type Quotas } from './quotas.ts';
+import { quotasOf, QuotaExceeded, type Quotas, type QuotaUsage } from './quotas.ts';
 import type { Config } from '../config.ts';
 
 export interface BootstrapResult {
@@ -43,6 +43,12 @@ export class WorkspaceService {
   /** The workspace's quotas in force: the operator's numbers for it, else the configuration's. */
   async quotas(workspaceId: string): Promise<Quotas> {
     return quotasOf(this.quotaDefaults, await this.store.getQuotas(workspaceId));
+  }
+
+  /** The quotas in force beside what the workspace holds against them (GET /v1/workspace). */
+  async quotasAndUsage(workspaceId: string): Promise<{ quotas: Quotas; usage: QuotaUsage }> {
+    const [quotas, usage] = await Promise.all([this.quotas(workspaceId), this.store.usage(workspaceId)]);
+    return { quotas, usage };
   }
 
   /**

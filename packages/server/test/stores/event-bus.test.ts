@@ -91,7 +91,7 @@ describe('job events across processes (postgres)', { skip: pgSkip ?? false }, ()
     const get = db.get.bind(db);
     let reads = 0;
     db.get = (sql, ...params) => {
-      if (sql.includes('FROM job_events WHERE id')) reads++;
+      if (sql.includes('FROM job_events WHERE workspace_id = $1 AND ws_seq')) reads++;
       return get(sql, ...params);
     };
     const listener = (b.bus as unknown as { client: pg.Client }).client;

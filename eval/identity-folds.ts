@@ -1,0 +1,128 @@
+// Cross-recording identity on the speaker-disjoint folds, with the voiceprint's calibration chosen
+// on voices the scored fold never met. The shipped calibration (voiceprint-calibration.ts: centre,
+// scale and the same-speaker threshold) was fitted on the dev set; this asks what each way of
+// calibrating is worth on unheard voices, as eval/nested-folds.ts does for diarization settings:
+//   node eval/identity-folds.ts --val DIR --models DIR [--cache FILE.json]
+// 1. every fold's conversations are diarized with the fold's model (the diarization is the
+//    shipped one, untouched: only the voiceprint written into the result is the raw statistics);
+// 2. for each fold, each calibration is fitted on the *other* folds' speaker appearances (their
+//    files linked fold by fold, file after file, as the service links them) and scored on the fold.
+// --cache keeps step 1's voiceprints, so that the calibrations can be compared again in seconds.
+import { parseArgs } from 'node:util';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameFeatures } from '../packages/analysis/src/speech/features.ts';
+import { CepstralVoiceprint, normaliseVoiceStats, rawVoiceStats, SAME_SPEAKER_THRESHOLD, type VoiceprintExtractor } from '../packages/analysis/src/speech/voiceprint.ts';
+import { VOICEPRINT_CENTER, VOICEPRINT_SCALE } from '../packages/analysis/src/speech/voiceprint-calibration.ts';
+import { parseEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
+import { readManifest, type ManifestFile } from './dataset.ts';
+import { evaluateFile, linkAcrossFiles, type FileResult } from './run.ts';
+import { pairwiseIdentity, pickThreshold, THRESHOLD_SWEEP } from './identity.ts';
+
+/** What identity needs of one diarized file: its raw voiceprints and the speaker mapping. */
+export interface IdentityFile {
+  file: Pick<ManifestFile, 'name' | 'speakers'>;
+  raw: number[][];
+  toRef: [number, string][];
+}
+
+export interface Calibration {
+  center: number[];
+  scale: number[];
+  threshold: number;
+}
+
+/** Identity counts of one fold's files linked file after file under a calibration. */
+export function identityCounts(files: IdentityFile[], c: Calibration): { tp: number; fp: number; fn: number } {
+  const results = files.map((f) => ({
+    file: f.file,
+    toRef: new Map(f.toRef),
+    analysis: { speakers: f.raw.map((v) => ({ voiceprint: v.length ? normaliseVoiceStats(v, c.center, c.scale) : [] })) },
+  })) as unknown as FileResult[];
+  const { tp, fp, fn } = pairwiseIdentity(linkAcrossFiles(results, c.threshold));
+  return { tp, fp, fn };
+}
+
+export function f1Of(n: { tp: number; fp: number; fn: number }): { precision: number; recall: number; f1: number } {
+  const precision = n.tp + n.fp ? n.tp / (n.tp + n.fp) : 0;
+  const recall = n.tp + n.fn ? n.tp / (n.tp + n.fn) : 0;
+  return { precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0 };
+}
+
+/** Pooled identity over several folds (each linked on its own: their voices are disjoint). */
+function pooled(folds: IdentityFile[][], c: Calibration): { tp: number; fp: number; fn: number } {
+  return folds.map((f) => identityCounts(f, c)).reduce((a, b) => ({ tp: a.tp + b.tp, fp: a.fp + b.fp, fn: a.fn + b.fn }), { tp: 0, fp: 0, fn: 0 });
+}
+
+/** The threshold adopted on `folds` for a centre and scale: the middle of the best-F1 plateau (pickThreshold). */
+export function fitThreshold(folds: IdentityFile[][], center: number[], scale: number[]): number {
+  return pickThreshold(THRESHOLD_SWEEP.map((threshold) => ({ threshold, f1: f1Of(pooled(folds, { center, scale, threshold })).f1 }))).threshold;
+}
+
+/** Centre and scale: the mean and standard deviation of each raw statistic over the appearances. */
+export function fitScale(folds: IdentityFile[][]): { center: number[]; scale: number[] } {
+  const raws = folds.flat().flatMap((f) => f.raw).filter((v) => v.length > 0);
+  const dims = raws[0]?.length ?? 0;
+  const center = Array.from({ length: dims }, (_, d) => raws.reduce((a, v) => a + v[d]!, 0) / raws.length);
+  const scale = Array.from({ length: dims }, (_, d) => Math.sqrt(raws.reduce((a, v) => a + (v[d]! - center[d]!) ** 2, 0) / raws.length) || 1);
+  return { center, scale };
+}
+
+const rawExtractor: VoiceprintExtractor = {
+  name: 'raw-voice-stats',
+  dimensions: new CepstralVoiceprint().dimensions,
+  extract: (f: FrameFeatures, track: Int16Array, s: number) => rawVoiceStats(f, track, s) ?? [],
+};
+
+async function diarizeFolds(val: string, models: string): Promise<Record<string, IdentityFile[]>> {
+  const out: Record<string, IdentityFile[]> = {};
+  for (const fold of readdirSync(val).filter((d) => /^fold-\d+$/.test(d)).sort()) {
+    const embeddingModel = parseEmbeddingModel(JSON.parse(readFileSync(join(models, `${fold}.json`), 'utf8')));
+    const dir = join(val, fold);
+    out[fold] = [];
+    for (const file of readManifest(dir).files) {
+      const r = await evaluateFile(dir, file, { evaluation: { diarization: { embeddingModel } }, voiceprint: rawExtractor });
+      out[fold].push({ file: { name: file.name, speakers: file.speakers }, raw: r.analysis.speakers.map((s) => s.voiceprint), toRef: [...r.toRef] });
+      process.stderr.write(`${fold} ${file.name}\n`);
+    }
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { val: { type: 'string' }, models: { type: 'string' }, cache: { type: 'string' } } });
+  if (!values.val || !values.models) {
+    console.error('usage: node eval/identity-folds.ts --val DIR --models DIR [--cache FILE.json]');
+    process.exit(2);
+  }
+  let byFold: Record<string, IdentityFile[]>;
+  if (values.cache && existsSync(values.cache)) byFold = JSON.parse(readFileSync(values.cache, 'utf8')) as Record<string, IdentityFile[]>;
+  else {
+    byFold = await diarizeFolds(values.val, values.models);
+    if (values.cache) writeFileSync(values.cache, JSON.stringify(byFold));
+  }
+  const folds = Object.keys(byFold).sort();
+  const calibrations: { name: string; fit: (train: IdentityFile[][]) => Calibration }[] = [
+    { name: 'shipped (dev-set centre, scale and threshold)', fit: () => ({ center: VOICEPRINT_CENTER, scale: VOICEPRINT_SCALE, threshold: SAME_SPEAKER_THRESHOLD }) },
+    { name: 'dev-set centre and scale, threshold fitted on the other folds', fit: (t) => ({ center: VOICEPRINT_CENTER, scale: VOICEPRINT_SCALE, threshold: fitThreshold(t, VOICEPRINT_CENTER, VOICEPRINT_SCALE) }) },
+    {
+      name: 'centre, scale and threshold fitted on the other folds',
+      fit: (t) => {
+        const { center, scale } = fitScale(t);
+        return { center, scale, threshold: fitThreshold(t, center, scale) };
+      },
+    },
+  ];
+  const lines = [`| calibration | ${folds.map((f) => `${f} F1 (threshold)`).join(' | ')} | mean P / R / F1 | worst F1 |`, `|---|${folds.map(() => '---').join('|')}|---|---|`];
+  for (const cal of calibrations) {
+    const scores = folds.map((k) => {
+      const c = cal.fit(folds.filter((o) => o !== k).map((o) => byFold[o]!));
+      return { ...f1Of(identityCounts(byFold[k]!, c)), threshold: c.threshold };
+    });
+    const mean = (key: 'precision' | 'recall' | 'f1') => scores.reduce((a, s) => a + s[key], 0) / scores.length;
+    lines.push(`| ${cal.name} | ${scores.map((s) => `${s.f1.toFixed(3)} (${s.threshold.toFixed(2)})`).join(' | ')} | ${mean('precision').toFixed(3)} / ${mean('recall').toFixed(3)} / ${mean('f1').toFixed(3)} | ${Math.min(...scores.map((s) => s.f1)).toFixed(3)} |`);
+  }
+  console.log(lines.join('\n'));
+}
+
+if (import.meta.main) await main();
