@@ -14,7 +14,9 @@
 // 3. POST /v1/matching/jobs through two API processes (ROLE=api, their own OS processes) on one
 //    PostgreSQL, each loaded by its own autocannon for CREATE_HTTP_SEC (goal: 3,000/s sustained
 //    over 30 s), one workspace; with the CPU each job cost the API processes and PostgreSQL
-//    (from /proc), which the machine's other load moves less than the rate.
+//    (from /proc), which the machine's other load moves less than the rate. No event stream is
+//    open, so no process LISTENs (events/job-event-bus.pg.ts): each listening process would add
+//    a wake-up per creation statement.
 // 4. The read path on PostgreSQL: GET /v1/matching/:id against a bare fastify route in the same
 //    instance, as bench/run.ts measures it on the embedded store (bench/http-load.ts); goal ≥ 0.6.
 // 5. Analysis throughput of 2 workers against 1 (ROLE=worker processes with the real engine,

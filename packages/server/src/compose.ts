@@ -72,7 +72,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
       quotas: (workspaceId) => workspaceService.quotas(workspaceId), usage: (workspaceId) => workspaces.usage(workspaceId),
     }),
     metrics: new MetricsService(memberStores),
-    resultJobs: new ResultJobService({ ...memberStores, jobService, jobs, results: stores.results }),
+    resultJobs: new ResultJobService({ references: stores.references, jobService, jobs, results: stores.results }),
   };
 
   // With REDIS_URL, every API process shares the same rate-limit windows.

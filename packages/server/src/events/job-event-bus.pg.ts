@@ -1,9 +1,11 @@
 // The job event bus across processes on PostgreSQL: every job event is announced with NOTIFY in
 // the transaction that writes it (so it is delivered at commit, and never for a rolled-back
-// change), and every process LISTENs on one connection and hands what other processes announced
-// to its own streams. The store stays the source of truth: streams read events from it when
-// woken, and when the listening connection was lost every stream is woken once it is back, so a
-// missed notification is caught up from the store (as a client does with Last-Event-ID).
+// change), and every process that has event streams open LISTENs on one connection and hands
+// what other processes announced to its own streams. The store stays the source of truth:
+// streams read events from it when woken, and whenever LISTEN (re)starts (the first stream
+// opened, the listening connection re-made after a loss) every stream is woken to read it, so
+// an event announced while this process did not listen is caught up from the store (as a
+// client does with Last-Event-ID).
 import type pg from 'pg';
 import type { PgDb, PgExec } from '../store/pg.ts';
 import { JOB_EVENT_COLUMNS, toJobEvent, type JobEventRow, type JobEvent } from '../jobs/job-events.store.ts';
@@ -88,6 +90,17 @@ export function deliverAnnouncement(db: PgDb, local: MemoryJobEventBus, payload:
     .catch(() => local.wakeAll());
 }
 
+/**
+ * How long the bus keeps listening after its last subscriber left, so that a client reconnecting
+ * its stream finds it listening still.
+ */
+const UNLISTEN_AFTER_MS = 10_000;
+
+export interface PgJobEventBusOptions {
+  /** Default UNLISTEN_AFTER_MS. */
+  unlistenAfterMs?: number;
+}
+
 export class PgJobEventBus implements JobEventBus {
   readonly crossProcess = true;
   private readonly local = new MemoryJobEventBus();
@@ -96,24 +109,43 @@ export class PgJobEventBus implements JobEventBus {
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
   private readonly log: (msg: string, extra?: Record<string, unknown>) => void;
+  private readonly unlistenAfterMs: number;
 
   /** How this process's own announcements begin (see `announcement`). */
   private readonly ownPrefix: string;
 
-  private constructor(db: PgDb, log: (msg: string, extra?: Record<string, unknown>) => void) {
+  // LISTEN only while something here subscribes (an event stream): every commit that notifies
+  // wakes each listening session and its process, which cost PostgreSQL more than the creation's
+  // rows (issue 21); a process with no stream open (a worker, an API process nobody streams
+  // from) has nothing to hand the events to.
+  private subscribers = 0;
+  /** Runs while the bus keeps listening after its last subscriber left. */
+  private idle: NodeJS.Timeout | null = null;
+  /** Whether LISTEN is in force on `client`. */
+  private inForce = false;
+  private syncing = false;
+  private resync = false;
+
+  private constructor(db: PgDb, log: (msg: string, extra?: Record<string, unknown>) => void, opts: PgJobEventBusOptions) {
     this.db = db;
     this.log = log;
     this.ownPrefix = `{"o":${JSON.stringify(db.origin)},`;
+    this.unlistenAfterMs = opts.unlistenAfterMs ?? UNLISTEN_AFTER_MS;
   }
 
-  /** Starts listening; resolves once the LISTEN is in place. */
-  static async start(db: PgDb, log: (msg: string, extra?: Record<string, unknown>) => void = () => undefined): Promise<PgJobEventBus> {
-    const bus = new PgJobEventBus(db, log);
-    await bus.listen();
+  /** Connects its own session (it LISTENs from the first subscription on). */
+  static async start(db: PgDb, log: (msg: string, extra?: Record<string, unknown>) => void = () => undefined, opts: PgJobEventBusOptions = {}): Promise<PgJobEventBus> {
+    const bus = new PgJobEventBus(db, log, opts);
+    await bus.connect();
     return bus;
   }
 
-  private async listen(): Promise<void> {
+  /** Whether other processes' events reach this one now (LISTEN in force). */
+  get listens(): boolean {
+    return this.inForce;
+  }
+
+  private async connect(): Promise<void> {
     const client = await this.db.dedicated();
     client.on('notification', (n) => {
       if (n.channel === this.db.channel && n.payload) this.receive(n.payload);
@@ -121,18 +153,20 @@ export class PgJobEventBus implements JobEventBus {
     const lost = () => {
       if (this.client !== client) return;
       this.client = null;
+      this.inForce = false;
       client.removeAllListeners('notification');
       void client.end().catch(() => undefined);
       this.reconnect();
     };
     client.on('error', lost);
     client.on('end', lost);
-    await client.query(`LISTEN "${this.db.channel}"`);
     if (this.closed) {
       await client.end();
       return;
     }
     this.client = client;
+    this.inForce = false;
+    this.sync();
   }
 
   private reconnect(): void {
@@ -140,13 +174,64 @@ export class PgJobEventBus implements JobEventBus {
     this.log('job event bus: the LISTEN connection was lost; reconnecting');
     this.retry = setTimeout(() => {
       this.retry = null;
-      this.listen().then(
-        // Whatever was announced while the connection was down is in the store: every stream reads it.
-        () => this.local.wakeAll(),
-        () => this.reconnect(),
-      );
+      // Once connected, LISTEN is put back (when something subscribes) and every subscriber is
+      // woken to read the store, where whatever was announced meanwhile is.
+      this.connect().catch(() => this.reconnect());
     }, RECONNECT_MS);
     this.retry.unref();
+  }
+
+  /** Brings LISTEN in line with the subscriptions, one statement at a time on the session. */
+  private sync(): void {
+    if (this.syncing) {
+      this.resync = true;
+      return;
+    }
+    this.syncing = true;
+    this.resync = false;
+    void this.syncOnce().finally(() => {
+      this.syncing = false;
+      if (this.resync) this.sync();
+    });
+  }
+
+  private async syncOnce(): Promise<void> {
+    const client = this.client;
+    const want = this.subscribers > 0 || this.idle !== null;
+    if (!client || this.closed || want === this.inForce) return;
+    try {
+      await client.query(`${want ? 'LISTEN' : 'UNLISTEN'} "${this.db.channel}"`);
+    } catch {
+      return; // the session is lost: the next one syncs
+    }
+    if (client !== this.client) return;
+    this.inForce = want;
+    // Events committed before LISTEN took effect were announced to no session of this process:
+    // every subscriber reads the store, where they are.
+    if (want) this.local.wakeAll();
+    this.resync = true;
+  }
+
+  /** Counts a subscription while it lasts; the first one starts LISTEN, the last one's end stops it after a while. */
+  private counted(unsubscribe: () => void): () => void {
+    this.subscribers++;
+    if (this.idle) {
+      clearTimeout(this.idle);
+      this.idle = null;
+    }
+    this.sync();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      unsubscribe();
+      if (--this.subscribers > 0 || this.closed) return;
+      this.idle = setTimeout(() => {
+        this.idle = null;
+        this.sync();
+      }, this.unlistenAfterMs);
+      this.idle.unref();
+    };
   }
 
   private receive(payload: string): void {
@@ -162,16 +247,17 @@ export class PgJobEventBus implements JobEventBus {
   }
 
   subscribeJob(jobId: string, fn: JobEventListener): () => void {
-    return this.local.subscribeJob(jobId, fn);
+    return this.counted(this.local.subscribeJob(jobId, fn));
   }
 
   subscribeWorkspace(workspaceId: string, fn: JobEventListener): () => void {
-    return this.local.subscribeWorkspace(workspaceId, fn);
+    return this.counted(this.local.subscribeWorkspace(workspaceId, fn));
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
+    if (this.idle) clearTimeout(this.idle);
     const client = this.client;
     this.client = null;
     if (client) await client.end().catch(() => undefined);

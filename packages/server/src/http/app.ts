@@ -8,7 +8,7 @@ import { validatorCompiler, ajvDetails } from './validation.ts';
 import { OpenApiBuilder } from './openapi.ts';
 import { registerIdempotencyHooks } from './idempotency-hooks.ts';
 import { checkRateLimit, type RateLimitCounter } from './rate-limit.ts';
-import { randomBytes } from 'node:crypto';
+import { newId } from '../ids.ts';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import './context.ts';
@@ -177,22 +177,9 @@ export function originForm(url: string): string {
   }
 }
 
-// Request ids (`req_` + 24 base62 characters, like every id) drawn from a pool of random bytes
-// filled 4 KiB at a time: one `randomBytes` call per request cost as much as a store lookup.
-const ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-let idPool = Buffer.alloc(0);
-let idPos = 0;
+/** Request ids (`req_` + 24 base62 characters, like every id), from newId's pool of random bytes. */
 function requestId(): string {
-  let out = 'req_';
-  while (out.length < 28) {
-    if (idPos >= idPool.length) {
-      idPool = randomBytes(4096);
-      idPos = 0;
-    }
-    const byte = idPool[idPos++] as number;
-    if (byte < 248) out += ID_ALPHABET[byte % 62];
-  }
-  return out;
+  return newId('req');
 }
 
 function toApiError(err: FastifyError | ApiError | Error): ApiError {

@@ -9,37 +9,36 @@ import type { ResultStore } from '../results/results.store.ts';
 import { resultHtml } from '../results/result-html.ts';
 import type { JobService } from './jobs.service.ts';
 import type { JobStore } from './jobs.store.ts';
-import type { MemberStores } from './member-resolver.ts';
+import type { Reference, ReferenceStore } from './references.store.ts';
 import type { JobKind, JobRequest } from './job-kind.ts';
 
-/** What ResultJobService uses: job creation, the job and result stores, and the stores references are checked in. */
-export interface ResultJobDeps extends MemberStores {
+/** What ResultJobService uses: job creation, the job and result stores, and the reference checks. */
+export interface ResultJobDeps {
   jobService: JobService;
   jobs: JobStore;
   results: ResultStore;
+  references: ReferenceStore;
 }
 
 type Located = { member: Member; at: string };
 
-/** Every `mediaId`, `entityId` and selector `entity_id` must exist in the workspace (§5). */
-async function referenceErrors(stores: MemberStores, workspaceId: string, members: Located[]): Promise<ErrorDetail[]> {
-  const errors: ErrorDetail[] = [];
+/**
+ * Every `mediaId`, `entityId` and selector `entity_id` must exist in the workspace (§5): all of
+ * them checked by one call, the errors in the order of the members.
+ */
+async function referenceErrors(references: ReferenceStore, workspaceId: string, members: Located[]): Promise<ErrorDetail[]> {
+  const refs: (Reference & { path: string })[] = [];
   for (const { member, at } of members) {
     if (member.type === 'entity_id') {
-      if (!(await stores.entities.exists(workspaceId, member.entityId))) {
-        errors.push({ path: `${at}/entityId`, message: `entity ${member.entityId} does not exist in this workspace` });
-      }
+      refs.push({ kind: 'entity', id: member.entityId, path: `${at}/entityId` });
       continue;
     }
-    if (!(await stores.media.exists(workspaceId, member.mediaId))) {
-      errors.push({ path: `${at}/mediaId`, message: `media ${member.mediaId} does not exist in this workspace` });
-    }
+    refs.push({ kind: 'media', id: member.mediaId, path: `${at}/mediaId` });
     const eid = member.selector.entity_id;
-    if (member.selector.strategy === 'entity_id' && typeof eid === 'string' && !(await stores.entities.exists(workspaceId, eid))) {
-      errors.push({ path: `${at}/selector/entity_id`, message: `entity ${eid} does not exist in this workspace` });
-    }
+    if (member.selector.strategy === 'entity_id' && typeof eid === 'string') refs.push({ kind: 'entity', id: eid, path: `${at}/selector/entity_id` });
   }
-  return errors;
+  const exist = await references.exist(workspaceId, refs);
+  return refs.filter((_, i) => !exist[i]).map((r) => ({ path: r.path, message: `${r.kind} ${r.id} does not exist in this workspace` }));
 }
 
 export class ResultJobService {
@@ -53,7 +52,7 @@ export class ResultJobService {
     const members: Located[] = [{ member: target, at: '/target' }, ...group.map((member, i) => ({ member, at: `/group/${i}` }))];
     const rules = [...kind.ruleErrors(body), ...members.flatMap(({ member, at }) => memberRuleErrors(member, at)), ...webhookRuleErrors(body.webhook)];
     if (rules.length) throw new ApiError('VALIDATION_FAILED', 'The request is not valid; see details.', { details: rules });
-    const refs = await referenceErrors(this.deps, auth.workspaceId, members);
+    const refs = await referenceErrors(this.deps.references, auth.workspaceId, members);
     if (refs.length) throw new ApiError('REFERENCE_NOT_FOUND', 'The request references media or entities that do not exist in this workspace.', { details: refs });
     return this.deps.jobService.create(auth, {
       type: kind.type,

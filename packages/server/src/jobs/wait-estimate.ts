@@ -15,31 +15,54 @@ export interface EstimateQueries {
   meanRecentDurationSec(): number | null | Promise<number | null>;
 }
 
+/**
+ * `read` at most once at a time: a call while it runs gets the running read's answer. Under load
+ * tens of creations find a figure stale at once; each starting its own read was tens of O(queue)
+ * counts on the server instead of one.
+ */
+function oneAtATime<T>(read: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | null = null;
+  return () => {
+    if (running) return running;
+    const p = read();
+    running = p;
+    const done = () => {
+      if (running === p) running = null;
+    };
+    p.then(done, done);
+    return p;
+  };
+}
+
 export class WaitEstimate {
-  private readonly queries: EstimateQueries;
   private active: { at: number; n: number } | null = null;
   private duration: { at: number; sec: number | null } | null = null;
+  private readonly readActive: () => Promise<number>;
+  private readonly readDuration: () => Promise<number | null>;
 
   constructor(queries: EstimateQueries) {
-    this.queries = queries;
+    this.readActive = oneAtATime(async () => {
+      const at = Date.now();
+      const n = await queries.countActive();
+      this.active = { at, n };
+      return n;
+    });
+    this.readDuration = oneAtATime(async () => {
+      const at = Date.now();
+      const sec = await queries.meanRecentDurationSec();
+      this.duration = { at, sec };
+      return sec;
+    });
   }
 
   async activeCount(): Promise<number> {
-    const now = Date.now();
-    if (!this.active || now - this.active.at >= ESTIMATE_REFRESH_MS) {
-      const n = await this.queries.countActive();
-      this.active = { at: now, n };
-    }
-    return this.active.n;
+    if (this.active && Date.now() - this.active.at < ESTIMATE_REFRESH_MS) return this.active.n;
+    return this.readActive();
   }
 
   async recentDurationSec(): Promise<number | null> {
-    const now = Date.now();
-    if (!this.duration || now - this.duration.at >= ESTIMATE_REFRESH_MS) {
-      const sec = await this.queries.meanRecentDurationSec();
-      this.duration = { at: now, sec };
-    }
-    return this.duration.sec;
+    if (this.duration && Date.now() - this.duration.at < ESTIMATE_REFRESH_MS) return this.duration.sec;
+    return this.readDuration();
   }
 
   /** A job was created in this process. */

@@ -20,6 +20,7 @@ import { SqliteWebhookStore } from '../webhooks/webhooks.store.ts';
 import { SqliteIdempotencyStore } from '../idempotency/idempotency.store.ts';
 import { MemoryJobEventBus } from '../events/job-event-bus.ts';
 import { SqliteRetentionStore } from '../retention/retention.store.ts';
+import { SqliteReferenceStore } from '../jobs/references.store.ts';
 import type { JobEventHook, OpenedStores, StoreBackend, Stores } from './stores.ts';
 
 export type { JobEventHook, OpenedStores, StoreBackend, Stores } from './stores.ts';
@@ -70,6 +71,7 @@ export async function openBackend(config: Config, onJobEvent: JobEventHook, log?
     media: new SqliteMediaStore(db, (ws, id) => mediaBus.publish(ws, id)),
     contentLinks: new SqliteContentLinkStore(db),
     entities: new SqliteEntityStore(db),
+    references: new SqliteReferenceStore(db),
     results: new SqliteResultStore(db),
     blobs: new FileBlobStore(config.mediaDir),
     credits: new SqliteCreditStore(db),

@@ -18,6 +18,7 @@ import { PgJobEventBus } from '../events/job-event-bus.pg.ts';
 import type { JobEventBus } from '../events/job-event-bus.ts';
 import type { RedisBusOptions } from '../events/job-event-bus.redis.ts';
 import { PgRetentionStore } from '../retention/retention.store.pg.ts';
+import { PgReferenceStore } from '../jobs/references.store.pg.ts';
 
 /** The PostgreSQL stores, for tests that open them on their own schema. */
 export interface PgStores extends Stores {
@@ -70,6 +71,7 @@ export async function openPgStores(
     media: new PgMediaStore(db, (ws, id) => mediaBus.publish(ws, id)),
     contentLinks: new PgContentLinkStore(db),
     entities: new PgEntityStore(db),
+    references: new PgReferenceStore(db),
     results: new PgResultStore(db),
     blobs: new FileBlobStore(mediaDir),
     credits: new PgCreditStore(db),

@@ -16,6 +16,7 @@ import type { WebhookStore } from '../webhooks/webhooks.store.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency.store.ts';
 import type { JobEventBus } from '../events/job-event-bus.ts';
 import type { RetentionStore } from '../retention/retention.store.ts';
+import type { ReferenceStore } from '../jobs/references.store.ts';
 
 /** What every backend answers besides its stores: readiness, the metrics' counts, closing. */
 export interface StoreBackend {
@@ -35,6 +36,8 @@ export interface Stores {
   /** Short-lived links that stream one media's bytes without the key. */
   contentLinks: ContentLinkStore;
   entities: EntityStore;
+  /** Whether the media and entities a job request names exist. */
+  references: ReferenceStore;
   results: ResultStore;
   blobs: BlobStore;
   credits: CreditStore;

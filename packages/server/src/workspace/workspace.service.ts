@@ -26,6 +26,9 @@ const AUTH_CACHE_MAX = 10_000;
 
 export class WorkspaceService {
   private readonly authCache = new Map<string, { auth: AuthContext; until: number }>();
+  private readonly authLookups = new Map<string, Promise<AuthContext | null>>();
+  /** Counts this process's revokes, so that a lookup under way during one is not remembered. */
+  private revocations = 0;
   private readonly revokedListeners: ((keyId: string) => void)[] = [];
   private readonly store: WorkspaceStore;
   private readonly initialCredits: number;
@@ -52,17 +55,35 @@ export class WorkspaceService {
    * Every /v1 request authenticates, and the store lookup is a third of the cost of a cached
    * read (bench/run.ts). Known keys are therefore remembered for AUTH_CACHE_MS; unknown keys
    * never are (so a new key works at once). A revoke through this service clears the entry at
-   * once; a revoke by another process (the admin CLI) takes effect within AUTH_CACHE_MS.
+   * once; a revoke by another process (another API process, the admin CLI) takes effect within
+   * AUTH_CACHE_MS. The requests that find a key's entry expired while its lookup runs wait for
+   * that lookup instead of each making its own (under load, one per key and second, not tens).
    */
   async authenticate(apiKey: string, now: number = Date.now()): Promise<AuthContext | null> {
     const hit = this.authCache.get(apiKey);
     if (hit && hit.until > now) return hit.auth;
+    let lookup = this.authLookups.get(apiKey);
+    if (!lookup) {
+      lookup = this.lookUp(apiKey, now);
+      this.authLookups.set(apiKey, lookup);
+      const done = () => {
+        if (this.authLookups.get(apiKey) === lookup) this.authLookups.delete(apiKey);
+      };
+      lookup.then(done, done);
+    }
+    return lookup;
+  }
+
+  private async lookUp(apiKey: string, now: number): Promise<AuthContext | null> {
+    const revocations = this.revocations;
     const key = await this.store.authenticate(apiKey);
     if (!key) {
       this.authCache.delete(apiKey);
       return null;
     }
     const auth: AuthContext = { workspaceId: key.workspaceId, keyId: key.id, scope: key.scope, ...(key.rateLimits ? { rateLimits: key.rateLimits } : {}) };
+    // A key revoked here while it was being looked up may have been read before the revoke: not remembered.
+    if (revocations !== this.revocations) return auth;
     if (this.authCache.size >= AUTH_CACHE_MAX) this.authCache.clear();
     this.authCache.set(apiKey, { auth, until: now + AUTH_CACHE_MS });
     return auth;
@@ -144,7 +165,10 @@ export class WorkspaceService {
   }
 
   async revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord> {
+    this.revocations++;
     const key = await this.store.revokeKey(workspaceId, keyId);
+    this.revocations++;
+    this.authLookups.clear();
     for (const [k, v] of this.authCache) if (v.auth.keyId === keyId) this.authCache.delete(k);
     for (const listener of this.revokedListeners) listener(keyId);
     if (!key) throw new ApiError('NOT_FOUND', `No API key ${keyId} in this workspace.`);

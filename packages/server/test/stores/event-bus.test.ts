@@ -1,14 +1,18 @@
 // The job event bus across processes: on PostgreSQL, a job event committed by one process (its
 // own pool, as a worker on another host would have) reaches the subscribers of another process
 // through LISTEN/NOTIFY, without polling; a lost LISTEN connection is re-made and every
-// subscriber told to read the store, which stays the source of truth. The embedded store's bus
-// reaches its own process only, which is why its streams also poll the store.
+// subscriber told to read the store, which stays the source of truth. A process LISTENs only
+// while something subscribes (and a while after), and tells its subscribers to read the store
+// when it starts to. The embedded store's bus reaches its own process only, which is why its
+// streams also poll the store.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { BACKENDS, PG_URL, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
 import type { JobEvent } from '../../src/jobs/jobs.store.ts';
 import type { PgStores } from '../../src/store/pg-stores.ts';
+import { PgJobEventBus } from '../../src/events/job-event-bus.pg.ts';
+import type { JobEventBus } from '../../src/events/job-event-bus.ts';
 
 const pgSkip = await postgresMissing();
 
@@ -20,6 +24,15 @@ function next<T>(subscribe: (fn: (v: T) => void) => () => void, accept: (v: T) =
       resolve(v);
     });
   });
+}
+
+/** Resolves once the bus's LISTEN is (or is no longer) in force. */
+async function listens(bus: JobEventBus, wanted = true): Promise<void> {
+  const until = Date.now() + 5000;
+  while ((bus as PgJobEventBus).listens !== wanted) {
+    if (Date.now() > until) throw new Error(`the bus did not ${wanted ? 'start' : 'stop'} listening`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 const postgres = BACKENDS.find((b) => b.name === 'postgres');
@@ -40,6 +53,9 @@ describe('job events across processes (postgres)', { skip: pgSkip ?? false }, ()
     const ws = await newWorkspace(a.stores, 10);
     const seen: (JobEvent | null)[] = [];
     const offWs = b.bus.subscribeWorkspace(ws, (e) => seen.push(e));
+    await listens(b.bus);
+    // (Starting to listen woke the subscriber once, with null: read the store.)
+    seen.length = 0;
     const job = await a.stores.jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 1 });
     const started = next<JobEvent | null>((fn) => b.bus.subscribeJob(job.id, fn), (e) => e?.seq === 3);
     await a.stores.jobs.start(job.id);
@@ -59,6 +75,7 @@ describe('job events across processes (postgres)', { skip: pgSkip ?? false }, ()
     const ws = await newWorkspace(a.stores, 10);
     const job = await a.stores.jobs.create({ workspaceId: ws, type: 'report', label: 'x'.repeat(10), request: {}, cost: 1 });
     const big = next<JobEvent | null>((fn) => b.bus.subscribeJob(job.id, fn), (e) => e?.event === 'job.failed');
+    await listens(b.bus);
     await a.stores.jobs.fail(job.id, { code: 'internal_error', message: 'y'.repeat(9000) }, { type: 'report.failed', data: {}, webhook: undefined });
     const received = await big;
     assert.equal(received?.job.error?.message.length, 9000);
@@ -67,6 +84,9 @@ describe('job events across processes (postgres)', { skip: pgSkip ?? false }, ()
 
   it('an announcement nobody in the process listens to is not decoded nor read from the store', async () => {
     const ws = await newWorkspace(a.stores, 10);
+    // Still listening a while after the last subscriber left: announcements arrive for nobody.
+    b.bus.subscribeWorkspace(ws, () => undefined)();
+    await listens(b.bus);
     const db = (b.stores as PgStores).pg as unknown as { get: (sql: string, ...params: unknown[]) => Promise<unknown> };
     const get = db.get.bind(db);
     let reads = 0;
@@ -96,6 +116,8 @@ describe('job events across processes (postgres)', { skip: pgSkip ?? false }, ()
 
   it('after its LISTEN connection is lost, the bus listens again and wakes every subscriber to read the store', async () => {
     const ws = await newWorkspace(a.stores, 10);
+    const off = b.bus.subscribeWorkspace(ws, () => undefined);
+    await listens(b.bus);
     const woken = next<JobEvent | null>((fn) => b.bus.subscribeWorkspace(ws, fn), (e) => e === null);
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
@@ -111,6 +133,32 @@ describe('job events across processes (postgres)', { skip: pgSkip ?? false }, ()
     const after = next<JobEvent | null>((fn) => b.bus.subscribeJob(job.id, fn), (e) => e?.seq === 2);
     await a.stores.jobs.start(job.id);
     assert.equal((await after)?.job.status, 'running', 'events flow again');
+    off();
+  });
+
+  it('a process listens only while something subscribes: from the first subscription, which is told to read the store, until a while after the last', async () => {
+    const bus = await PgJobEventBus.start((b.stores as PgStores).pg, undefined, { unlistenAfterMs: 50 });
+    try {
+      const ws = await newWorkspace(a.stores, 10);
+      assert.equal(bus.listens, false, 'nothing subscribes: no LISTEN, no session woken at each commit');
+      const first = await a.stores.jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 1 });
+      const seen: (JobEvent | null)[] = [];
+      const off = bus.subscribeWorkspace(ws, (e) => seen.push(e));
+      await listens(bus);
+      // The creation before LISTEN was announced to nobody here: the subscriber is told to read the store.
+      assert.deepEqual(seen, [null]);
+      const second = await a.stores.jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 1 });
+      const arrived = next<JobEvent | null>((fn) => bus.subscribeJob(second.id, fn));
+      assert.equal((await arrived)?.jobId, second.id);
+      assert.notEqual(first.id, second.id);
+      off();
+      assert.equal(bus.listens, true, 'still listening just after the last subscriber left');
+      await listens(bus, false);
+      const channels = await (bus as unknown as { client: pg.Client }).client.query('SELECT pg_listening_channels() AS c');
+      assert.equal(channels.rowCount, 0);
+    } finally {
+      await bus.close();
+    }
   });
 });
 
