@@ -12,7 +12,7 @@
 // time lets the next batch grow while the previous one commits, instead of two transactions of
 // the same process waiting on each other's row lock. Workspaces are written apart, so that a
 // workspace whose row is held (a long terminal transaction) delays no other.
-import type { PgDb, PgExec } from '../store/pg.ts';
+import { isTransientConflict, TRANSIENT_ATTEMPTS, type PgDb, type PgExec } from '../store/pg.ts';
 import { newId, nowIso } from '../ids.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
 import { completionParams, type KeyCompletion } from '../idempotency/idempotency.store.ts';
@@ -116,12 +116,22 @@ export class PgJobCreation {
     return outcomes;
   }
 
-  /** One creation in its own statement; refused (InsufficientCredits) when the workspace cannot pay. */
+  /**
+   * One creation in its own statement; refused (InsufficientCredits) when the workspace cannot pay.
+   * A deadlock or serialization failure is written again (as a transaction of the pool would be):
+   * PostgreSQL aborted the whole statement, so nothing of it was kept.
+   */
   private async writeOne(workspaceId: string, p: Pending): Promise<Outcome> {
-    const createdAt = nowIso();
-    const x = this.prepare(p, createdAt);
-    const ids = await insertJobs(this.db, this.db, workspaceId, createdAt, [x]);
-    return ids ? written(x, ids) : { ok: false, err: await refusal(this.db, p) };
+    for (let attempt = 1; ; attempt++) {
+      const createdAt = nowIso();
+      const x = this.prepare(p, createdAt);
+      try {
+        const ids = await insertJobs(this.db, this.db, workspaceId, createdAt, [x]);
+        return ids ? written(x, ids) : { ok: false, err: await refusal(this.db, p) };
+      } catch (err) {
+        if (!isTransientConflict(err) || attempt >= TRANSIENT_ATTEMPTS) throw err;
+      }
+    }
   }
 
   private prepare(p: Pending, createdAt: string): Prepared {

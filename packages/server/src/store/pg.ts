@@ -120,6 +120,18 @@ export interface PgOptions {
   max?: number;
 }
 
+
+/** How many times work that PostgreSQL aborted as a serialization failure or deadlock is run. */
+export const TRANSIENT_ATTEMPTS = 5;
+
+/**
+ * A serialization failure (40001) or a deadlock (40P01): PostgreSQL aborted this side so that the
+ * other could go on, and the same work may simply run again.
+ */
+export function isTransientConflict(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === '40001' || code === '40P01';
+}
 export class PgDb extends Exec {
   readonly pool: pg.Pool;
   readonly url: string;
@@ -209,7 +221,7 @@ export class PgDb extends Exec {
         const code = (err as { code?: string }).code;
         // (0A000: a prepared statement outdated by a migration; its name was drawn anew.)
         const outdated = code === '0A000' && String((err as Error).message).includes('cached plan');
-        if ((code === '40001' || code === '40P01' || outdated) && attempt < 5) continue;
+        if ((isTransientConflict(err) || outdated) && attempt < TRANSIENT_ATTEMPTS) continue;
         throw err;
       } finally {
         client.release(broken);

@@ -62,6 +62,8 @@ describe('reference checks and creations on PostgreSQL: round trips', { skip: pg
   let stores: PgStores;
   const statements: string[] = [];
   let transactions = 0;
+  /** Creation statements to abort as PostgreSQL aborts a deadlock's victim (40P01), before they run. */
+  let deadlocks = 0;
   before(async () => {
     t = await (BACKENDS.find((b) => b.name === 'postgres') as (typeof BACKENDS)[number]).open();
     stores = t.stores as PgStores;
@@ -71,6 +73,10 @@ describe('reference checks and creations on PostgreSQL: round trips', { skip: pg
       const original = db[method].bind(db) as (sql: string, ...params: never[]) => Promise<unknown>;
       (db as unknown as Record<string, unknown>)[method] = (sql: string, ...params: never[]) => {
         statements.push(sql);
+        if (deadlocks > 0 && sql.includes('INSERT INTO jobs')) {
+          deadlocks--;
+          return Promise.reject(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+        }
         return original(sql, ...params);
       };
     }
@@ -109,5 +115,15 @@ describe('reference checks and creations on PostgreSQL: round trips', { skip: pg
     assert.equal(await t.count('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?', ws), 10);
     assert.equal(await t.count('SELECT COUNT(*) AS n FROM tasks WHERE workspace_id = ?', ws), 10);
     assert.equal((await stores.credits.balance(ws))?.reserved, 10);
+  });
+
+  it('a creation aborted as a deadlock victim is written again (twice here), and exactly once', async () => {
+    const ws = await newWorkspace(stores, 100);
+    deadlocks = 2;
+    const job = await stores.jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 1 });
+    assert.equal(deadlocks, 0);
+    assert.equal(await t.count('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?', ws), 1);
+    assert.equal(await t.count('SELECT COUNT(*) AS n FROM jobs WHERE id = ?', job.id), 1);
+    assert.equal((await stores.credits.balance(ws))?.reserved, 1);
   });
 });
