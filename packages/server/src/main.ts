@@ -6,9 +6,10 @@ import { ConfigError, loadConfig } from './config.ts';
 import { compileCacheDir, enableCompileCache } from './compile-cache.ts';
 
 try {
-  enableCompileCache(compileCacheDir(loadConfig().dataDir));
+  const config = loadConfig();
+  enableCompileCache(compileCacheDir(config.dataDir));
   const { serveFromEnv } = await import('./serve.ts');
-  await serveFromEnv();
+  await serveFromEnv(config);
 } catch (err) {
   if (err instanceof ConfigError) {
     process.stderr.write(`${err.message}\n`);

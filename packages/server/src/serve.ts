@@ -35,9 +35,8 @@ export async function runService(config: Config, opts: { logger?: boolean; engin
   };
 }
 
-/** `rapport serve`: run until a signal, print generated credentials once. */
-export async function serveFromEnv(): Promise<void> {
-  const config = loadConfig();
+/** `rapport serve`: run until a signal, print generated credentials once. `config`: read from the environment unless the caller already read it. */
+export async function serveFromEnv(config: Config = loadConfig()): Promise<void> {
   const running = await runService(config);
   // What this process compiled, the engine included, is on disk before it says it is ready (main.ts).
   flushCompileCache();

@@ -14,15 +14,24 @@ function check(dir: string) {
   return spawnSync(process.execPath, [SCRIPT, dir], { encoding: 'utf8' });
 }
 
+/** Writes `files` (relative path -> text) under `at`, making folders as needed. */
+function writeTree(at: string, files: Record<string, string>): void {
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(at, name)), { recursive: true });
+    writeFileSync(path.join(at, name), text);
+  }
+}
+
 describe('the import cycle check', { timeout: 60_000 }, () => {
   const dir = tempDir('rapport-cycles-');
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('fails on a cycle of type-only imports, naming its files', () => {
     const at = path.join(dir, 'typed');
-    mkdirSync(at);
-    writeFileSync(path.join(at, 'container.ts'), "import type { Files } from './files.ts';\nexport interface Container { files: Files }\n");
-    writeFileSync(path.join(at, 'files.ts'), "import type { Container } from './container.ts';\nexport class Files { constructor(readonly all: Container) {} }\n");
+    writeTree(at, {
+      'container.ts': "import type { Files } from './files.ts';\nexport interface Container { files: Files }\n",
+      'files.ts': "import type { Container } from './container.ts';\nexport class Files { constructor(readonly all: Container) {} }\n",
+    });
     const out = check(at);
     assert.equal(out.status, 1, out.stdout + out.stderr);
     assert.match(out.stderr, /1 import cycle/);
@@ -31,9 +40,10 @@ describe('the import cycle check', { timeout: 60_000 }, () => {
 
   it('passes when the dependencies are given without a cycle', () => {
     const at = path.join(dir, 'explicit');
-    mkdirSync(at);
-    writeFileSync(path.join(at, 'files.ts'), "export interface FilesDeps { maxBytes: number }\nexport class Files { constructor(readonly deps: FilesDeps) {} }\n");
-    writeFileSync(path.join(at, 'container.ts'), "import type { Files } from './files.ts';\nexport interface Container { files: Files }\n");
+    writeTree(at, {
+      'files.ts': "export interface FilesDeps { maxBytes: number }\nexport class Files { constructor(readonly deps: FilesDeps) {} }\n",
+      'container.ts': "import type { Files } from './files.ts';\nexport interface Container { files: Files }\n",
+    });
     const out = check(at);
     assert.equal(out.status, 0, out.stdout + out.stderr);
     assert.match(out.stdout, /no import cycles among 2 files/);
@@ -42,9 +52,11 @@ describe('the import cycle check', { timeout: 60_000 }, () => {
   it('fails on a cycle across workspace packages imported by their package names', () => {
     const packages = path.join(dir, 'workspace', 'packages');
     for (const [name, other] of [['alpha', 'beta'], ['beta', 'alpha']] as const) {
-      mkdirSync(path.join(packages, name, 'src'), { recursive: true });
-      writeFileSync(path.join(packages, name, 'package.json'), JSON.stringify({ name: `@cyc/${name}`, exports: { '.': './src/index.ts' } }));
-      writeFileSync(path.join(packages, name, 'src', 'index.ts'), `import type { ${other === 'alpha' ? 'A' : 'B'} } from '@cyc/${other}';\nexport type ${name === 'alpha' ? 'A' : 'B'} = { peer?: ${other === 'alpha' ? 'A' : 'B'} };\n`);
+      const [own, peer] = [name, other].map((n) => (n === 'alpha' ? 'A' : 'B'));
+      writeTree(path.join(packages, name), {
+        'package.json': JSON.stringify({ name: `@cyc/${name}`, exports: { '.': './src/index.ts' } }),
+        'src/index.ts': `import type { ${peer} } from '@cyc/${other}';\nexport type ${own} = { peer?: ${peer} };\n`,
+      });
     }
     const out = check(packages);
     assert.equal(out.status, 1, out.stdout + out.stderr);

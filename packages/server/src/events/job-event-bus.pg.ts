@@ -26,16 +26,21 @@ export interface Announcement {
   all?: 1;
 }
 
+/** How every announcement of this process begins: its receivers drop their own by it, undecoded. */
+export function announcedBy(db: PgDb): string {
+  return `{"o":${JSON.stringify(db.origin)},`;
+}
+
 /**
  * The NOTIFY payload of a job event whose id the database is about to assign: the text before
  * and after the id, so that the statement that inserts the event also announces it (one round
  * trip). An event too large for a notification is announced by its id alone.
  */
-export function announcement(db: PgDb, workspaceId: string, event: Omit<JobEvent, 'id'>): { before: string; after: string } {
-  const head = `{"o":${JSON.stringify(db.origin)},"w":${JSON.stringify(workspaceId)}`;
+export function announcement(db: PgDb, workspaceId: string, event: Omit<JobEvent, 'id'>, maxPayload = MAX_PAYLOAD): { before: string; after: string } {
+  const head = `${announcedBy(db)}"w":${JSON.stringify(workspaceId)}`;
   const after = `,"jobId":${JSON.stringify(event.jobId)},"seq":${event.seq},"event":${JSON.stringify(event.event)},"job":${JSON.stringify(event.job)}}}`;
   // 20 bytes leave room for the id.
-  if (Buffer.byteLength(head) + Buffer.byteLength(after) + 30 <= MAX_PAYLOAD) return { before: `${head},"e":{"id":`, after };
+  if (Buffer.byteLength(head) + Buffer.byteLength(after) + 30 <= maxPayload) return { before: `${head},"e":{"id":`, after };
   return { before: `${head},"i":`, after: '}' };
 }
 
@@ -66,8 +71,13 @@ export async function appendJobEvent(tx: PgExec, db: PgDb, workspaceId: string, 
  * Hands an announcement of another process to this process's subscribers: the event it carries,
  * or the one it names, read from the store (an event too large to travel is sent by its id).
  * Shared with the Redis bus (job-event-bus.redis.ts), whose messages have the same form.
+ * Every process receives every announcement, and most are for nobody here (this process's own,
+ * published at commit, and all of them while no stream is open here): `ownPrefix`
+ * (`announcedBy(db)`) drops those before decoding, which keeps the cost of each further API
+ * process off the others.
  */
-export function deliverAnnouncement(db: PgDb, local: MemoryJobEventBus, payload: string): void {
+export function deliverAnnouncement(db: PgDb, local: MemoryJobEventBus, payload: string, ownPrefix: string): void {
+  if (!local.listening || payload.startsWith(ownPrefix)) return;
   let a: Announcement;
   try {
     a = JSON.parse(payload) as Announcement;
@@ -129,7 +139,7 @@ export class PgJobEventBus implements JobEventBus {
   private constructor(db: PgDb, log: (msg: string, extra?: Record<string, unknown>) => void, opts: PgJobEventBusOptions) {
     this.db = db;
     this.log = log;
-    this.ownPrefix = `{"o":${JSON.stringify(db.origin)},`;
+    this.ownPrefix = announcedBy(db);
     this.unlistenAfterMs = opts.unlistenAfterMs ?? UNLISTEN_AFTER_MS;
   }
 
@@ -148,7 +158,7 @@ export class PgJobEventBus implements JobEventBus {
   private async connect(): Promise<void> {
     const client = await this.db.dedicated();
     client.on('notification', (n) => {
-      if (n.channel === this.db.channel && n.payload) this.receive(n.payload);
+      if (n.channel === this.db.channel && n.payload) deliverAnnouncement(this.db, this.local, n.payload, this.ownPrefix);
     });
     const lost = () => {
       if (this.client !== client) return;
@@ -232,14 +242,6 @@ export class PgJobEventBus implements JobEventBus {
       }, this.unlistenAfterMs);
       this.idle.unref();
     };
-  }
-
-  private receive(payload: string): void {
-    // Every process receives every announcement: most are for nobody here (this process's own,
-    // published at commit, and all of them while no stream is open here). Dropping those before
-    // decoding keeps the cost of each further API process off the others.
-    if (!this.local.listening || payload.startsWith(this.ownPrefix)) return;
-    deliverAnnouncement(this.db, this.local, payload);
   }
 
   publish(workspaceId: string, event: JobEvent): void {

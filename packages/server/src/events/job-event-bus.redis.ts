@@ -12,7 +12,7 @@
 import { Redis } from 'ioredis';
 import type { PgDb } from '../store/pg.ts';
 import type { JobEvent } from '../jobs/jobs.store.ts';
-import { deliverAnnouncement } from './job-event-bus.pg.ts';
+import { announcedBy, announcement, deliverAnnouncement } from './job-event-bus.pg.ts';
 import { MemoryJobEventBus, type JobEventBus, type JobEventListener } from './job-event-bus.ts';
 
 /** A larger event is announced by its id; receivers read it from the store. */
@@ -44,7 +44,7 @@ export class RedisJobEventBus implements JobEventBus {
     this.db = db;
     this.log = log;
     this.catchUpMs = options.catchUpMs;
-    this.ownPrefix = `{"o":${JSON.stringify(db.origin)},`;
+    this.ownPrefix = announcedBy(db);
     const u = new URL(db.url);
     this.channel = `rapport:job-events:${u.host}${u.pathname}:${db.schema}`;
     // A publish while disconnected fails at once rather than queuing without bound: what it
@@ -58,7 +58,7 @@ export class RedisJobEventBus implements JobEventBus {
       this.pubConnected = true;
     });
     this.sub.on('message', (channel: string, payload: string) => {
-      if (channel === this.channel) this.receive(payload);
+      if (channel === this.channel) deliverAnnouncement(this.db, this.local, payload, this.ownPrefix);
     });
   }
 
@@ -105,16 +105,10 @@ export class RedisJobEventBus implements JobEventBus {
     });
   }
 
-  private receive(payload: string): void {
-    if (!this.local.listening || payload.startsWith(this.ownPrefix)) return;
-    deliverAnnouncement(this.db, this.local, payload);
-  }
-
   publish(workspaceId: string, event: JobEvent): void {
     this.local.publish(workspaceId, event);
-    const head = `${this.ownPrefix}"w":${JSON.stringify(workspaceId)},`;
-    const full = `${head}"e":${JSON.stringify(event)}}`;
-    this.send(Buffer.byteLength(full) <= MAX_PAYLOAD ? full : `${head}"i":${event.id}}`);
+    const { before, after } = announcement(this.db, workspaceId, event, MAX_PAYLOAD);
+    this.send(`${before}${event.id}${after}`);
   }
 
   /** Publishes; a failure is left to the subscribers' catch-up (the event is in the store). */

@@ -5,6 +5,8 @@
 // current in between by this process's own creations and completions. Other processes' changes
 // show within a second: an estimate may be that stale. The same on both backends; each gives
 // its own two queries.
+import { SingleFlight } from '../single-flight.ts';
+
 /** How often the figures behind `estimatedWaitSec` are read from the store again. */
 export const ESTIMATE_REFRESH_MS = 1000;
 
@@ -15,54 +17,36 @@ export interface EstimateQueries {
   meanRecentDurationSec(): number | null | Promise<number | null>;
 }
 
-/**
- * `read` at most once at a time: a call while it runs gets the running read's answer. Under load
- * tens of creations find a figure stale at once; each starting its own read was tens of O(queue)
- * counts on the server instead of one.
- */
-function oneAtATime<T>(read: () => Promise<T>): () => Promise<T> {
-  let running: Promise<T> | null = null;
-  return () => {
-    if (running) return running;
-    const p = read();
-    running = p;
-    const done = () => {
-      if (running === p) running = null;
-    };
-    p.then(done, done);
-    return p;
-  };
-}
-
 export class WaitEstimate {
   private active: { at: number; n: number } | null = null;
   private duration: { at: number; sec: number | null } | null = null;
-  private readonly readActive: () => Promise<number>;
-  private readonly readDuration: () => Promise<number | null>;
+  private readonly queries: EstimateQueries;
+  // Tens of creations find a figure stale at once: one read of it at a time (one O(queue) count).
+  private readonly activeRead = new SingleFlight<null, number>();
+  private readonly durationRead = new SingleFlight<null, number | null>();
 
   constructor(queries: EstimateQueries) {
-    this.readActive = oneAtATime(async () => {
-      const at = Date.now();
-      const n = await queries.countActive();
-      this.active = { at, n };
-      return n;
-    });
-    this.readDuration = oneAtATime(async () => {
-      const at = Date.now();
-      const sec = await queries.meanRecentDurationSec();
-      this.duration = { at, sec };
-      return sec;
-    });
+    this.queries = queries;
   }
 
   async activeCount(): Promise<number> {
     if (this.active && Date.now() - this.active.at < ESTIMATE_REFRESH_MS) return this.active.n;
-    return this.readActive();
+    return this.activeRead.run(null, async () => {
+      const at = Date.now();
+      const n = await this.queries.countActive();
+      this.active = { at, n };
+      return n;
+    });
   }
 
   async recentDurationSec(): Promise<number | null> {
     if (this.duration && Date.now() - this.duration.at < ESTIMATE_REFRESH_MS) return this.duration.sec;
-    return this.readDuration();
+    return this.durationRead.run(null, async () => {
+      const at = Date.now();
+      const sec = await this.queries.meanRecentDurationSec();
+      this.duration = { at, sec };
+      return sec;
+    });
   }
 
   /** A job was created in this process. */

@@ -11,6 +11,7 @@ import {
 } from './workspace.store.ts';
 import { quotasOf, QuotaExceeded, type Quotas, type QuotaUsage } from './quotas.ts';
 import type { Config } from '../config.ts';
+import { SingleFlight } from '../single-flight.ts';
 
 export interface BootstrapResult {
   workspaceId: string;
@@ -26,7 +27,7 @@ const AUTH_CACHE_MAX = 10_000;
 
 export class WorkspaceService {
   private readonly authCache = new Map<string, { auth: AuthContext; until: number }>();
-  private readonly authLookups = new Map<string, Promise<AuthContext | null>>();
+  private readonly authLookups = new SingleFlight<string, AuthContext | null>();
   /** Counts this process's revokes, so that a lookup under way during one is not remembered. */
   private revocations = 0;
   private readonly revokedListeners: ((keyId: string) => void)[] = [];
@@ -62,16 +63,7 @@ export class WorkspaceService {
   async authenticate(apiKey: string, now: number = Date.now()): Promise<AuthContext | null> {
     const hit = this.authCache.get(apiKey);
     if (hit && hit.until > now) return hit.auth;
-    let lookup = this.authLookups.get(apiKey);
-    if (!lookup) {
-      lookup = this.lookUp(apiKey, now);
-      this.authLookups.set(apiKey, lookup);
-      const done = () => {
-        if (this.authLookups.get(apiKey) === lookup) this.authLookups.delete(apiKey);
-      };
-      lookup.then(done, done);
-    }
-    return lookup;
+    return this.authLookups.run(apiKey, () => this.lookUp(apiKey, now));
   }
 
   private async lookUp(apiKey: string, now: number): Promise<AuthContext | null> {
