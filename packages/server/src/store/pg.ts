@@ -120,7 +120,6 @@ export interface PgOptions {
   max?: number;
 }
 
-
 /** How many times work that PostgreSQL aborted as a serialization failure or deadlock is run. */
 export const TRANSIENT_ATTEMPTS = 5;
 
@@ -132,6 +131,7 @@ export function isTransientConflict(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return code === '40001' || code === '40P01';
 }
+
 export class PgDb extends Exec {
   readonly pool: pg.Pool;
   readonly url: string;
