@@ -38,6 +38,8 @@ export interface Config {
   analysisNice: number;
   /** While the API is busy, analyses are paused but for this percentage of the time (100: never paused). */
   analysisMinSharePct: number;
+  /** Analyses of one workspace that one analysis process may run before it ends (1: a process for each). */
+  analysisProcessReuse: number;
   /** A connection that sends and receives nothing for this long is closed (a stalled request or upload). */
   requestIdleTimeoutSec: number;
   /** Headers must arrive within this long of the connection's first byte. */
@@ -144,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     analysisMemoryMb: int('ANALYSIS_MEMORY_MB', 3072, 256, 65536),
     analysisNice: int('ANALYSIS_NICE', 10, 0, 19),
     analysisMinSharePct: int('ANALYSIS_MIN_SHARE_PCT', 20, 1, 100),
+    analysisProcessReuse: int('ANALYSIS_PROCESS_REUSE', 20, 1, 1000),
     requestIdleTimeoutSec: int('REQUEST_IDLE_TIMEOUT_SEC', 60, 1, 3600),
     headersTimeoutSec: int('HEADERS_TIMEOUT_SEC', 20, 1, 3600),
     serviceApiKey,

@@ -17,7 +17,10 @@ export interface RunningService {
 
 /** `opts.engine` replaces the engine that would be loaded (tests run the service with a test double). */
 export async function runService(config: Config, opts: { logger?: boolean; engine?: AnalysisEngine | null } = {}): Promise<RunningService> {
-  const engine = opts.engine !== undefined ? opts.engine : await loadEngine({ compileCacheDir: compileCacheDir(config.dataDir) });
+  const engine =
+    opts.engine !== undefined
+      ? opts.engine
+      : await loadEngine({ compileCacheDir: compileCacheDir(config.dataDir), processReuse: config.analysisProcessReuse, idleProcesses: config.workerConcurrency });
   const composed = await composeService(config, { ...opts, engine });
   const boot = await composed.services.workspace.bootstrap({ serviceApiKey: config.serviceApiKey, signingSecret: config.signingSecret });
   for (const warning of boot.warnings) composed.app.log.warn(warning);
@@ -31,7 +34,11 @@ export async function runService(config: Config, opts: { logger?: boolean; engin
     composed,
     workspaceId: boot.workspaceId,
     generated: boot.generated,
-    close: () => composed.close(),
+    // The worker has awaited its analyses; then the processes kept warm for the next ones end.
+    close: async () => {
+      await composed.close();
+      await engine?.close?.();
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-// Runs one media analysis in a child Node process (analysis.child.ts), so that the API's process
+// Runs media analyses in child Node processes (analysis.child.ts), so that the API's process
 // keeps its cores: the child runs at a lower scheduling priority (ANALYSIS_NICE added to the
 // service's nice value, on every thread of the child and so on the media decoder it starts), its
 // V8 heap is capped with --max-old-space-size and its resident memory, the decoder's included,
@@ -6,8 +6,9 @@
 // no_speech_detected) keep their code. A child over its memory limit is killed and rejects with
 // `analysis_out_of_memory` (the same media would run out again); a child that crashes or is
 // killed rejects with a plain error, which the worker retries and then records as internal_error.
-// An abort kills the child and what it started; the promise settles only once the child has
-// exited, so a service that awaited its running analyses leaves no process behind.
+// An abort kills the child and what it started; a failed analysis settles only once the child
+// has exited, so a service that awaited its running analyses leaves no process behind. A child
+// that answered with a result may run another analysis: analysis-pool.ts decides which.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -19,8 +20,6 @@ import { governAnalysis } from './governor.ts';
 const ENTRY = fileURLToPath(new URL('./analysis.child.ts', import.meta.url));
 /** How often the child's resident memory is read. */
 const WATCH_MS = 200;
-/** A child that sent its result and has not exited after this long is killed. */
-const EXIT_GRACE_MS = 5000;
 export const DEFAULT_ANALYSIS_NICE = 10;
 export const DEFAULT_MIN_SHARE = 0.2;
 
@@ -113,116 +112,214 @@ function startChild(entry: string, nice: number, memoryLimitMb: number, compileC
   return fork(entry, childArgs, { ...options, execPath: process.execPath, execArgv });
 }
 
+/** How the analysis process is started: processes started alike may run each other's analyses. */
+export interface ProcessSettings {
+  nice: number;
+  memoryLimitMb: number;
+  compileCacheDir: string | undefined;
+  entry: string;
+  /** false: the heap limit alone stops it (as where there is no /proc). */
+  watchResident: boolean;
+}
+
+export function processSettings(input: ChildAnalysisInput, options: { entry?: string; watchResident?: boolean } = {}): ProcessSettings {
+  return {
+    nice: childNice(input.niceIncrement ?? DEFAULT_ANALYSIS_NICE),
+    memoryLimitMb: input.memoryLimitMb,
+    compileCacheDir: input.compileCacheDir,
+    entry: options.entry ?? ENTRY,
+    watchResident: options.watchResident !== false,
+  };
+}
+
+/** What the process is doing now: the handlers of the analysis it runs, or none (idle). */
+interface Running {
+  onMessage(m: ChildMessage): void;
+  onExit(code: number | null, signal: NodeJS.Signals | null): void;
+}
+
 /**
- * Analyses the media in a child process. `entry` replaces the child's program (tests give one
- * that runs out of memory or hangs; it speaks the same messages); `watchResident: false` leaves
- * the heap limit alone to stop it (as where there is no /proc).
+ * One analysis process. It runs one analysis at a time, and may run another after a result (the
+ * pool decides: analysis-pool.ts); after an error, an abort or a memory overrun it ends. Every
+ * analysis settles with a result, or with its error once the process has exited.
  */
-export function analyzeInChild(input: ChildAnalysisInput, options: { entry?: string; watchResident?: boolean } = {}): Promise<MediaAnalysis> {
-  return new Promise((resolve, reject) => {
-    if (input.signal.aborted) return reject(abortReason(input.signal));
-    const nice = childNice(input.niceIncrement ?? DEFAULT_ANALYSIS_NICE);
-    const child = startChild(options.entry ?? ENTRY, nice, input.memoryLimitMb, input.compileCacheDir);
-    const pid = child.pid;
-    const release = pid === undefined ? () => undefined : governAnalysis(pid, input.minShare ?? DEFAULT_MIN_SHARE);
+export class AnalysisProcess {
+  readonly settings: ProcessSettings;
+  /** Analyses that ended with a result. */
+  results = 0;
+  private readonly child: ChildProcess;
+  private readonly pid: number | undefined;
+  private stderr = '';
+  /** What the process started (so that a crash does not leave it running). */
+  private tree: ProcessRef[] = [];
+  private running: Running | null = null;
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  /** Resolves once the process has exited and its stderr is read (it tells a full heap from a crash). */
+  readonly exited: Promise<void>;
+
+  constructor(settings: ProcessSettings) {
+    this.settings = settings;
+    this.child = startChild(settings.entry, settings.nice, settings.memoryLimitMb, settings.compileCacheDir);
+    this.pid = this.child.pid;
     // The main thread at once (the threads it starts inherit it); the child does its other threads.
-    if (pid !== undefined) {
+    if (this.pid !== undefined) {
       try {
-        os.setPriority(pid, nice);
+        os.setPriority(this.pid, settings.nice);
       } catch {
         // The child sets its own priority too.
       }
     }
-    let stderr = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-4000);
+    this.child.stderr?.on('data', (d: Buffer) => {
+      this.stderr = (this.stderr + d.toString()).slice(-4000);
     });
-    let result: MediaAnalysis | null = null;
-    let failure: Error | null = null;
-    let tree: ProcessRef[] = [];
-    let exitTimer: NodeJS.Timeout | null = null;
-    let settled = false;
-
-    /** Kills the child and every process it started that is still the one seen. */
-    const kill = (): void => {
-      if (child.exitCode !== null || child.signalCode !== null) return; // exited: its pid may be another process's now
-      if (pid !== undefined) tree = [...tree, ...descendants(pid).filter((d) => !tree.some((t) => t.pid === d.pid))];
-      child.kill('SIGKILL');
-      killStrays();
-    };
-    const killStrays = (): void => {
-      for (const ref of tree) {
-        if (!isSameLiveProcess(ref)) continue;
-        try {
-          process.kill(ref.pid, 'SIGKILL');
-        } catch {
-          // Gone meanwhile.
+    this.child.on('message', (m: ChildMessage) => this.running?.onMessage(m));
+    this.exited = new Promise((resolve) => {
+      const done = (code: number | null, signal: NodeJS.Signals | null): void => {
+        if (this.exit) return;
+        this.exit = { code, signal };
+        this.running?.onExit(code, signal);
+        resolve();
+      };
+      // The processes it started are killed at its exit, in case one of them holds the stderr pipe open.
+      this.child.once('exit', (code, signal) => {
+        this.killStrays();
+        const closing = setTimeout(() => done(code, signal), 2000);
+        this.child.once('close', () => {
+          clearTimeout(closing);
+          done(code, signal);
+        });
+      });
+      this.child.once('error', (err) => {
+        // No process was started (no exit follows), or one that cannot be signalled: fail now.
+        if (this.pid === undefined || this.child.exitCode !== null) {
+          this.stderr = `The analysis process could not be started: ${err.message}`;
+          done(null, null);
         }
-      }
-    };
-    const fail = (err: Error): void => {
-      failure ??= err;
-      kill();
-    };
-
-    const limitBytes = input.memoryLimitMb * 1024 * 1024;
-    /** Notes what the child started (so that a crash does not leave it running) and checks the memory. */
-    const look = (): void => {
-      if (pid === undefined || settled) return;
-      tree = descendants(pid);
-      const rss = options.watchResident === false ? null : treeResidentBytes(pid, tree);
-      if (rss !== null && rss > limitBytes) fail(new AnalysisOutOfMemory(input.memoryLimitMb, `${Math.round(rss / 1024 / 1024)} MB resident`));
-    };
-    const watch = setInterval(look, WATCH_MS);
-    const onAbort = (): void => fail(abortReason(input.signal));
-    input.signal.addEventListener('abort', onAbort, { once: true });
-
-    child.on('message', (m: ChildMessage) => {
-      if (m.type === 'progress') {
-        look();
-        input.onProgress(m.stage, m.fraction);
-      } else if (m.type === 'result') {
-        result = m.result;
-        release(); // let it run to its exit
-        exitTimer = setTimeout(kill, EXIT_GRACE_MS);
-      } else failure ??= Object.assign(new Error(m.message), m.code ? { code: m.code } : {});
-    });
-    const settle = (code: number | null, signal: NodeJS.Signals | null): void => {
-      if (settled) return;
-      settled = true;
-      release(true);
-      clearInterval(watch);
-      if (exitTimer) clearTimeout(exitTimer);
-      input.signal.removeEventListener('abort', onAbort);
-      if (failure) return reject(failure);
-      if (result) return resolve(result);
-      if (/heap out of memory|Reached heap limit/i.test(stderr)) return reject(new AnalysisOutOfMemory(input.memoryLimitMb, 'the JavaScript heap is full'));
-      const last = stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300);
-      reject(new Error(`The analysis process ${signal ? `was killed (${signal})` : `exited (${code})`} without a result${last ? `: ${last}` : ''}.`));
-    };
-    // Settled once the child's stderr is read to its end (it tells a full heap from a crash); the
-    // processes it started are killed at its exit, in case one of them holds that pipe open.
-    child.once('exit', (code, signal) => {
-      release(true); // reaped: its pid is free for another process now
-      if (!result) killStrays();
-      const closing = setTimeout(() => settle(code, signal), 2000);
-      child.once('close', () => {
-        clearTimeout(closing);
-        settle(code, signal);
       });
     });
-    child.once('error', (err) => {
-      // No process was started (no exit follows), or one that cannot be signalled: fail now.
-      if (pid === undefined || child.exitCode !== null) {
-        failure ??= new Error(`The analysis process could not be started: ${err.message}`);
-        settle(null, null);
+    this.idle(true);
+  }
+
+  /** Whether it can take another analysis. */
+  get alive(): boolean {
+    return this.exit === null && this.child.exitCode === null && this.child.signalCode === null && this.pid !== undefined;
+  }
+
+  /** Resident memory of the process and what it started, or null where unknown. */
+  residentBytes(): number | null {
+    return this.pid === undefined ? null : treeResidentBytes(this.pid, descendants(this.pid));
+  }
+
+  /** Kills the process and what it started; resolves once it has exited (which keeps the event loop until then). */
+  end(): Promise<void> {
+    if (this.alive) this.idle(false);
+    this.kill();
+    return this.exited;
+  }
+
+  /**
+   * An idle process does not keep the service's event loop alive (the pool ends it; the kernel
+   * ends it with the service), a busy one does.
+   */
+  private idle(on: boolean): void {
+    type Handle = { ref?(): void; unref?(): void } | null | undefined;
+    const handles: Handle[] = [this.child, (this.child as { channel?: Handle }).channel, this.child.stderr as Handle];
+    for (const h of handles) (on ? h?.unref : h?.ref)?.call(h);
+  }
+
+  private kill(): void {
+    if (!this.alive) return; // exited: its pid may be another process's now
+    if (this.pid !== undefined) this.tree = [...this.tree, ...descendants(this.pid).filter((d) => !this.tree.some((t) => t.pid === d.pid))];
+    this.child.kill('SIGKILL');
+    this.killStrays();
+  }
+
+  private killStrays(): void {
+    for (const ref of this.tree) {
+      if (!isSameLiveProcess(ref)) continue;
+      try {
+        process.kill(ref.pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
       }
-    });
-    if (pid !== undefined) {
+    }
+  }
+
+  /** Runs one analysis; one at a time. */
+  run(input: ChildAnalysisInput): Promise<MediaAnalysis> {
+    return new Promise((resolve, reject) => {
+      if (input.signal.aborted) return reject(abortReason(input.signal));
+      if (this.running) return reject(new Error('The analysis process is busy.'));
+      // One that could not be started says why once it is known.
+      if (!this.alive) return void this.exited.then(() => reject(new Error(this.stderr.trim() || 'The analysis process has ended.')));
+      const pid = this.pid as number;
+      const release = governAnalysis(pid, input.minShare ?? DEFAULT_MIN_SHARE);
+      let failure: Error | null = null;
+      const fail = (err: Error): void => {
+        failure ??= err;
+        this.kill();
+      };
+      const limitMb = this.settings.memoryLimitMb;
+      /** Notes what the child started and checks the memory. */
+      const look = (): void => {
+        if (!this.running) return;
+        this.tree = descendants(pid);
+        const rss = this.settings.watchResident ? treeResidentBytes(pid, this.tree) : null;
+        if (rss !== null && rss > limitMb * 1024 * 1024) fail(new AnalysisOutOfMemory(limitMb, `${Math.round(rss / 1024 / 1024)} MB resident`));
+      };
+      const watch = setInterval(look, WATCH_MS);
+      const onAbort = (): void => fail(abortReason(input.signal));
+      input.signal.addEventListener('abort', onAbort, { once: true });
+      const finish = (): void => {
+        this.running = null;
+        clearInterval(watch);
+        input.signal.removeEventListener('abort', onAbort);
+      };
+      this.running = {
+        onMessage: (m) => {
+          if (m.type === 'progress') {
+            look();
+            input.onProgress(m.stage, m.fraction);
+          } else if (m.type === 'result') {
+            if (failure) return; // being killed: settled at its exit
+            release();
+            finish();
+            this.results++;
+            this.idle(true);
+            resolve(m.result);
+          } else failure ??= Object.assign(new Error(m.message), m.code ? { code: m.code } : {}); // it exits after an error
+        },
+        onExit: (code, signal) => {
+          release(true); // reaped: its pid is free for another process now
+          finish();
+          if (failure) return reject(failure);
+          if (/heap out of memory|Reached heap limit/i.test(this.stderr)) return reject(new AnalysisOutOfMemory(limitMb, 'the JavaScript heap is full'));
+          const last = this.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300);
+          if (code === null && signal === null) return reject(new Error(last || 'The analysis process could not be started.'));
+          reject(new Error(`The analysis process ${signal ? `was killed (${signal})` : `exited (${code})`} without a result${last ? `: ${last}` : ''}.`));
+        },
+      };
+      this.idle(false);
       const start: ChildStart = { path: input.path, transcript: input.transcript, ...(input.speakers ? { speakers: input.speakers } : {}), maxDurationSec: input.maxDurationSec };
-      child.send(start, (err) => {
+      this.child.send(start, (err) => {
         if (err) fail(new Error(`The analysis process did not take its input: ${err.message}`));
       });
-    }
-  });
+    });
+  }
+}
+
+/**
+ * Analyses the media in a process of its own, which ends with it: the promise settles once the
+ * process has exited. `entry` replaces the child's program (tests give one that runs out of
+ * memory or hangs; it speaks the same messages); `watchResident: false` leaves the heap limit
+ * alone to stop it (as where there is no /proc).
+ */
+export async function analyzeInChild(input: ChildAnalysisInput, options: { entry?: string; watchResident?: boolean } = {}): Promise<MediaAnalysis> {
+  if (input.signal.aborted) throw abortReason(input.signal);
+  const proc = new AnalysisProcess(processSettings(input, options));
+  try {
+    return await proc.run(input);
+  } finally {
+    await proc.end();
+  }
 }

@@ -1,10 +1,12 @@
-// The analysis process's inside: one media analysis, started by analysis-process.ts with its nice
-// value and, optionally, a compile cache directory as arguments and its input as the first
-// message. Every thread is set to that priority before the engine is loaded, so the engine, its
-// garbage collector and the media decoder it starts all yield to the API. The process ends after
-// its answer, and when its parent goes away: at once when the event loop sees the channel close,
-// else at the next progress report (the engine's decoding loop can run for long without giving
-// the event loop a turn).
+// The analysis process's inside, started by analysis-process.ts with its nice value and,
+// optionally, a compile cache directory as arguments; each message is the input of one media
+// analysis, answered by progress reports and one result or one error. The parent sends the next
+// one only after an answer. Every thread is set to that priority before the engine is loaded, so
+// the engine, its garbage collector and the media decoder it starts all yield to the API. The
+// process ends after an error (what the media did to it ends with it), and when its parent goes
+// away: at once when the event loop sees the channel close, else at the next progress report
+// (the engine's decoding loop can run for long without giving the event loop a turn). After a
+// result it waits for the next input: the engine stays loaded and compiled (analysis-pool.ts).
 //
 // Loading the engine was 0.70-0.76 s of CPU of the 2.2 s an analysis of a 300 s recording took
 // on the 2-core test host: Node strips the types of its 72 TypeScript modules and compiles them
@@ -36,14 +38,17 @@ const send = (m: ChildMessage): Promise<void> =>
     process.send(m, undefined, undefined, () => resolve());
   });
 
-process.once('message', (start: ChildStart) => {
+process.on('message', (start: ChildStart) => {
   void run(start).then(
-    () => process.exit(0),
+    (ok) => {
+      if (!ok) process.exit(0);
+    },
     () => process.exit(1),
   );
 });
 
-async function run(start: ChildStart): Promise<void> {
+/** Answers one input; false after an error. */
+async function run(start: ChildStart): Promise<boolean> {
   const { analyzeMedia } = await engine;
   try {
     const result = await analyzeMedia({
@@ -57,8 +62,10 @@ async function run(start: ChildStart): Promise<void> {
       },
     });
     await send({ type: 'result', result });
+    return true;
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     await send({ type: 'error', code: typeof code === 'string' ? code : null, message: err instanceof Error ? err.message : String(err) });
+    return false;
   }
 }

@@ -10,21 +10,19 @@ import {
   parseTranscript,
   resolveSelector,
 } from '@rapport/analysis';
-import type { AnalysisEngine } from './engine.ts';
+import type { AnalysisEngine, EngineOptions } from './engine.ts';
 import { ensureCompileCacheDir } from '../compile-cache.ts';
-import { analyzeInChild } from './analysis-process.ts';
+import { AnalysisProcessPool } from './analysis-pool.ts';
 
-/**
- * `compileCacheDir`: where analysis processes keep the engine's compiled code (compile-cache.ts);
- * made if missing; where it cannot be, the engine is compiled at every start.
- */
-export function createEngine(options: { compileCacheDir?: string } = {}): AnalysisEngine {
+export function createEngine(options: EngineOptions = {}): AnalysisEngine {
   const dir = options.compileCacheDir ? ensureCompileCacheDir(options.compileCacheDir) : null;
   const cache = dir ? { compileCacheDir: dir } : {};
+  const pool = new AnalysisProcessPool({ reuse: options.processReuse ?? 1, maxIdle: options.idleProcesses ?? 1 });
   return {
     version: ENGINE_VERSION,
     // In a child process at a lower priority with its own memory limit: the API keeps its cores.
-    analyzeMedia: (input) => analyzeInChild({ ...input, ...cache }),
+    analyzeMedia: (input) => pool.analyze({ ...input, ...cache }),
+    close: () => pool.close(),
     linkSpeakers: (voiceprints, existing) => linkSpeakers(voiceprints, existing),
     resolveSelector: (media, selector, ctx) => resolveSelector(media, selector, ctx),
     aggregateMetrics: (items) => aggregateMetrics(items),

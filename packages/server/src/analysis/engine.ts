@@ -31,7 +31,11 @@ export interface AnalysisEngine {
     niceIncrement?: number;
     /** While the API is busy the analysis is paused but for this share of the time (ANALYSIS_MIN_SHARE_PCT / 100). */
     minShare?: number;
+    /** The media's workspace: analyses of one workspace may share a warm analysis process (ANALYSIS_PROCESS_REUSE). */
+    workspaceId?: string;
   }): Promise<MediaAnalysis>;
+  /** Ends what the engine keeps running between analyses (idle analysis processes). */
+  close?(): Promise<void>;
   /** For each new voiceprint, the entity it belongs to, or null for a new person. */
   linkSpeakers(voiceprints: number[][], existing: { entityId: string; voiceprint: number[] }[]): (string | null)[];
   resolveSelector(
@@ -43,6 +47,18 @@ export interface AnalysisEngine {
   buildMatching(input: { target: MemberInput; group: MemberInput[]; media: Record<string, MediaAnalysis> }): BuiltDocument;
   buildReport(input: { target: MemberInput; media: Record<string, MediaAnalysis> }): BuiltDocument;
   parseTranscript(text: string): Transcript | null;
+}
+
+export interface EngineOptions {
+  /**
+   * Where analysis processes keep the engine's compiled code (compile-cache.ts); made if missing;
+   * where it cannot be, the engine is compiled at every start.
+   */
+  compileCacheDir?: string;
+  /** Analyses of one workspace that one analysis process may run (ANALYSIS_PROCESS_REUSE; default 1: a process each). */
+  processReuse?: number;
+  /** Idle analysis processes kept warm (WORKER_CONCURRENCY; default 1). */
+  idleProcesses?: number;
 }
 
 export const ENGINE_UNAVAILABLE_MESSAGE = 'The analysis engine is not available in this build, so no result can be produced.';

@@ -55,6 +55,7 @@ export class MediaAnalysisRunner implements TaskHandler {
         memoryLimitMb: this.deps.limits.analysisMemoryMb,
         niceIncrement: this.deps.limits.analysisNice,
         minShare: this.deps.limits.analysisMinSharePct / 100,
+        workspaceId: m.workspaceId,
         onProgress: (stage, fraction) => {
           // Progress is advisory: at most a few writes a second, never awaited by the engine.
           const now = Date.now();

@@ -2,7 +2,8 @@
 // the hints reach the engine on upload and on every re-analysis (stored ones reused, new ones
 // replacing them), each analysis records the engine version, entities keep their ids (also when
 // the stored voiceprints come from another speaker model and cannot be compared), and each
-// analysis is charged like an upload's. The engine is wrapped only to record what it was asked.
+// analysis is charged like an upload's. The engine is wrapped only to record what it was asked;
+// it keeps its analysis process warm between the analyses of the workspace, as the service does.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENGINE_VERSION, type SpeakerCountHint } from '@rapport/analysis';
@@ -15,19 +16,24 @@ import type { Media } from './files.schemas.ts';
 describe('re-analysis with the real engine', () => {
   let t: TestApp;
   const asked: (SpeakerCountHint | undefined)[] = [];
+  const workspaces = new Set<string | undefined>();
+  const real = createEngine({ processReuse: 20, idleProcesses: 1 });
   before(async () => {
-    const real = createEngine();
     const engine: AnalysisEngine = {
       ...real,
       analyzeMedia: (input) => {
         asked.push(input.speakers);
+        workspaces.add(input.workspaceId);
         return real.analyzeMedia(input);
       },
     };
     t = await buildTestApp({ RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_FILES: '1000' }, { engine });
     t.composed.worker?.start();
   });
-  after(async () => t.close());
+  after(async () => {
+    await t.close();
+    await real.close?.();
+  });
 
   const get = async (id: string) => json<Media>(await call(t, t.main, { method: 'GET', url: `/v1/files/${id}` }));
   const settled = (id: string) =>
@@ -69,6 +75,9 @@ describe('re-analysis with the real engine', () => {
     assert.equal(again.analysis.status, 'ready');
     assert.deepEqual(asked.at(-1), { exact: 2 });
     assert.deepEqual(links(again), links(first));
+    // In the process the first analysis left warm: the engine is told whose media it is.
+    assert.deepEqual([...workspaces], [t.main.workspaceId]);
+    assert.deepEqual(again.analysis.speakers.map((s) => [s.speechSec, s.firstSpeechSec]), first.analysis.speakers.map((s) => [s.speechSec, s.firstSpeechSec]));
     assert.equal(await entityCount(), entities, 'no entity was created');
     for (const s of again.analysis.speakers) {
       const e = json<{ appearances: { mediaId: string; speakerIndex: number }[] }>(await call(t, t.main, { method: 'GET', url: `/v1/entities/${s.entityId}` }));
