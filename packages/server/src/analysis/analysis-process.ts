@@ -91,7 +91,13 @@ function tool(name: 'chrt' | 'setpriv'): string | null {
  * set either way.
  */
 function startChild(entry: string, nice: number, memoryLimitMb: number, compileCacheDir: string | undefined): ChildProcess {
-  const execArgv = [`--max-old-space-size=${memoryLimitMb}`, '--disable-warning=ExperimentalWarning'];
+  // --single-threaded: V8 compiles and collects garbage on the main thread, so one analysis keeps
+  // one core busy. Its helper threads kept recompiling the engine's hot code in every analysis
+  // (about 80 ms of 770 ms of CPU for a 300 s recording in a warm process, on the 2-core test
+  // host) and, with WORKER_CONCURRENCY analyses on as many cores, only competed with the other
+  // analyses: without them an analysis takes 7 % less CPU and 3 % longer alone, and 2 workers
+  // analyse 12 % more audio per second (bench/postgres.ts workers; docs/deploy.md).
+  const execArgv = [`--max-old-space-size=${memoryLimitMb}`, '--single-threaded', '--disable-warning=ExperimentalWarning'];
   const options = {
     // Structured clone, as between threads: typed arrays and nested objects cross unchanged.
     serialization: 'advanced' as const,
