@@ -272,7 +272,7 @@ async function readPath(): Promise<Awaited<ReturnType<typeof benchRead>>> {
 interface AnalysisRun {
   /** From the first analysis running to the last one done. */
   sec: number;
-  /** From the tasks being released to the first analysis running (a worker polls every 250 ms). */
+  /** From the tasks being released (and announced) to the first analysis running. */
   claimSec: number;
   /** CPU seconds of the worker processes, of the analysis processes they ran, of the API process and PostgreSQL. */
   workerCpu: number;
@@ -322,6 +322,7 @@ async function analysisRun(count: number, files: string[], reuse: number): Promi
     const cpu0 = { workers: workerCpu(), children: childCpu(), other: await otherCpu() };
     const released = performance.now();
     await db.query(`UPDATE ${schema}.tasks SET run_at = $1`, [Date.now()]);
+    await announceTasks(db, schema);
     let first = 0;
     for (;;) {
       const rows = (await db.query(`SELECT analysis_status AS s, COUNT(*)::int AS n FROM ${schema}.media WHERE filename NOT LIKE 'warm-up%' GROUP BY 1`)).rows as { s: string; n: number }[];
@@ -343,10 +344,15 @@ async function analysisRun(count: number, files: string[], reuse: number): Promi
   }
 }
 
+/** Tells the workers that tasks are due, as a process that queued them does (queue/task-signal.pg.ts). */
+async function announceTasks(db: pg.Client, schema: string): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [`rapport_tasks_${schema}`.slice(0, 63), 'bench']);
+}
+
 /**
  * Gives each of `count` workers one analysis to run before the measured ones: `count` uploads of
  * the first minute of `file`, released alone. A worker runs one analysis at a time and a cold one
- * takes longer than a worker's 250 ms poll, so each worker takes one.
+ * takes one: the announcement wakes them all, and each runs one analysis at a time.
  */
 async function warmUp(url: string, apiKey: string, db: pg.Client, schema: string, count: number, file: string): Promise<void> {
   const minute = readFileSync(file).subarray(0, 44 + 60 * 16000 * 2);
@@ -360,6 +366,7 @@ async function warmUp(url: string, apiKey: string, db: pg.Client, schema: string
     if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
   }
   await db.query(`UPDATE ${schema}.tasks SET run_at = $1 WHERE ref_id IN (SELECT id FROM ${schema}.media WHERE filename LIKE 'warm-up%')`, [Date.now()]);
+  await announceTasks(db, schema);
   for (;;) {
     const left = (await db.query(`SELECT COUNT(*)::int AS n FROM ${schema}.media WHERE filename LIKE 'warm-up%' AND analysis_status <> 'ready'`)).rows as { n: number }[];
     if ((left[0]?.n ?? 1) === 0) return;

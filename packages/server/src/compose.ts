@@ -41,7 +41,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   let wake: () => void = () => undefined;
   // A job that ended in this process wakes the webhook dispatcher, so its event goes out at once.
   let wakeWebhooks: () => void = () => undefined;
-  const { stores, bus, mediaBus } = await openBackend(config, (_ws, e) => {
+  const { stores, bus, mediaBus, taskSignal } = await openBackend(config, (_ws, e) => {
     if (e.event !== 'job.updated') wakeWebhooks();
   });
   const { workspaces, jobs } = stores;
@@ -49,7 +49,11 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   const streams = new StreamRegistry((apiKey) => workspaceService.authenticate(apiKey));
   workspaceService.onKeyRevoked((keyId) => streams.closeKey(keyId));
   // Each service is given what it uses, no more: nothing but this file sees the whole set.
-  const wakeWorker = () => wake();
+  // A task queued here starts this process's worker at once, and other processes' workers (PostgreSQL).
+  const wakeWorker = () => {
+    wake();
+    taskSignal.announce();
+  };
   const memberStores = { media: stores.media, entities: stores.entities };
   const jobService = new JobService(jobs, stores.idempotency, wakeWorker);
   const services: Services = {
@@ -90,6 +94,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
       { concurrency: config.workerConcurrency, leaseMs: config.jobLeaseSec * 1000, log: (msg, extra) => app.log.warn(extra ?? {}, msg) },
     );
     wake = worker.wake;
+    taskSignal.watch(worker.wake);
   }
 
   let webhooks: WebhookDispatcher | null = null;

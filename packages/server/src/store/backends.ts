@@ -21,6 +21,7 @@ import { SqliteIdempotencyStore } from '../idempotency/idempotency.store.ts';
 import { MemoryJobEventBus } from '../events/job-event-bus.ts';
 import { SqliteRetentionStore } from '../retention/retention.store.ts';
 import { SqliteReferenceStore } from '../jobs/references.store.ts';
+import { localTaskSignal } from '../queue/task-signal.ts';
 import type { JobEventHook, OpenedStores, StoreBackend, Stores } from './stores.ts';
 
 export type { JobEventHook, OpenedStores, StoreBackend, Stores } from './stores.ts';
@@ -80,7 +81,7 @@ export async function openBackend(config: Config, onJobEvent: JobEventHook, log?
     idempotency: new SqliteIdempotencyStore(db),
     retention: new SqliteRetentionStore(db),
   };
-  return { stores, bus, mediaBus };
+  return { stores, bus, mediaBus, taskSignal: localTaskSignal };
 }
 
 /** The stores the admin command line needs, without the rest of the service. */

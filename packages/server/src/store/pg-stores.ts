@@ -19,19 +19,22 @@ import type { JobEventBus } from '../events/job-event-bus.ts';
 import type { RedisBusOptions } from '../events/job-event-bus.redis.ts';
 import { PgRetentionStore } from '../retention/retention.store.pg.ts';
 import { PgReferenceStore } from '../jobs/references.store.pg.ts';
+import { PgTaskSignal } from '../queue/task-signal.pg.ts';
+import type { TaskSignal } from '../queue/task-signal.ts';
 
 /** The PostgreSQL stores, for tests that open them on their own schema. */
 export interface PgStores extends Stores {
   pg: PgDb;
 }
 
-function pgBackend(db: PgDb, bus: JobEventBus | null): StoreBackend {
+function pgBackend(db: PgDb, bus: JobEventBus | null, taskSignal: TaskSignal): StoreBackend {
   return {
     kind: 'postgres',
     ping: () => db.ping(),
     aggregate: <T>(sql: string) => db.all<T>(sql),
     close: async () => {
       await bus?.close?.();
+      await taskSignal.close();
       await db.close();
     },
   };
@@ -59,9 +62,10 @@ export async function openPgStores(
     throw err;
   }
   const mediaBus = new MediaChangeBus();
+  const taskSignal = new PgTaskSignal(db, log);
   const stores: PgStores = {
     pg: db,
-    backend: pgBackend(db, bus),
+    backend: pgBackend(db, bus, taskSignal),
     workspaces: new PgWorkspaceStore(db),
     jobs: new PgJobStore(db, (ws, e) => {
       bus.publish(ws, e);
@@ -80,7 +84,7 @@ export async function openPgStores(
     idempotency: new PgIdempotencyStore(db),
     retention: new PgRetentionStore(db),
   };
-  return { stores, bus, mediaBus };
+  return { stores, bus, mediaBus, taskSignal };
 }
 
 export async function openPgAdminStores(url: string, schema: string) {

@@ -17,6 +17,7 @@ import type { IdempotencyStore } from '../idempotency/idempotency.store.ts';
 import type { JobEventBus } from '../events/job-event-bus.ts';
 import type { RetentionStore } from '../retention/retention.store.ts';
 import type { ReferenceStore } from '../jobs/references.store.ts';
+import type { TaskSignal } from '../queue/task-signal.ts';
 
 /** What every backend answers besides its stores: readiness, the metrics' counts, closing. */
 export interface StoreBackend {
@@ -58,6 +59,8 @@ export interface OpenedStores {
    * made by another process arrive by that poll.
    */
   mediaBus: MediaChangeBus;
+  /** Tells other processes' workers of queued tasks: nothing on the embedded store, NOTIFY on PostgreSQL. */
+  taskSignal: TaskSignal;
 }
 
 export type JobEventHook = (workspaceId: string, event: JobEvent) => void;
