@@ -1,11 +1,13 @@
 // Warm analysis processes (issue 21, two workers against one): a process that answered may run the
 // next analysis of the same workspace, never another workspace's, at most `reuse` analyses; it
 // ends after an error, when idle too long, when the pool closes, and when its service exits
-// without closing; its analysis of a real recording is the same as a fresh process's; a memory
+// without closing or is killed; its analysis of a real recording is the same as a fresh process's; a memory
 // overrun in a reused process is tried once more in a fresh one.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -182,5 +184,28 @@ describe('warm analysis processes', { skip: !hasProc && 'no /proc' }, () => {
     // Its channel closed: it exits (or the kernel's parent-death signal ends it).
     for (let i = 0; i < 100 && processState(pids[0] ?? 0) !== null; i++) spawnSync('sleep', ['0.02']);
     assert.equal(processState(pids[0] ?? 0), null, 'the idle analysis process ended with its service');
+  });
+
+  it('an idle process ends when its service is killed (kill -9)', async () => {
+    const script = `
+      import { AnalysisProcessPool } from ${JSON.stringify(path.join(import.meta.dirname, 'analysis-pool.ts'))};
+      import { descendants } from ${JSON.stringify(path.join(import.meta.dirname, 'process-tree.ts'))};
+      const pool = new AnalysisProcessPool({ reuse: 20, maxIdle: 1, entry: ${JSON.stringify(HOG)} });
+      await pool.analyze({ path: 'answer', transcript: null, maxDurationSec: 60, memoryLimitMb: 512, signal: new AbortController().signal, workspaceId: 'ws', onProgress: () => undefined });
+      console.log(descendants(process.pid).map((d) => d.pid).join(' '));
+      setInterval(() => undefined, 60_000);
+    `;
+    const service = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await once(createInterface({ input: service.stdout }), 'line')) as [string];
+    const idle = Number(line.trim());
+    assert.ok(idle > 0 && processState(idle) !== null, `the idle process runs (${line})`);
+    service.kill('SIGKILL');
+    await once(service, 'exit');
+    for (let i = 0; i < 100; i++) {
+      const state = processState(idle);
+      if (state === null || state === 'Z') return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.fail(`the idle analysis process ${idle} still runs`);
   });
 });
