@@ -48,4 +48,14 @@ describe('opening the embedded store from several processes', () => {
     assert.ok(rows.length > 0);
     for (const row of rows) assert.equal(row.n, 1);
   });
+
+  it('leaves the job events with the indexes their reads use, not the unused (workspace_id, id) one', () => {
+    const db = new SqliteDb(path.join(dir, 'indexes.db'));
+    try {
+      const names = db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'job_events' AND sql IS NOT NULL ORDER BY 1").map((r) => r.name);
+      assert.deepEqual(names, ['job_events_age', 'job_events_ws_seq']);
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -276,4 +276,11 @@ CREATE INDEX deliveries_age ON webhook_deliveries(updated_at);
 INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value FROM counters WHERE name = 'media_changes') FROM workspaces;
 `,
   },
+  {
+    // The job events' first workspace index, (workspace_id, id), served the global event ids;
+    // since version 4 every read by workspace goes by job_events_ws_seq, and the index was only
+    // kept up to date on every event written. The embedded store's migration 8.
+    version: 5,
+    sql: `DROP INDEX IF EXISTS job_events_ws;`,
+  },
 ];

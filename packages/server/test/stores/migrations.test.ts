@@ -23,4 +23,16 @@ describe('PostgreSQL migrations (postgres)', { skip: pgSkip ?? false }, () => {
       await dropSchema(schema);
     }
   });
+
+  it('leaves the job events with the indexes their reads use, not the unused (workspace_id, id) one', async () => {
+    const schema = `g_${randomToken(12).toLowerCase()}`;
+    const db = await PgDb.open(PG_URL, { schema, max: 1 });
+    try {
+      const names = (await db.all<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'job_events' ORDER BY 1", schema)).map((r) => r.indexname);
+      assert.deepEqual(names, ['job_events_age', 'job_events_job_id_seq_key', 'job_events_pkey', 'job_events_ws_seq']);
+    } finally {
+      await db.close();
+      await dropSchema(schema);
+    }
+  });
 });
