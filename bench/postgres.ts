@@ -49,6 +49,7 @@ import type { PgStores } from '../packages/server/src/store/pg-stores.ts';
 import { benchRead } from './http-load.ts';
 import { conversationWav } from './liveness.ts';
 import { descendants } from '../packages/server/src/analysis/process-tree.ts';
+import { taskChannel } from '../packages/server/src/queue/task-signal.pg.ts';
 
 const URL_ = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL_ = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -346,7 +347,7 @@ async function analysisRun(count: number, files: string[], reuse: number): Promi
 
 /** Tells the workers that tasks are due, as a process that queued them does (queue/task-signal.pg.ts). */
 async function announceTasks(db: pg.Client, schema: string): Promise<void> {
-  await db.query('SELECT pg_notify($1, $2)', [`rapport_tasks_${schema}`.slice(0, 63), 'bench']);
+  await db.query('SELECT pg_notify($1, $2)', [taskChannel(schema), 'bench']);
 }
 
 /**

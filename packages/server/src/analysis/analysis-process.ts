@@ -259,6 +259,8 @@ export class AnalysisProcess {
       // One that could not be started says why once it is known.
       if (!this.alive) return void this.exited.then(() => reject(new Error(this.stderr.trim() || 'The analysis process has ended.')));
       const pid = this.pid as number;
+      // What an earlier analysis wrote does not explain this one's end.
+      this.stderr = '';
       const release = governAnalysis(pid, input.minShare ?? DEFAULT_MIN_SHARE);
       let failure: Error | null = null;
       const fail = (err: Error): void => {

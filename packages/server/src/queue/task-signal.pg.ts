@@ -14,6 +14,9 @@ import type { TaskSignal } from './task-signal.ts';
 export const ANNOUNCE_MS = 10;
 const RECONNECT_MS = 500;
 
+/** The NOTIFY channel of queued tasks in this schema (as the job events' has its own). */
+export const taskChannel = (schema: string): string => `rapport_tasks_${schema}`.slice(0, 63);
+
 export class PgTaskSignal implements TaskSignal {
   private readonly db: PgDb;
   private readonly channel: string;
@@ -27,7 +30,7 @@ export class PgTaskSignal implements TaskSignal {
 
   constructor(db: PgDb, log: (msg: string, extra?: Record<string, unknown>) => void = () => undefined) {
     this.db = db;
-    this.channel = `rapport_tasks_${db.schema}`.slice(0, 63);
+    this.channel = taskChannel(db.schema);
     this.log = log;
   }
 

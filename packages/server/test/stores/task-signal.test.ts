@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
 import type { PgStores } from '../../src/store/pg-stores.ts';
-import { PgTaskSignal } from '../../src/queue/task-signal.pg.ts';
+import { PgTaskSignal, taskChannel } from '../../src/queue/task-signal.pg.ts';
 import { enqueueTaskPg } from '../../src/queue/queue.store.pg.ts';
 import { Worker, type TaskHandler } from '../../src/queue/worker.ts';
 import { waitFor } from '../helpers.ts';
@@ -57,7 +57,7 @@ describe('the task signal between processes (postgres)', { skip: pgSkip ?? false
     inA.watch(() => heard++);
     await waitFor(async () => (heard >= 1 ? true : null), 5000, 'LISTEN');
     const db = (b.stores as PgStores).pg;
-    const channel = `rapport_tasks_${db.schema}`;
+    const channel = taskChannel(db.schema);
     const listeners = async () => (await db.all<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE query = $1', `LISTEN "${channel}"`)).map((r) => r.pid);
     const before = await listeners();
     assert.ok(before.length >= 1);
