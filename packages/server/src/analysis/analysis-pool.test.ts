@@ -11,7 +11,8 @@ import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pcm16WavHeader, type MediaAnalysis } from '@rapport/analysis';
+import type { MediaAnalysis } from '@rapport/analysis';
+import { twoVoiceWav } from '../files/files.fixtures.testkit.ts';
 import { AnalysisProcessPool, type PoolOptions } from './analysis-pool.ts';
 import type { ChildAnalysisInput } from './analysis-process.ts';
 import { descendants, processState } from './process-tree.ts';
@@ -21,23 +22,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const HOG = path.join(import.meta.dirname, '../../test/fixtures/analysis-hog.child.ts');
 const hasProc = processState(process.pid) !== null;
 
-/** Two alternating synthetic voices, `seconds` long, 16 kHz. */
+/** A generated two-voice recording, `seconds` long (files.fixtures.testkit.ts). */
 function conversation(seconds: number): string {
-  const rate = 16000;
-  const n = seconds * rate;
-  const buf = Buffer.alloc(44 + n * 2);
-  pcm16WavHeader(n * 2, rate).copy(buf, 0);
-  for (let i = 0; i < n; i++) {
-    const t = i / rate;
-    const k = Math.floor(t / 4);
-    if (t - k * 4 > 3.5) continue;
-    const f0 = k % 2 === 0 ? 120 : 210;
-    let v = 0;
-    for (let h = 1; h <= 6; h++) v += Math.sin(2 * Math.PI * f0 * h * t + h) / h;
-    buf.writeInt16LE(Math.round(v * Math.max(0, Math.sin(2 * Math.PI * 4 * t)) * 6000), 44 + i * 2);
-  }
   const file = path.join(dir, `conv-${seconds}.wav`);
-  writeFileSync(file, buf);
+  writeFileSync(file, twoVoiceWav(seconds));
   return file;
 }
 
