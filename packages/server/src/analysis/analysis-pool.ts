@@ -42,6 +42,8 @@ export class AnalysisProcessPool {
   /** Every process started and not yet exited: close() ends them all. */
   private readonly live = new Set<AnalysisProcess>();
   private closed = false;
+  /** Processes started so far. */
+  started = 0;
 
   constructor(options: PoolOptions) {
     this.options = options;
@@ -88,6 +90,7 @@ export class AnalysisProcessPool {
 
   private start(settings: ProcessSettings): AnalysisProcess {
     const proc = new AnalysisProcess(settings);
+    this.started++;
     this.live.add(proc);
     void proc.exited.then(() => {
       this.live.delete(proc);
