@@ -10,7 +10,8 @@
 //    redis://127.0.0.1:6379), where the writer publishes on Redis after its commit.
 // 2. Job creations per second through the PostgreSQL job store (one process, 32 at once: one
 //    statement each, a turn's creations in one transaction), beside the embedded store's in the
-//    same run, as a ratio: the store's share of POST /v1/matching/jobs.
+//    same run, as a ratio: the store's share of POST /v1/matching/jobs; and with REDIS_URL set,
+//    where job events go by Redis and the creation statements send no NOTIFY.
 // 3. POST /v1/matching/jobs through two API processes (ROLE=api, their own OS processes) on one
 //    PostgreSQL, each loaded by its own autocannon for CREATE_HTTP_SEC (goal: 3,000/s sustained
 //    over 30 s), one workspace; with the CPU each job cost the API processes and PostgreSQL
@@ -188,17 +189,23 @@ async function creations(stores: Stores): Promise<number> {
   return n / ((performance.now() - started) / 1000);
 }
 
-async function createRates(): Promise<{ postgres: number; embedded: number }> {
+/** Creations per second through the PostgreSQL store, with REDIS_URL (job events by Redis, no NOTIFY), and the embedded store. */
+async function createRates(): Promise<{ postgres: number; redis: number; embedded: number }> {
   const schema = `b_${randomToken(12).toLowerCase()}`;
+  const redisSchema = `b_${randomToken(12).toLowerCase()}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-pg-'));
+  // Each on tables of its own: the second run on the first's tables would write into bigger ones.
   const onPg = await open({ DATABASE_URL: URL_, DATABASE_SCHEMA: schema, DATA_DIR: dataDir });
+  const withRedis = await open({ DATABASE_URL: URL_, DATABASE_SCHEMA: redisSchema, DATA_DIR: dataDir, REDIS_URL: REDIS_URL_ });
   const embedded = await open({ DATA_DIR: path.join(dataDir, 'embedded') });
   try {
-    return { postgres: await creations(onPg), embedded: await creations(embedded) };
+    return { postgres: await creations(onPg), redis: await creations(withRedis), embedded: await creations(embedded) };
   } finally {
     await onPg.backend.close();
+    await withRedis.backend.close();
     await embedded.backend.close();
     await dropSchema(schema);
+    await dropSchema(redisSchema);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -429,6 +436,7 @@ export async function benchPostgres(only?: readonly string[]): Promise<Record<st
     rows.push(
       { measurement: `job creations/s through the PostgreSQL store (${CONCURRENCY} at once, ${CREATE_SEC} s, one process)`, median: rates.postgres.toFixed(0), p95: '', goal: '(store share of the HTTP row)', met: '' },
       { measurement: 'the same through the embedded store, this run', median: rates.embedded.toFixed(0), p95: '', goal: `ratio PostgreSQL ÷ embedded: ${(rates.postgres / rates.embedded).toFixed(2)}`, met: '' },
+      { measurement: 'the same with REDIS_URL (job events by Redis: the writes send no NOTIFY), this run', median: rates.redis.toFixed(0), p95: '', goal: `ratio to LISTEN/NOTIFY: ${(rates.redis / rates.postgres).toFixed(2)}`, met: '' },
     );
   }
   if (want('http')) {

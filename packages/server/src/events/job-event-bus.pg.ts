@@ -48,7 +48,8 @@ export function announcement(db: PgDb, workspaceId: string, event: Omit<JobEvent
  * Appends a job event and announces it, in one statement inside the caller's transaction. Its id
  * is the workspace's next event number, drawn by updating the workspace's counter row, whose
  * lock is held until commit (see jobs.store.pg.ts: ids commit in order within a workspace); the
- * notification is delivered at commit.
+ * notification is delivered at commit. Where Redis carries job events there is no NOTIFY (a CASE
+ * evaluates pg_notify only in its branch taken).
  */
 export async function appendJobEvent(tx: PgExec, db: PgDb, workspaceId: string, event: Omit<JobEvent, 'id'>): Promise<JobEvent> {
   const { before, after } = announcement(db, workspaceId, event);
@@ -61,8 +62,8 @@ export async function appendJobEvent(tx: PgExec, db: PgDb, workspaceId: string, 
        SELECT $1::text, $2::text, $3::int, n.last_seq, $4::text, $5::text, $9::bigint FROM n
        RETURNING ws_seq
      )
-     SELECT e.ws_seq AS id, pg_notify($6::text, $7::text || e.ws_seq::text || $8::text) FROM e`,
-    event.jobId, workspaceId, event.seq, event.event, JSON.stringify(event.job), db.channel, before, after, Date.now(),
+     SELECT e.ws_seq AS id, CASE WHEN $6::text IS NOT NULL THEN pg_notify($6::text, $7::text || e.ws_seq::text || $8::text) END FROM e`,
+    event.jobId, workspaceId, event.seq, event.event, JSON.stringify(event.job), db.jobEventNotifyChannel, before, after, Date.now(),
   );
   return { id: Number(row?.id), ...event };
 }

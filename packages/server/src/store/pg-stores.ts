@@ -53,7 +53,8 @@ export async function openPgStores(
   options: PgOptions = {},
   redis?: RedisBusOptions,
 ): Promise<OpenedStores & { stores: PgStores }> {
-  const db = await PgDb.open(url, options);
+  // With Redis carrying job events, nobody LISTENs to them: their statements send no NOTIFY.
+  const db = await PgDb.open(url, { ...options, notifyJobEvents: redis === undefined });
   let bus: JobEventBus;
   try {
     bus = redis ? await (await import('../events/job-event-bus.redis.ts')).RedisJobEventBus.start(db, redis, log) : await PgJobEventBus.start(db, log);

@@ -118,6 +118,12 @@ export interface PgOptions {
   /** A schema to work in (created when missing): lets tests share one database without colliding. */
   schema?: string;
   max?: number;
+  /**
+   * Whether the statements that write job events announce them with NOTIFY (default true); false
+   * where Redis carries them (job-event-bus.redis.ts), which spares each writing transaction the
+   * lock PostgreSQL takes at the commit of one that notifies.
+   */
+  notifyJobEvents?: boolean;
 }
 
 /** How many times work that PostgreSQL aborted as a serialization failure or deadlock is run. */
@@ -138,15 +144,18 @@ export class PgDb extends Exec {
   readonly schema: string;
   /** The NOTIFY channel of job events in this database and schema. */
   readonly channel: string;
+  /** The channel the statements writing job events notify, or null: they do not (PgOptions.notifyJobEvents). */
+  readonly jobEventNotifyChannel: string | null;
   /** Tells this connection pool's own notifications from other processes'. */
   readonly origin = randomToken(12);
 
-  private constructor(pool: pg.Pool, url: string, schema: string) {
+  private constructor(pool: pg.Pool, url: string, schema: string, notifyJobEvents: boolean) {
     super(pool, false);
     this.pool = pool;
     this.url = url;
     this.schema = schema;
     this.channel = `rapport_events_${schema}`.slice(0, 63);
+    this.jobEventNotifyChannel = notifyJobEvents ? this.channel : null;
   }
 
   /** Connects, creates the schema when asked for one, and migrates. */
@@ -162,7 +171,7 @@ export class PgDb extends Exec {
     });
     // An idle connection that the server drops must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
-    const db = new PgDb(pool, url, schema);
+    const db = new PgDb(pool, url, schema, opts.notifyJobEvents !== false);
     try {
       await db.migrate(opts.schema !== undefined);
     } catch (err) {

@@ -118,6 +118,30 @@ describe('job events across processes through Redis', { skip: skip ?? false }, (
     assert.deepEqual(seen.map((x) => x?.id), [1, 2, 3, 4], "with the workspace's own event numbers");
   });
 
+  it('sends no NOTIFY of job events (nobody listens to them), where a store without Redis does', async () => {
+    const listener = new pg.Client({ connectionString: PG_URL });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.channel));
+    await listener.query(`LISTEN "${a.stores.pg.channel}"`);
+    const plain = await openPgStores(PG_URL, dataDir, () => undefined, undefined, { schema, max: 2 });
+    try {
+      const ws = await newWorkspace(a.stores, 10);
+      const job = await a.stores.jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 1 });
+      await a.stores.jobs.start(job.id);
+      await a.stores.jobs.progress(job.id, 'scoring', 0.5);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(heard, [], 'creation and progress through the Redis store');
+      const other = await plain.stores.jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 1 });
+      await plain.stores.jobs.start(other.id);
+      for (let i = 0; i < 100 && heard.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(heard.length, 2, 'creation and start through a store without Redis');
+    } finally {
+      await plain.stores.backend.close();
+      await listener.end();
+    }
+  });
+
   it('an event too large for a message is read from the store', async () => {
     const ws = await newWorkspace(a.stores, 10);
     const job = await a.stores.jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 1 });
