@@ -1,15 +1,16 @@
 // Job creation on PostgreSQL, with group commit as on the embedded store (job-creation.ts). Each
 // job is written with its credit reservation, ledger line, task, queue turn, idempotency answer
 // and first event (numbered by the workspace's event counter and announced with NOTIFY, unless
-// Redis carries job events) in one statement, its own transaction; a workspace's creations asked for while its previous batch is
-// being written are written together in its next one, in one statement.
+// Redis carries job events) in one statement, its own transaction; a workspace's creations
+// asked for while its previous batch is being written are written together in its next one, in
+// one statement.
 //
 // Why batches, one at a time per workspace: a creation updates its workspace's row (the
 // reservation) and its event counter row, and PostgreSQL holds both row locks and the lock that
-// orders NOTIFY commits until the commit is durable (the NOTIFY lock orders every workspace's
-// creations: without it, with REDIS_URL, the store alone wrote 15,914 and 16,735 creations/s
-// against 11,723 and 11,881 with it, bench/postgres.ts store). A workspace's creations therefore queue on
-// one another whatever the number of connections; what raises the rate is writing many per
+// orders NOTIFY commits until the commit is durable. (That last lock orders every workspace's
+// creations; with REDIS_URL there is none, and the store wrote 1.26-1.36x as many creations per
+// second, bench/postgres.ts store.) A workspace's creations therefore queue on one another
+// whatever the number of connections; what raises the rate is writing many per
 // commit, in one statement, so that the locks are held for one round trip. Writing one batch at a
 // time lets the next batch grow while the previous one commits, instead of two transactions of
 // the same process waiting on each other's row lock. Workspaces are written apart, so that a
