@@ -25,6 +25,7 @@ import { WebhookService } from './webhooks/webhooks.service.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { closeDeliveryAgents } from './webhooks/deliver.ts';
 import { RetentionSweeper } from './retention/retention.ts';
+import { useCursorKey } from './store/cursor.ts';
 
 export interface ComposedService {
   services: Services;
@@ -44,6 +45,8 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   const { stores, bus, mediaBus, taskSignal } = await openBackend(config, (_ws, e) => {
     if (e.event !== 'job.updated') wakeWebhooks();
   });
+  // List cursors are encrypted with a key every process of the service shares (store/cursor.ts).
+  useCursorKey(await stores.backend.serviceKey('cursor'));
   const { workspaces, jobs } = stores;
   const workspaceService = new WorkspaceService(workspaces, config.initialCredits, config);
   const streams = new StreamRegistry((apiKey) => workspaceService.authenticate(apiKey));

@@ -124,6 +124,26 @@ describe('two API processes and a worker on one PostgreSQL', { skip: pgSkip ?? f
     assert.deepEqual(await fromA.json(), await fromB.json());
   });
 
+  it('a list cursor handed out by API A reads the next page on API B (one key for the cluster)', async () => {
+    const media = (await (await api(apiA, '/v1/files?limit=1')).json()) as { data: { id: string }[] };
+    const mediaId = media.data[0]?.id ?? '';
+    for (let i = 0; i < 2; i++) {
+      const created = await api(apiA, '/v1/reports/jobs', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ target: { type: 'media_target', mediaId, selector: { strategy: 'dominant' } } }),
+      });
+      assert.equal(created.status, 202, await created.clone().text());
+    }
+    const first = (await (await api(apiA, '/v1/jobs?limit=1')).json()) as { data: { id: string }[]; nextCursor: string | null };
+    assert.ok(first.nextCursor);
+    const onB = await api(apiB, `/v1/jobs?limit=1&cursor=${first.nextCursor}`);
+    assert.equal(onB.status, 200, await onB.clone().text());
+    const second = (await onB.json()) as { data: { id: string }[] };
+    assert.equal(second.data.length, 1);
+    assert.notEqual(second.data[0]?.id, first.data[0]?.id);
+  });
+
   it('with REDIS_URL the two API processes count one rate-limit window', async () => {
     if (msLeftInMinute() < 3000) await sleep(msLeftInMinute() + 50);
     const statuses: number[] = [];

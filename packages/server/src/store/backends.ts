@@ -2,6 +2,7 @@
 // (the default: nothing to install), or PostgreSQL when DATABASE_URL is set, for several API
 // processes and workers on different hosts. The PostgreSQL modules (and the pg client) are
 // loaded only when DATABASE_URL selects them.
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { SqliteDb } from './sqlite.ts';
@@ -42,6 +43,10 @@ function sqliteBackend(db: SqliteDb): StoreBackend {
     kind: 'sqlite',
     ping: async () => db.ping(),
     aggregate: async <T>(sql: string) => db.all<T>(sql),
+    serviceKey: async (name: string) => {
+      db.run('INSERT OR IGNORE INTO service_keys (name, value) VALUES (?, ?)', name, randomBytes(32).toString('base64'));
+      return Buffer.from(db.get<{ value: string }>('SELECT value FROM service_keys WHERE name = ?', name)?.value ?? '', 'base64');
+    },
     close: async () => db.close(),
   };
 }

@@ -1,14 +1,45 @@
-// Opaque list cursors: the position of the last item seen, encoded so that clients treat it
-// as a token rather than a number to do arithmetic on.
+// Opaque list cursors: the position of the last item seen. The position is a store-wide ordering
+// number, which would tell a client how many items every workspace together created between two
+// of its reads; so it is encrypted, one AES block (the number and a fixed tag) under a key kept in
+// the store (StoreBackend.serviceKey) and shared by every process, which makes a cursor 22
+// characters of noise that any process of the service can read back, and that no client can make
+// or alter (a block whose tag does not come back is refused). Cursors handed out before this
+// (base64url of "s:<number>") are still read, so that a walk begun before an upgrade goes on.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+const TAG = Buffer.from('rapport1');
+/** Until the service installs its store's key (compose.ts): cursors this process alone reads. */
+let key: Buffer = randomBytes(32);
+
+/** The key of every process of this service (StoreBackend.serviceKey('cursor')): 32 bytes. */
+export function useCursorKey(k: Buffer): void {
+  if (k.length !== 32) throw new Error('a cursor key is 32 bytes');
+  key = k;
+}
+
+function block(data: Buffer, encrypt: boolean): Buffer {
+  const c = encrypt ? createCipheriv('aes-256-ecb', key, null) : createDecipheriv('aes-256-ecb', key, null);
+  c.setAutoPadding(false);
+  return Buffer.concat([c.update(data), c.final()]);
+}
+
 export function encodeCursor(seq: number): string {
-  return Buffer.from(`s:${seq}`).toString('base64url');
+  const plain = Buffer.alloc(16);
+  plain.writeBigUInt64BE(BigInt(seq), 0);
+  TAG.copy(plain, 8);
+  return block(plain, true).toString('base64url');
 }
 
 export class InvalidCursor extends Error {}
 
 export function decodeCursor(cursor: string): number {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const m = /^s:(\d{1,20})$/.exec(text);
+  const raw = /^[A-Za-z0-9_-]{22}$/.test(cursor) ? Buffer.from(cursor, 'base64url') : null;
+  if (raw?.length === 16) {
+    const plain = block(raw, false);
+    const seq = plain.readBigUInt64BE(0);
+    if (plain.subarray(8).equals(TAG) && seq <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(seq);
+  }
+  const m = /^s:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!m) throw new InvalidCursor('cursor is not one this API returned');
   return Number(m[1]);
 }

@@ -13,6 +13,7 @@ import { PgDb, type PgExec, type PgValue } from './pg.ts';
 export const TABLES = [
   'workspaces', 'job_event_counters', 'api_keys', 'signing_secret_history', 'media', 'content_links', 'entities', 'appearances', 'jobs', 'job_events', 'results',
   'tasks', 'queue_turns', 'idempotency_keys', 'credit_transactions', 'feedback', 'events', 'webhook_deliveries', 'delivery_attempts',
+  'service_keys',
 ] as const;
 
 /** PostgreSQL allows 65,535 parameters per statement. */
@@ -52,6 +53,9 @@ export async function migrateStore(dataDir: string, url: string, schema = 'publi
   const pg = await PgDb.open(url, schema === 'public' ? { max: 2 } : { schema, max: 2 });
   try {
     const report = await pg.transaction(async (tx) => {
+      // A service that opened the new store made its own keys; the embedded store's are kept, so
+      // that the cursors it handed out stay valid.
+      await tx.run('DELETE FROM service_keys');
       for (const table of TABLES) {
         if (((await tx.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))?.n ?? 0) > 0) {
           throw new MigrateStoreError(`the PostgreSQL store is not empty (${table} has rows): migrate into a new database or schema`);

@@ -311,4 +311,10 @@ INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value 
     version: 8,
     sql: `DROP INDEX IF EXISTS job_events_ws;`,
   },
+  {
+    // Keys the service keeps for itself (StoreBackend.serviceKey): the list cursors'
+    // (store/cursor.ts).
+    version: 9,
+    sql: `CREATE TABLE service_keys (name TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  },
 ];

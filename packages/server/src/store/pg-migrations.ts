@@ -283,4 +283,10 @@ INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value 
     version: 5,
     sql: `DROP INDEX IF EXISTS job_events_ws;`,
   },
+  {
+    // Keys the service keeps for itself, the same for every process (StoreBackend.serviceKey):
+    // the list cursors' (store/cursor.ts). The embedded store's migration 9.
+    version: 6,
+    sql: `CREATE TABLE service_keys (name TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  },
 ];

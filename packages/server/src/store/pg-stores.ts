@@ -1,4 +1,5 @@
 // The PostgreSQL backend's stores, opened on one pool; loaded only when DATABASE_URL is set.
+import { randomBytes } from 'node:crypto';
 import { PgDb, type PgOptions } from './pg.ts';
 import { FileBlobStore } from './blob-store.ts';
 import type { JobEventHook, OpenedStores, StoreBackend, Stores } from './stores.ts';
@@ -32,6 +33,10 @@ function pgBackend(db: PgDb, bus: JobEventBus | null, taskSignal: TaskSignal): S
     kind: 'postgres',
     ping: () => db.ping(),
     aggregate: <T>(sql: string) => db.all<T>(sql),
+    serviceKey: async (name: string) => {
+      await db.run('INSERT INTO service_keys (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', name, randomBytes(32).toString('base64'));
+      return Buffer.from((await db.get<{ value: string }>('SELECT value FROM service_keys WHERE name = $1', name))?.value ?? '', 'base64');
+    },
     close: async () => {
       await bus?.close?.();
       await taskSignal.close();

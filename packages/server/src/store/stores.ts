@@ -25,6 +25,8 @@ export interface StoreBackend {
   ping(): Promise<boolean>;
   /** Runs a read-only aggregate query without parameters, written in SQL both backends speak. */
   aggregate<T>(sql: string): Promise<T[]>;
+  /** A random 32-byte key kept in the store under `name`, made by the first process that asks: the same for every process. */
+  serviceKey(name: string): Promise<Buffer>;
   close(): Promise<void>;
 }
 
