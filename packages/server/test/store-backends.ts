@@ -42,10 +42,12 @@ export function dollars(sql: string): string {
   return sql.replace(/\?/g, () => `$${++n}`);
 }
 
-async function answers(url: string): Promise<string | null> {
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function answers(url: string, defaultPort: number): Promise<string | null> {
   const u = new URL(url);
   return new Promise((resolve) => {
-    const s = net.connect({ host: u.hostname, port: Number(u.port || 5432) }, () => {
+    const s = net.connect({ host: u.hostname, port: Number(u.port || defaultPort) }, () => {
       s.end();
       resolve(null);
     });
@@ -59,9 +61,18 @@ async function answers(url: string): Promise<string | null> {
 
 /** Null when PostgreSQL answers; the reason to skip when it does not and skipping was asked for; throws otherwise. */
 export async function postgresMissing(): Promise<string | null> {
-  const problem = await answers(PG_URL);
+  return serviceMissing('PostgreSQL', PG_URL, 5432);
+}
+
+/** The same for the Redis of REDIS_URL (default redis://127.0.0.1:6379). */
+export async function redisMissing(): Promise<string | null> {
+  return serviceMissing('Redis', REDIS_URL, 6379);
+}
+
+async function serviceMissing(name: string, url: string, defaultPort: number): Promise<string | null> {
+  const problem = await answers(url, defaultPort);
   if (problem === null) return null;
-  const reason = `no PostgreSQL at ${PG_URL} (${problem})`;
+  const reason = `no ${name} at ${url} (${problem})`;
   if (process.env.RAPPORT_SKIP_SERVICES === '1') return reason;
   throw new Error(`${reason}: start it (.ci/run does), or set RAPPORT_SKIP_SERVICES=1 to skip these tests`);
 }

@@ -68,9 +68,10 @@ export class AnalysisProcessPool {
       if (warm && err instanceof AnalysisOutOfMemory && !input.signal.aborted) return this.analyze({ ...input, workspaceId: undefined });
       throw err;
     }
-    const resident = proc.residentBytes();
-    const small = resident === null || resident <= (settings.memoryLimitMb * 1024 * 1024) / 4;
-    if (key !== null && !this.closed && proc.results < this.options.reuse && small && proc.alive) this.keep(key, proc);
+    // /proc is read only for a process that could be kept.
+    const keepable = key !== null && !this.closed && proc.results < this.options.reuse && proc.alive;
+    const resident = keepable ? proc.residentBytes() : null;
+    if (keepable && (resident === null || resident <= (settings.memoryLimitMb * 1024 * 1024) / 4)) this.keep(key, proc);
     else await proc.end();
     return result;
   }

@@ -1,6 +1,6 @@
 // The job event bus across processes on PostgreSQL: every job event is announced with NOTIFY in
 // the transaction that writes it (so it is delivered at commit, and never for a rolled-back
-// change), and every process that has event streams open LISTENs on one connection and hands
+// change; with REDIS_URL the Redis bus announces them instead, and the statements send none), and every process that has event streams open LISTENs on one connection and hands
 // what other processes announced to its own streams. The store stays the source of truth:
 // streams read events from it when woken, and whenever LISTEN (re)starts (the first stream
 // opened, the listening connection re-made after a loss) every stream is woken to read it, so

@@ -3,36 +3,19 @@
 // with the reason printed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
+import { redisMissing, REDIS_URL } from '../../test/store-backends.ts';
 import { RedisRateLimitCounter } from './redis-rate-limit.ts';
 import { checkRateLimit } from './rate-limit.ts';
 
-const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisAnswers(): Promise<boolean> {
-  const u = new URL(url);
-  return new Promise((resolve) => {
-    const s = net.connect({ host: u.hostname, port: Number(u.port || 6379) }, () => {
-      s.end();
-      resolve(true);
-    });
-    s.on('error', () => resolve(false));
-    s.setTimeout(500, () => {
-      s.destroy();
-      resolve(false);
-    });
-  });
-}
-
 test('Redis counters: two processes share one limit; rejected requests do not count', async (t) => {
-  if (!(await redisAnswers())) {
-    if (process.env.RAPPORT_SKIP_SERVICES !== '1') throw new Error(`no Redis at ${url}: start it (.ci/run does), or set RAPPORT_SKIP_SERVICES=1 to skip this test`);
-    t.skip(`no Redis at ${url}`);
+  const missing = await redisMissing();
+  if (missing) {
+    t.skip(missing);
     return;
   }
   const prefix = `rapport:test:${process.pid}:${Date.now()}:`;
-  const a = new RedisRateLimitCounter(url, prefix);
-  const b = new RedisRateLimitCounter(url, prefix);
+  const a = new RedisRateLimitCounter(REDIS_URL, prefix);
+  const b = new RedisRateLimitCounter(REDIS_URL, prefix);
   try {
     const window = Math.floor(Date.now() / 60_000) * 60_000;
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).take('key:1', window, 7)));

@@ -6,37 +6,17 @@
 // check that subscribers catch up from the store within the catch-up bound.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
+import type net from 'node:net';
 import { rmSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { PG_URL, newWorkspace, postgresMissing } from '../store-backends.ts';
+import { PG_URL, REDIS_URL, newWorkspace, postgresMissing, redisMissing } from '../store-backends.ts';
 import { buildTestApp, tempDir, type TestApp } from '../helpers.ts';
 import { SseReader } from '../sse-reader.ts';
 import { openPgStores, type PgStores } from '../../src/store/pg-stores.ts';
 import { RedisJobEventBus } from '../../src/events/job-event-bus.redis.ts';
 import type { JobEvent } from '../../src/jobs/jobs.store.ts';
 import { randomToken } from '../../src/ids.ts';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisMissing(): Promise<string | null> {
-  const u = new URL(REDIS_URL);
-  const ok = await new Promise<boolean>((resolve) => {
-    const s = net.connect({ host: u.hostname, port: Number(u.port || 6379) }, () => {
-      s.end();
-      resolve(true);
-    });
-    s.on('error', () => resolve(false));
-    s.setTimeout(1000, () => {
-      s.destroy();
-      resolve(false);
-    });
-  });
-  if (ok) return null;
-  if (process.env.RAPPORT_SKIP_SERVICES === '1') return `no Redis at ${REDIS_URL}`;
-  throw new Error(`no Redis at ${REDIS_URL}: start it (.ci/run does), or set RAPPORT_SKIP_SERVICES=1 to skip these tests`);
-}
 
 const skip = (await postgresMissing()) ?? (await redisMissing());
 
