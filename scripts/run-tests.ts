@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { globSync, readFileSync } from 'node:fs';
 
-const files = globSync(['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'eval/**/*.test.ts', 'bench/**/*.test.ts'])
+const files = globSync(['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'eval/**/*.test.ts', 'bench/**/*.test.ts', 'training/**/*.test.ts'])
   .filter((f) => !f.includes('node_modules'))
   .sort();
 const only = process.argv.slice(2);

@@ -1,9 +1,13 @@
 // Exports simulated sessions (sessions.ts) as the engine's per-frame speaker features, for the
 // neural speaker embedding's trainer (train-speaker-net.py):
 //   node training/export-sessions.ts --data /work/spk-train --out DIR --sessions 600 [--folds 3] [--seed 1]
-// Session s leaves out the voices of leave-voices-out fold s mod folds (eval/validation-corpus.ts):
-// the trainer's --exclude-fold K keeps only the sessions that left fold K out, so a model for
+//     [--speeds 0.88,0.94,1,1.06,1.12] [--voices 2,4] [--voice-sec 10,40] [--telephone 0.15]
+//     [--reverb 0.15] [--room 0] [--noise 0]
+// Session s draws its voices from leave-voices-out fold s mod folds alone (eval/validation-corpus.ts):
+// the trainer's --exclude-fold K keeps only the sessions of the other folds, so a model for
 // fold K never heard the voices of fold K's validation set; without it every session is used.
+// --room and --noise: shares of voices put through the corpus's real room responses and of
+// sessions under its recorded noise at 5-20 dB SNR (augment.ts; CORPUS/_rir, CORPUS/_noise).
 // Only the frames the engine models (voiced speech; standardised c1..c19 and log F0 over the
 // session) are written, with their class (voice x speed factor, numbered over the whole corpus)
 // and frame number: DIR/cep.f32 (frames x 20), cls.i16, frame.i32, session.i32, meta.json.
@@ -13,9 +17,8 @@ import { join } from 'node:path';
 import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 import { loadSpeakers, SessionSimulator } from './sessions.ts';
 import { foldOf } from '../eval/validation-corpus.ts';
+import { loadAugmentation } from './augment.ts';
 
-/** Speed factors: each voice at each factor is its own pseudo-speaker. */
-export const SPEEDS = [0.88, 0.94, 1, 1.06, 1.12];
 const DIMS = 20;
 
 const { values } = parseArgs({
@@ -25,8 +28,21 @@ const { values } = parseArgs({
     sessions: { type: 'string', default: '600' },
     folds: { type: 'string', default: '3' },
     seed: { type: 'string', default: '1' },
+    // Each voice at each speed factor is its own pseudo-speaker.
+    speeds: { type: 'string', default: '0.88,0.94,1,1.06,1.12' },
+    voices: { type: 'string', default: '2,4' },
+    'voice-sec': { type: 'string', default: '10,40' },
+    telephone: { type: 'string', default: '0.15' },
+    reverb: { type: 'string', default: '0.15' },
+    room: { type: 'string', default: '0' },
+    noise: { type: 'string', default: '0' },
   },
 });
+const pair = (s: string): [number, number] => {
+  const [a, b] = s.split(',').map(Number);
+  return [a!, b ?? a!];
+};
+const SPEEDS = values.speeds!.split(',').map(Number);
 if (!values.out) {
   console.error('usage: node training/export-sessions.ts --data DIR --out DIR [--sessions 600] [--folds 3] [--seed 1]');
   process.exit(2);
@@ -35,11 +51,20 @@ const folds = Number(values.folds);
 const all = loadSpeakers(values.data!);
 const globalIndex = new Map(all.map((s, i) => [s.id, i]));
 const rand = seededRandom(Number(values.seed));
-// One simulator per left-out fold, all drawing from one random stream (deterministic by seed).
-const sims = Array.from({ length: folds }, (_, held) => {
-  const speakers = all.filter((s) => foldOf(s.id, folds) !== held);
+const real = Number(values.room) > 0 || Number(values.noise) > 0 ? await loadAugmentation(values.data!) : undefined;
+// One simulator per fold, drawing that fold's voices, all from one random stream (deterministic by seed).
+const sims = Array.from({ length: folds }, (_, fold) => {
+  const speakers = all.filter((s) => foldOf(s.id, folds) === fold);
   const toGlobal = Int16Array.from(speakers.flatMap((s) => SPEEDS.map((_, j) => globalIndex.get(s.id)! * SPEEDS.length + j)));
-  return { sim: new SessionSimulator(speakers, rand, true, { speeds: SPEEDS, telephoneShare: 0.15, reverbShare: 0.15 }), toGlobal };
+  const options = {
+    speeds: SPEEDS,
+    telephoneShare: Number(values.telephone),
+    reverbShare: Number(values.reverb),
+    voices: pair(values.voices!),
+    voiceSec: pair(values['voice-sec']!),
+    ...(real ? { real, roomShare: Number(values.room), noiseShare: Number(values.noise) } : {}),
+  };
+  return { sim: new SessionSimulator(speakers, rand, true, options), toGlobal };
 });
 mkdirSync(values.out, { recursive: true });
 const files = {
@@ -71,6 +96,6 @@ for (let s = 0; s < sessions; s++) {
 for (const fd of Object.values(files)) closeSync(fd);
 writeFileSync(
   join(values.out, 'meta.json'),
-  JSON.stringify({ dims: DIMS, frames: total, sessions, folds, speeds: SPEEDS, classes: all.length * SPEEDS.length, voices: all.map((s) => s.id), voiceFolds: all.map((s) => foldOf(s.id, folds)), seed: Number(values.seed), sessionLeavesOut: 'session s leaves out fold s mod folds' }, null, 1),
+  JSON.stringify({ dims: DIMS, frames: total, sessions, folds, speeds: SPEEDS, classes: all.length * SPEEDS.length, voices: all.map((s) => s.id), voiceFolds: all.map((s) => foldOf(s.id, folds)), seed: Number(values.seed), sessionFold: 'session s draws the voices of fold s mod folds', options: values }, null, 1),
 );
 console.error(`wrote ${values.out}: ${total} frames, ${all.length * SPEEDS.length} classes`);

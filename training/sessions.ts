@@ -12,6 +12,7 @@ import { resample } from '../packages/analysis/src/audio/resample.ts';
 import { analyzeFrames, type FrameFeatures } from '../packages/analysis/src/speech/features.ts';
 import { detectSpeech, regionsToMask } from '../packages/analysis/src/speech/vad.ts';
 import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/diarization/speaker-frames.ts';
+import { addNoise, reverberate, type Augmentation } from './augment.ts';
 
 const SR = 16000;
 
@@ -92,6 +93,17 @@ export interface SimulatorOptions {
   /** Share of sessions sent through a telephone codec (GSM through sox) and through sox reverb. */
   telephoneShare?: number;
   reverbShare?: number;
+  /** Voices per session and seconds of each, drawn uniformly (default 2-4 voices, 10-40 s). */
+  voices?: [number, number];
+  voiceSec?: [number, number];
+  /**
+   * Recorded noise and room responses (augment.ts): `roomShare` of the voices are each put
+   * through a random real room, and `noiseShare` of the sessions get a noise recording at
+   * 5-20 dB SNR (before the telephone codec, as a room's noise would be).
+   */
+  real?: Augmentation;
+  roomShare?: number;
+  noiseShare?: number;
 }
 
 /** Decoded clips, shared by every simulator of the process (keyed by speed and path). */
@@ -105,6 +117,7 @@ export class SessionSimulator {
   private readonly speeds: number[];
   private readonly telephoneShare: number;
   private readonly reverbShare: number;
+  private readonly options: SimulatorOptions;
   constructor(speakers: Speaker[], rand: () => number, augment = true, options: SimulatorOptions = {}) {
     this.speakers = speakers;
     this.rand = rand;
@@ -112,6 +125,7 @@ export class SessionSimulator {
     this.speeds = options.speeds ?? [1];
     this.telephoneShare = options.telephoneShare ?? 0;
     this.reverbShare = options.reverbShare ?? 0;
+    this.options = options;
   }
 
   /** Number of classes (voices times speed factors). */
@@ -148,7 +162,9 @@ export class SessionSimulator {
 
   async next(): Promise<Session> {
     const { rand, speakers } = this;
-    const k = 2 + Math.floor(rand() * 3);
+    const [vMin, vMax] = this.options.voices ?? [2, 4];
+    const [sMin, sMax] = this.options.voiceSec ?? [10, 40];
+    const k = vMin + Math.floor(rand() * (vMax - vMin + 1));
     const chosen = new Set<number>();
     while (chosen.size < Math.min(k, speakers.length)) chosen.add(Math.floor(rand() * speakers.length));
     const blocks: { spk: number; x: Float32Array }[] = [];
@@ -156,7 +172,7 @@ export class SessionSimulator {
       const sp = speakers[si]!;
       const j = this.speeds.length > 1 ? Math.floor(rand() * this.speeds.length) : 0;
       const speed = this.speeds[j]!;
-      const target = (10 + rand() * 30) * SR;
+      const target = (sMin + rand() * (sMax - sMin)) * SR;
       const parts: Float32Array[] = [];
       let n = 0;
       let guard = 0;
@@ -172,6 +188,8 @@ export class SessionSimulator {
         at += p.length;
       }
       this.channel(x);
+      const real = this.options.real;
+      if (real && real.rirs.length > 0 && rand() < (this.options.roomShare ?? 0)) x.set(reverberate(x, real.rirs[Math.floor(rand() * real.rirs.length)]!.x));
       blocks.push({ spk: si * this.speeds.length + j, x });
     }
     const total = blocks.reduce((a, b) => a + b.x.length, 0) + SR * blocks.length;
@@ -188,6 +206,8 @@ export class SessionSimulator {
       const amp = 10 ** ((-50 + rand() * 15) / 20);
       for (let i = 0; i < sig.length; i++) sig[i] = sig[i]! + amp * (rand() * 2 - 1);
     }
+    const recorded = this.options.real;
+    if (recorded && recorded.noises.length > 0 && rand() < (this.options.noiseShare ?? 0)) addNoise(sig, recorded.noises[Math.floor(rand() * recorded.noises.length)]!.x, 5 + rand() * 15, rand);
     if (this.telephoneShare > 0 && rand() < this.telephoneShare) sig.set(throughSox(sig, ['-t', 'gsm', '-r', '8000'], ['sinc', '300-3400', 'rate', '8000']));
     else if (this.reverbShare > 0 && rand() < this.reverbShare) sig.set(throughSox(sig, null, ['reverb', String(Math.round(20 + rand() * 60)), '50', String(Math.round(30 + rand() * 70))]));
     const features = analyzeFrames(sig);

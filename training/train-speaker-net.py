@@ -36,7 +36,7 @@ p.add_argument('--keep', type=int, default=24)
 p.add_argument('--seed', type=int, default=1)
 p.add_argument('--threads', type=int, default=1)
 p.add_argument('--lr', type=float, default=2e-3)
-p.add_argument('--exclude-fold', type=int, default=-1, help='train on the sessions that left this fold out')
+p.add_argument('--exclude-fold', type=int, default=-1, help='train on the sessions of the other folds')
 a = p.parse_args()
 torch.manual_seed(a.seed)
 np.random.seed(a.seed)
@@ -49,7 +49,7 @@ cls = np.fromfile(os.path.join(a.data, 'cls.i16'), dtype=np.int16).astype(np.int
 frame = np.fromfile(os.path.join(a.data, 'frame.i32'), dtype=np.int32)
 sess = np.fromfile(os.path.join(a.data, 'session.i32'), dtype=np.int32)
 if a.exclude_fold >= 0:
-    keep_f = (sess % meta['folds']) == a.exclude_fold
+    keep_f = (sess % meta['folds']) != a.exclude_fold
     cep, cls, frame, sess = cep[keep_f], cls[keep_f], frame[keep_f], sess[keep_f]
     assert not np.isin(cls // len(meta['speeds']), [i for i, f in enumerate(meta['voiceFolds']) if f == a.exclude_fold]).any()
 N = len(cls)
