@@ -128,8 +128,21 @@ def batch(idx_pool, B, L):
     return torch.stack(xs).transpose(1, 2), torch.tensor(ys)
 
 
+# Resumable: the state is saved every 250 steps beside the output, and a run that finds it goes on
+# from there (the batches drawn after a resume differ from an uninterrupted run's).
+ckpt = a.out + '.ckpt'
+first = 0
+if os.path.exists(ckpt):
+    st = torch.load(ckpt)
+    net.load_state_dict(st['net']); head.load_state_dict(st['head']); opt.load_state_dict(st['opt']); sched.load_state_dict(st['sched'])
+    rng = np.random.default_rng([a.seed, st['step']])
+    first = st['step']
+    print(f'resumed at step {first}', file=sys.stderr)
 t0 = time.time()
-for step in range(a.steps):
+for step in range(first, a.steps):
+    if step > first and step % 250 == 0:
+        torch.save(dict(net=net.state_dict(), head=head.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(), step=step), ckpt + '.tmp')
+        os.replace(ckpt + '.tmp', ckpt)
     net.train(); head.train()
     L = int(rng.integers(40, 151))
     x, y = batch(tr_idx, a.batch, L)
@@ -239,4 +252,6 @@ model = dict(name=f'tdnn-stats-aam-lda-c{a.channels}-e{a.emb}-k{a.keep}', window
                           checkEer=round(float(eer(Eva, Yva)), 4) if len(Yva) > 1 else None, sha256=digest),
              **weights)
 json.dump(model, open(a.out, 'w'))
+if os.path.exists(ckpt):
+    os.remove(ckpt)
 print(f'wrote {a.out} ({digest[:12]})', file=sys.stderr)

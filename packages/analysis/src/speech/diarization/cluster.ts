@@ -27,6 +27,7 @@ export function agglomerate(
   pitch: number[] = [],
   weight: number[] = [],
   pitchWeight = 0,
+  minClusters = 1,
 ): ClusterResult {
   const n = items.length;
   const labels = new Int32Array(n);
@@ -75,7 +76,7 @@ export function agglomerate(
     }
   };
   for (let i = 0; i < n; i++) scanRow(i);
-  while (clusters > 1) {
+  while (clusters > Math.max(1, minClusters)) {
     let best = Infinity;
     let bi = -1;
     for (let i = 0; i < n; i++) {

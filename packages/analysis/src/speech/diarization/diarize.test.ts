@@ -200,3 +200,11 @@ test('the speaker-count hint bounds the speakers: exactly 2 of three voices, at 
   const firsts = three.speakers.map((s) => s.firstSpeechSec);
   assert.deepEqual(firsts, [...firsts].sort((a, b) => a - b));
 });
+
+test('an exact hint above what the voices say is met when the speech holds that many stretches (decisions §15)', () => {
+  // 60 s of three voices, asked for 12 (over the 10 clusters window clustering hands over by
+  // itself): the speech holds far more than 12 windows, so 12 speakers come back.
+  const { samples } = synthConversation([WOMAN, MAN, CHILD], 60, { seed: 4, turnSec: 3 });
+  assert.equal(analyzeSamples(samples, 16000, { speakers: { exact: 12 } }).speakers.length, 12);
+  assert.equal(analyzeSamples(samples, 16000, { speakers: { exact: 5 } }).speakers.length, 5);
+});

@@ -15,6 +15,8 @@
 //                                          the evidence or the user's bounds say stop
 //   refinement         refinement.ts       pieces reassigned, last passes at pauses, pieces moved
 //                                          to the nearest speaker in the window embedding
+//   hint split         hint-split.ts       below the user's minimum, the largest speakers split
+//                                          in two by their runs' window embeddings
 //   numbering          numbering.ts        speakers in order of first speech
 //
 // The UBM's seeding decides too much of the outcome (docs/analysis-speech.md), so a recording
@@ -32,6 +34,7 @@ import { initialSegments } from './initial-segments.ts';
 import { decideSpeakerCount, type CountBounds } from './speaker-count.ts';
 import { refineSpeakers } from './refinement.ts';
 import { renumberByFirstSpeech } from './numbering.ts';
+import { splitToMinimum } from './hint-split.ts';
 import { resolveSettings, type DiarizationOverrides, type DiarizationSettings } from './settings.ts';
 
 export { DIARIZATION_SETTINGS, type DiarizationOverrides, type DiarizationSettings, type MergeTrace } from './settings.ts';
@@ -118,9 +121,10 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
     return { frameSpeaker, speakers: 1, guided: false };
   }
   const m = fitSpeakerModels({ f, regions, model, modelFrames, cep, dims: DIMS, embedding }, s.models);
-  const initial = initialSegments(m, s, run.guide, chunks);
+  const initial = initialSegments(m, s, run.guide, chunks, run.speakers);
   const { lab, how } = decideSpeakerCount(m, initial, run.speakers, s, evaluation?.trace);
   if (how === 'settled') refineSpeakers(m, lab, s, run.chunked);
+  if (initial.from !== 'transcript' && lab.groups.length < run.speakers.min) splitToMinimum(lab.frameSpeaker, lab.groups.length, run.speakers.min, embedding);
   const minRun = Math.max(1, Math.round(s.numbering.firstSpeechMinSec * 100));
   return { frameSpeaker: lab.frameSpeaker, speakers: renumberByFirstSpeech(lab.frameSpeaker, minRun).size, guided: initial.from === 'transcript' };
 }

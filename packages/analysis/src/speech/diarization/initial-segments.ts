@@ -26,11 +26,16 @@ export type InitialSegments =
   /** A long recording's chunk speakers, to be linked across chunks. */
   | { from: 'chunks'; chunks: ChunkSpeakers };
 
-export function initialSegments(m: RecordingModels, s: DiarizationSettings, guide: Int16Array | null, chunks: ChunkSpeakers | null): InitialSegments {
+/**
+ * `bounds`: the user's count hint. Window clustering never stops under its minimum (decisions
+ * §15: an exact hint gives that many speakers whenever the speech holds that many windows), and
+ * may hand over up to that many clusters when it is above maxInitialClusters.
+ */
+export function initialSegments(m: RecordingModels, s: DiarizationSettings, guide: Int16Array | null, chunks: ChunkSpeakers | null, bounds: { min: number; max: number } = { min: 1, max: Infinity }): InitialSegments {
   const named = guide ? guideGroups(guide, m.model) : null;
   if (named) return { groups: named, from: 'transcript' };
   if (chunks) return { chunks, from: 'chunks' };
-  return { groups: clusterWindows(m, s.initialSegments), from: 'windows' };
+  return { groups: clusterWindows(m, s.initialSegments, bounds.min), from: 'windows' };
 }
 
 interface Window {
@@ -57,7 +62,7 @@ function makeWindow(f: FrameFeatures, ubm: Ubm, cep: Float32Array, model: Uint8A
 }
 
 /** Bottom-up clustering of speech windows: frames per initial cluster. */
-function clusterWindows({ f, regions, ubm, cep, model }: RecordingModels, o: DiarizationSettings['initialSegments']): Int32Array[] {
+function clusterWindows({ f, regions, ubm, cep, model }: RecordingModels, o: DiarizationSettings['initialSegments'], minClusters: number): Int32Array[] {
   const win = Math.round(o.windowSec * 100);
   const hop = Math.round(o.hopSec * 100);
   const modelled = (a: number, b: number): number => {
@@ -77,10 +82,11 @@ function clusterWindows({ f, regions, ubm, cep, model }: RecordingModels, o: Dia
     ubm,
     picked.map((w) => w.stats),
     o.clusterThreshold,
-    o.maxInitialClusters,
+    Math.max(o.maxInitialClusters, minClusters),
     picked.map((w) => w.pitchSt),
     picked.map((w) => w.speechFrames),
     o.clusterPitchWeight,
+    minClusters,
   );
   // Windows overlap, so a frame can appear more than once (weighting it as the windows did).
   const sizes = new Int32Array(k);
