@@ -276,7 +276,7 @@ function turnTakingTable(results: FileResult[]): string {
 }
 
 const fileJson = (results: FileResult[]): unknown[] =>
-  results.map((r) => ({ name: r.file.name, der25: r.der25.der, der0: r.der0.der, ref: r.file.num_speakers, hyp: r.analysis.speakers.length, talk_share_error_pp: meanShareError(talkShareErrors(r)), turn_taking: r.turnTaking }));
+  results.map((r) => ({ name: r.file.name, der25: r.der25.der, der0: r.der0.der, ref: r.file.num_speakers, hyp: r.analysis.speakers.length, count_evidence: r.analysis.method.countEvidence ?? null, talk_share_error_pp: meanShareError(talkShareErrors(r)), turn_taking: r.turnTaking }));
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -197,6 +197,12 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
       voiceprint: extractor.name,
       realTimeFactor: durationSec > 0 ? Math.round((elapsedSec / durationSec) * 1e5) / 1e5 : null,
       overlapMeasured: overlapsTimed,
+      ...(diarization.countEvidence ? { countEvidence: roundEvidence(diarization.countEvidence) } : {}),
     },
   };
+}
+
+function roundEvidence(e: { nearestPair: number | null; widestSplit: number | null }): { nearestPair: number | null; widestSplit: number | null } {
+  const r = (x: number | null): number | null => (x === null ? null : Math.round(x * 1000) / 1000);
+  return { nearestPair: r(e.nearestPair), widestSplit: r(e.widestSplit) };
 }

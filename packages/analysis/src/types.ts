@@ -167,6 +167,12 @@ export interface MediaAnalysis {
      * method (overlapMeasured).
      */
     overlapMeasured?: boolean;
+    /**
+     * How sure the speaker count is, from the window embedding (count-evidence.ts): the embedding
+     * distance of the two nearest speakers and the widest two-way split of one speaker's runs.
+     * Absent for a transcript's speakers and in analyses cached before it was recorded.
+     */
+    countEvidence?: { nearestPair: number | null; widestSplit: number | null };
   };
 }
 

@@ -35,6 +35,7 @@ import { decideSpeakerCount, type CountBounds } from './speaker-count.ts';
 import { refineSpeakers } from './refinement.ts';
 import { renumberByFirstSpeech } from './numbering.ts';
 import { splitToMinimum } from './hint-split.ts';
+import { countEvidence, type CountEvidence } from './count-evidence.ts';
 import { resolveSettings, type DiarizationOverrides, type DiarizationSettings } from './settings.ts';
 
 export { DIARIZATION_SETTINGS, type DiarizationOverrides, type DiarizationSettings, type MergeTrace } from './settings.ts';
@@ -45,6 +46,8 @@ export interface Diarization {
   speakers: number;
   /** True when the speakers came from a transcript's named cues rather than from clustering. */
   guided: boolean;
+  /** How sure the count is (count-evidence.ts); absent for a transcript's speakers or without an embedding. */
+  countEvidence?: CountEvidence;
 }
 
 export interface DiarizeRequest {
@@ -95,11 +98,16 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   const cep = standardisedCepstra(f, model);
   const embedding = rangeEmbedder(evaluation?.embeddingModel ?? DEFAULT_EMBEDDING, cep, DIMS, model);
   const frames = { model, cep, embedding };
-  if (!embedding || isLong(f, run, s) || s.models.seedCandidates <= 1) return diarizeSeeded(f, regions, mask, run, s, evaluation, frames);
-  const n = s.models.seedCandidates;
-  const phases = Array.from({ length: n }, (_, x) => (s.models.ubmSeedPhase + x / n) % 1);
-  const seeded = (phase: number): Diarization => diarizeSeeded(f, regions, mask, run, { ...s, models: { ...s.models, ubmSeedPhase: phase } }, evaluation, frames);
-  return bestFitting(phases, seeded, embedWindows(embedding, regions), model);
+  const result = ((): Diarization => {
+    if (!embedding || isLong(f, run, s) || s.models.seedCandidates <= 1) return diarizeSeeded(f, regions, mask, run, s, evaluation, frames);
+    const n = s.models.seedCandidates;
+    const phases = Array.from({ length: n }, (_, x) => (s.models.ubmSeedPhase + x / n) % 1);
+    const seeded = (phase: number): Diarization => diarizeSeeded(f, regions, mask, run, { ...s, models: { ...s.models, ubmSeedPhase: phase } }, evaluation, frames);
+    return bestFitting(phases, seeded, embedWindows(embedding, regions), model);
+  })();
+  // How sure the count is: for the recording's answer, not for a long recording's chunks.
+  if (embedding && run.chunked) result.countEvidence = countEvidence(embedding, model, regions, result.frameSpeaker, result.speakers);
+  return result;
 }
 
 /** One run from the UBM seeding of `s`; `known`: the speaker frames, when already built. */

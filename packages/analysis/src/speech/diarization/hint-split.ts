@@ -7,14 +7,14 @@
 // embedding can tell apart. What cannot be met is reported by the analysis (hint_not_met).
 import type { RangeEmbedder } from './window-embedding.ts';
 
-interface Run {
+export interface Run {
   start: number;
   end: number;
   e: Float64Array;
 }
 
-/** The runs of speaker `s` (maximal stretches of its frames) that the embedding can describe. */
-function runsOf(frameSpeaker: Int16Array, s: number, emb: RangeEmbedder): Run[] {
+/** The runs of speaker `s` (maximal stretches of its frames) of at least `minFrames` that the embedding can describe. */
+export function speakerRuns(frameSpeaker: Int16Array, s: number, emb: RangeEmbedder, minFrames = 0): Run[] {
   const runs: Run[] = [];
   for (let i = 0; i < frameSpeaker.length; ) {
     if (frameSpeaker[i] !== s) {
@@ -23,7 +23,7 @@ function runsOf(frameSpeaker: Int16Array, s: number, emb: RangeEmbedder): Run[] 
     }
     let j = i;
     while (j < frameSpeaker.length && frameSpeaker[j] === s) j++;
-    const e = emb.embed(i, j);
+    const e = j - i >= minFrames ? emb.embed(i, j) : null;
     if (e) runs.push({ start: i, end: j, e });
     i = j;
   }
@@ -93,7 +93,7 @@ export function splitToMinimum(frameSpeaker: Int16Array, k: number, min: number,
     let s = -1;
     for (let x = 0; x < k; x++) if (!tried.has(x) && (s < 0 || size[x]! > size[s]!)) s = x;
     if (s < 0) return k;
-    const parts = splitRuns(runsOf(frameSpeaker, s, emb), emb.dims);
+    const parts = splitRuns(speakerRuns(frameSpeaker, s, emb), emb.dims);
     if (!parts) {
       tried.add(s);
       continue;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { pickMerge, type MergeEvidence, type MergeRules } from './merge-choice.ts';
 import type { EmbeddingSum } from './window-embedding.ts';
 
-const RULES: MergeRules = { clrThreshold: -0.6, clrScaleFrames: 0, mergeVetoSimilarity: 0.15, mergeVetoEmbedding: 6, mergeVetoMinSec: 2, sureMergeSimilarity: 0.8 };
+const RULES: MergeRules = { clrThreshold: -0.6, clrScaleFrames: 0, mergeVetoSimilarity: 0.15, mergeVetoEmbedding: 6, mergeVetoMinSec: 2, sureMergeSimilarity: 0.8, sureMergeEmbedding: 0 };
 
 /** Three clusters of 10 s; clr[i][j] is the pair's cross-likelihood ratio (split evenly over both directions). */
 function evidence(clr: number[][], prints: number[][], embeddings: EmbeddingSum[] | null = null, counts = [1000, 1000, 1000]): MergeEvidence {

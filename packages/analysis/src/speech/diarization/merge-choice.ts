@@ -25,6 +25,7 @@ export interface MergeRules {
   mergeVetoEmbedding: number;
   mergeVetoMinSec: number;
   sureMergeSimilarity: number;
+  sureMergeEmbedding: number;
 }
 
 /** How much of two models comes from their own data (mean MAP adaptation weight of n_a and n_b frames); 1 when scaleFrames is 0. */
@@ -95,9 +96,19 @@ export function pickMerge(e: MergeEvidence, r: MergeRules): { i: number; j: numb
   // No pair passes the likelihood test. Two sizeable clusters with closely matching voiceprints
   // are still one voice, heard through two channels: the GMM models see the channel, the
   // voiceprint is built not to.
-  return bestPair(e.k, (i, j) => {
+  const byPrint = bestPair(e.k, (i, j) => {
     if (!sizeable(counts, r, i, j)) return null;
     const similarity = voiceprintSimilarity(e.voiceprint(i), e.voiceprint(j));
     return similarity >= r.sureMergeSimilarity ? similarity : null;
+  }).pick;
+  if (byPrint || !(r.sureMergeEmbedding > 0)) return byPrint;
+  // The window embedding, trained on many real voices to ignore words and channel, says the
+  // same voice: the nearest such pair.
+  const emb = e.embeddings();
+  if (!emb) return null;
+  return bestPair(e.k, (i, j) => {
+    if (!sizeable(counts, r, i, j)) return null;
+    const d = embeddingDistance(emb[i]!, emb[j]!);
+    return d !== null && d < r.sureMergeEmbedding ? -d : null;
   }).pick;
 }

@@ -70,6 +70,11 @@ export interface DiarizationSettings {
      * channels (on the dev set anything from 0.7 to 0.9 gives the same).
      */
     sureMergeSimilarity: number;
+    /**
+     * ...and so are two such clusters whose window embeddings lie closer than this
+     * (embeddingDistance; 0: never). Measured on the real-voice folds (docs/analysis-speech.md).
+     */
+    sureMergeEmbedding: number;
   };
   /** Reassignment of pieces between the settled speakers (reassign.ts). */
   reassignment: {
@@ -118,6 +123,7 @@ export const DIARIZATION_SETTINGS: DiarizationSettings = {
     mergeVetoEmbedding: 6,
     mergeVetoMinSec: 2,
     sureMergeSimilarity: 0.8,
+    sureMergeEmbedding: 0,
   },
   reassignment: { reassignRounds: 10, reassignMargin: 5, reassignEmbeddingMargin: 0.3, reassignMinSec: 0.3, reassignMaxShare: 0.5 },
   refinement: { embeddingRefineRounds: 10, embeddingRefineMargin: 0.3, embeddingRefineMinSec: 0.2 },
