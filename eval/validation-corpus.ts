@@ -84,25 +84,48 @@ export function speechSpans(clip: VoiceClip): { start: number; end: number }[] {
   return clip.spans;
 }
 
+/** A voice as `speakers.json` lists it, before its audio is read. */
+export interface VoiceEntry {
+  id: string;
+  package: string;
+  /** 'f' | 'm' where the source corpus labels it. */
+  sex: string | null;
+  /** Years, where the source corpus gives it. */
+  age: number | null;
+  /** Seconds of audio, where speakers.json gives it (the older corpus's list does not). */
+  seconds: number | null;
+}
+
+/** The corpus's voice list alone: with hundreds of voices, reading every clip is not affordable. */
+export function loadCorpusIndex(dir: string): VoiceEntry[] {
+  const list = JSON.parse(readFileSync(join(dir, 'speakers.json'), 'utf8')) as { id: string; package: string; sex?: string | null; age?: string | number | null; seconds?: number }[];
+  return list.map((s) => ({ id: s.id, package: s.package, sex: s.sex === 'f' || s.sex === 'm' ? s.sex : null, age: s.age === null || s.age === undefined || s.age === '' ? null : Number(s.age), seconds: s.seconds ?? null }));
+}
+
+/** One voice's clips trimmed and levelled, with its median F0; null when no clip holds speech. */
+export async function loadVoice(dir: string, entry: { id: string; package: string }): Promise<CorpusVoice | null> {
+  const files = readdirSync(join(dir, entry.id)).filter((n) => n.endsWith('.wav')).sort();
+  const clips: VoiceClip[] = [];
+  for (const n of files) {
+    const clip = trimClip(await decodeAudioToArray(join(dir, entry.id, n)));
+    if (clip) clips.push(clip);
+  }
+  if (clips.length === 0) return null;
+  const f0: number[] = [];
+  for (const c of clips.slice(0, 30)) {
+    const feats = analyzeFrames(c.samples);
+    for (let i = 0; i < feats.frames; i++) if (feats.pitchHz[i]! > 0) f0.push(feats.pitchHz[i]!);
+  }
+  f0.sort((p, q) => p - q);
+  return { id: entry.id, package: entry.package, clips, seconds: clips.reduce((t, c) => t + c.samples.length / SR, 0), medianF0: quantile(f0, 0.5) };
+}
+
 /** Every voice of the corpus, its clips trimmed and levelled, with its median F0. */
 export async function loadCorpus(dir: string): Promise<CorpusVoice[]> {
-  const list = JSON.parse(readFileSync(join(dir, 'speakers.json'), 'utf8')) as { id: string; package: string }[];
   const voices: CorpusVoice[] = [];
-  for (const s of list) {
-    const files = readdirSync(join(dir, s.id)).filter((n) => n.endsWith('.wav')).sort();
-    const clips: VoiceClip[] = [];
-    for (const n of files) {
-      const clip = trimClip(await decodeAudioToArray(join(dir, s.id, n)));
-      if (clip) clips.push(clip);
-    }
-    if (clips.length === 0) continue;
-    const f0: number[] = [];
-    for (const c of clips.slice(0, 30)) {
-      const feats = analyzeFrames(c.samples);
-      for (let i = 0; i < feats.frames; i++) if (feats.pitchHz[i]! > 0) f0.push(feats.pitchHz[i]!);
-    }
-    f0.sort((p, q) => p - q);
-    voices.push({ id: s.id, package: s.package, clips, seconds: clips.reduce((t, c) => t + c.samples.length / SR, 0), medianF0: quantile(f0, 0.5) });
+  for (const s of loadCorpusIndex(dir)) {
+    const v = await loadVoice(dir, s);
+    if (v) voices.push(v);
   }
   return voices;
 }
