@@ -4,8 +4,10 @@
 // overlaps of real conversation. What is drawn here is pure (a seeded source in, placements out),
 // so it is tested without audio; build-validation.ts renders it.
 //
-// - Turns: 1 to 3 utterances of one speaker, 0.15-0.6 s apart; the next speaker is drawn by
-//   talk weight among the others, so shares are unequal (a weight is log-normal, sigma 0.6).
+// - Turns: 1 to 3 utterances of one speaker, 0.15-0.6 s apart; the next speaker is drawn by talk
+//   weight among the others (a weight is log-normal, sigma 0.6), and a speaker of more weight also
+//   takes longer turns (more utterances, up to 2.5-7.5 s of fill), so shares are unequal even
+//   between two speakers, whose turns alternate.
 // - Gaps between turns: log-normal with median 0.3 s (sigma 0.8), as measured between turns in
 //   real conversation; clamped to 0.05-5 s.
 // - Overlap: OVERLAP_SHARE of the turns start before the previous turn ends (0.3-1.5 s early, never
@@ -16,6 +18,7 @@ const SR = 16000;
 /** Share of turns that overlap the previous one: 5-10 % in the conversations Landini et al. measured. */
 export const OVERLAP_SHARE = 0.075;
 export const GAP_MEDIAN_SEC = 0.3;
+const MAX_TURN_FILL_SEC = 5;
 
 export interface ConversationVoice {
   id: string;
@@ -97,10 +100,16 @@ export function drawConversation(voices: ConversationVoice[], durationSec: numbe
     const start = early ? Math.max(lastTurnStart + 0.3, lastEnd - (0.3 + rand() * 1.2)) : lastEnd + drawGap(rand);
     // A previous turn shorter than 0.3 s leaves nothing to overlap.
     const overlapped = start < lastEnd;
-    const utterances = 1 + Math.floor(rand() * 3);
+    // Who talks more also holds the floor longer: in a two-party conversation turns alternate,
+    // and the length of a turn is what makes the shares unequal.
+    const verbosity = weight[s]! / Math.max(...weight);
+    const utterances = Math.min(3, 1 + Math.floor(rand() * (1 + 2 * verbosity)));
+    const fill = MAX_TURN_FILL_SEC * (0.5 + verbosity);
     let at = start;
     let end = start;
-    for (let u = 0; u < utterances; u++) {
+    // A turn already longer than its fill (5 s for the most talkative) takes no further utterance: the corpus's
+    // clips run to 10 s (joined command words, book sentences), and three of those make a monologue.
+    for (let u = 0; u < utterances && (u === 0 || end - start < fill); u++) {
       const clip = decks[s]!.next();
       placed.push({ speaker: voices[s]!.id, start: at, clip, gainDb: (gainDb[s] ?? 0) + (rand() * 2 - 1), turn, overlapped });
       end = at + clip.samples.length / SR;

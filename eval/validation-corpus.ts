@@ -60,6 +60,32 @@ export function energySpans(x: Float32Array): { start: number; end: number }[] {
     .map(([a, b]) => ({ start: Math.max(0, a * 0.01 - 0.02), end: Math.min(x.length / SR, b * 0.01 + 0.02) }));
 }
 
+/** Clips longer than this are cut at their quietest moment: an utterance, not a paragraph. */
+const MAX_CLIP_SEC = 10;
+
+/**
+ * A recording cut into pieces of at most maxSec, each cut at the quietest 50 ms (in mean power)
+ * at least 3 s from either end of the piece it splits, so that words stay whole where the audio
+ * has a pause. The real-voice corpus holds book sentences of up to 35 s and files of joined
+ * command words; a conversation's utterance is shorter.
+ */
+export function splitAtPauses(x: Float32Array, maxSec: number): Float32Array[] {
+  if (x.length <= maxSec * SR) return [x];
+  const margin = 3 * SR;
+  const win = 800;
+  let best = margin;
+  let bestPower = Infinity;
+  for (let a = margin; a + win <= x.length - margin; a += FRAME) {
+    let s = 0;
+    for (let i = a; i < a + win; i++) s += x[i]! * x[i]!;
+    if (s < bestPower) {
+      bestPower = s;
+      best = a + win / 2;
+    }
+  }
+  return [...splitAtPauses(x.subarray(0, best), maxSec), ...splitAtPauses(x.subarray(best), maxSec)];
+}
+
 /** Cuts a clip to its speech, levels it to -26 dBFS active speech, and keeps its spans. */
 function trimClip(raw: Float32Array): VoiceClip | null {
   const spans = energySpans(raw);
@@ -106,10 +132,11 @@ export function loadCorpusIndex(dir: string): VoiceEntry[] {
 export async function loadVoice(dir: string, entry: { id: string; package: string }): Promise<CorpusVoice | null> {
   const files = readdirSync(join(dir, entry.id)).filter((n) => n.endsWith('.wav')).sort();
   const clips: VoiceClip[] = [];
-  for (const n of files) {
-    const clip = trimClip(await decodeAudioToArray(join(dir, entry.id, n)));
-    if (clip) clips.push(clip);
-  }
+  for (const n of files)
+    for (const piece of splitAtPauses(await decodeAudioToArray(join(dir, entry.id, n)), MAX_CLIP_SEC)) {
+      const clip = trimClip(piece);
+      if (clip) clips.push(clip);
+    }
   if (clips.length === 0) return null;
   const f0: number[] = [];
   for (const c of clips.slice(0, 30)) {
