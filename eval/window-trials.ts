@@ -15,6 +15,8 @@ export interface Piece {
 
 export interface WindowRef {
   speaker: number;
+  /** The recording the speaker's files were joined into (with other speakers' or alone). */
+  rec: number;
   file: number;
   start: number;
   end: number;
@@ -25,13 +27,13 @@ export interface WindowRef {
  * `minModelled` modelled frames; at most `cap` of them per speaker, spread evenly over their
  * order (a speaker with 90 s does not outweigh one with 20 s).
  */
-export function speakerWindows(speaker: number, pieces: Piece[], model: Uint8Array, win: number, minModelled: number, cap: number): WindowRef[] {
+export function speakerWindows(speaker: number, rec: number, pieces: Piece[], model: Uint8Array, win: number, minModelled: number, cap: number): WindowRef[] {
   const all: WindowRef[] = [];
   for (const p of pieces)
     for (let s = p.start; s + win <= p.end; s += win >> 1) {
       let n = 0;
       for (let i = s; i < s + win; i++) n += model[i] ? 1 : 0;
-      if (n >= minModelled) all.push({ speaker, file: p.file, start: s, end: s + win });
+      if (n >= minModelled) all.push({ speaker, rec, file: p.file, start: s, end: s + win });
     }
   if (all.length <= cap) return all;
   return Array.from({ length: cap }, (_, k) => all[Math.floor((k * all.length) / cap)]!);
@@ -52,11 +54,11 @@ export interface Trials {
 /**
  * Pairs (index into left, index into right): up to `perSpeaker` same-speaker pairs for every
  * speaker, and `different` pairs of two different speakers, each drawn speaker first and window
- * second so that every speaker weighs alike. Left and right may be the same list (matched
- * channel) or the same windows through another channel (right's windows then stand for the
- * same frames of a different recording). Deterministic for a given source of randomness.
+ * second so that every speaker weighs alike; `withinRecording`: both speakers of one recording,
+ * as diarization compares them. Left and right may be the same list (matched channel) or the
+ * same recordings through another channel. Deterministic for a given source of randomness.
  */
-export function sampleTrials(left: WindowRef[], right: WindowRef[], filesOf: (speaker: number) => number, perSpeaker: number, different: number, rand: () => number): Trials {
+export function sampleTrials(left: WindowRef[], right: WindowRef[], filesOf: (speaker: number) => number, perSpeaker: number, different: number, withinRecording: boolean, rand: () => number): Trials {
   const bySpeaker = (ws: WindowRef[]): Map<number, number[]> => {
     const m = new Map<number, number[]>();
     ws.forEach((w, i) => m.set(w.speaker, [...(m.get(w.speaker) ?? []), i]));
@@ -80,12 +82,20 @@ export function sampleTrials(left: WindowRef[], right: WindowRef[], filesOf: (sp
       same.push([i, j]);
     }
   }
+  // The groups different-speaker pairs are drawn in: each recording's speakers, or everyone.
+  const groups = new Map<number, number[]>();
+  for (const s of speakers) {
+    const g = withinRecording ? left[L.get(s)![0]!]!.rec : 0;
+    groups.set(g, [...(groups.get(g) ?? []), s]);
+  }
+  const usable = [...groups.values()].filter((g) => g.length >= 2);
   const diff: [number, number][] = [];
-  if (speakers.length >= 2)
+  if (usable.length > 0)
     for (let k = 0; k < different; k++) {
-      const a = pick(speakers);
-      let b = pick(speakers);
-      while (b === a) b = pick(speakers);
+      const g = pick(usable);
+      const a = pick(g);
+      let b = pick(g);
+      while (b === a) b = pick(g);
       diff.push([pick(L.get(a)!), pick(R.get(b)!)]);
     }
   return { same, different: diff };
