@@ -2,7 +2,7 @@
 // person from another, fold by fold, on the voices of the real-voice corpus that the fold's
 // model never heard (eval/validation-corpus.ts: foldOf).
 //
-//   node eval/window-eer.ts --corpus /work/rv-corpus [--models DIR] [--folds 3] [--group 4]
+//   node eval/window-eer.ts --corpus /work/rv-corpus [--models DIR] [--folds 3] [--group 4] [--same-corpus]
 //                           [--mismatch telephone,room] [--min-speaker-sec 20] [--max-speaker-sec 60] [--json OUT]
 //
 // For each fold K (with DIR/fold-K.json when --models is given, which parseEmbeddingModel reads;
@@ -56,6 +56,7 @@ const { values } = parseArgs({
     folds: { type: 'string', default: '3' },
     mismatch: { type: 'string', default: 'telephone,room' },
     group: { type: 'string', default: '4' },
+    'same-corpus': { type: 'boolean', default: false },
     'min-speaker-sec': { type: 'string', default: '20' },
     'max-speaker-sec': { type: 'string', default: '60' },
     'min-modelled': { type: 'string', default: '0.33' },
@@ -144,15 +145,26 @@ async function runFold(k: number, emb: WindowEmbeddingModel): Promise<FoldRow> {
   for (const c of conditions) for (const w of WINDOWS) got.set(key(c, w), { refs: [], vecs: [] });
   const files: number[] = [];
   let used = 0;
-  // Speakers in a seeded order, `group` to a recording.
+  // Speakers in a seeded order, `group` to a recording; with --same-corpus only speakers of one
+  // source corpus share a recording, so that a different-speaker trial cannot lean on the corpus's
+  // microphones and language.
   const order = speakers.map((_, j) => j);
   for (let i = order.length - 1; i > 0; i--) {
     const r = Math.floor(rand() * (i + 1));
     [order[i], order[r]] = [order[r]!, order[i]!];
   }
-  for (let g = 0; g * group < order.length; g++) {
+  const buckets = new Map<string, number[]>();
+  for (const j of order) {
+    const b = values['same-corpus'] ? speakers[j]!.package : '';
+    buckets.set(b, [...(buckets.get(b) ?? []), j]);
+  }
+  const recordings = [...buckets.keys()].sort().flatMap((b) => {
+    const js = buckets.get(b)!;
+    return Array.from({ length: Math.ceil(js.length / group) }, (_, g) => js.slice(g * group, (g + 1) * group));
+  });
+  for (const [g, inRecording] of recordings.entries()) {
     const members: { j: number; x: Float32Array; pieces: Piece[] }[] = [];
-    for (const j of order.slice(g * group, (g + 1) * group)) {
+    for (const j of inRecording) {
       const rec = await joinedRecording(speakers[j]!.id);
       files[j] = rec?.files ?? 0;
       if (rec) members.push({ j, ...rec });
