@@ -1,129 +1,91 @@
-// Speaker-disjoint validation sets: conversations built from the voices of one fold of the
-// training corpus (training/speaker-data.sh), in the dev set's format (WAV + RTTM + utterance
-// JSON + manifest.json), so that `npm run eval -- --dataset DIR` scores them as it scores the dev
-// set. A model trained for fold k leaves fold k's voices out (training/folds.ts); its figures on
-// fold k's set are figures on voices it never heard.
+// Speaker-disjoint validation sets: simulated conversations of one fold's voices of a training
+// corpus (the real-voice corpus of training/real-voices-corpus.sh, or the older one of
+// training/speaker-data.sh), in the dev set's format (WAV + RTTM + utterance JSON +
+// manifest.json), so that `npm run eval -- --dataset DIR` scores them as it scores the dev set. A
+// model trained for fold k leaves fold k's voices out; its figures on fold k's set are figures
+// on voices it never heard.
 //
-//   node eval/build-validation.ts --corpus /work/spk-train --out /work/val [--folds 3] [--per-fold 14]
+//   node eval/build-validation.ts --corpus /work/rv-corpus --out /work/val-rv [--folds 3] [--per-fold 14]
+//                                 [--cast 24] [--min-voice-sec 20] [--seed rapport-val-v1]
 //
-// Each fold gets per-fold conversations (OUT/fold-K/), deterministic from the seed: 2 to 6
-// speakers, 1 to 30 minutes, conditions drawn from the list below, the same voices in several
-// conversations (identity). The conversation is drawn as turns of one speaker's clips, with
-// log-normal gaps, some interruptions (overlap) and backchannels; RTTM segments are each clip's
-// speech (energy rule as the dev set's). Conditions: clean; telephone (8 kHz, 300-3,400 Hz, GSM
-// full-rate codec through sox); pink noise at 10-20 dB SNR; reverberation (sox reverb); one
-// speaker 10 dB quieter; similar-pitch voices (the fold's voices nearest in median F0).
+// Each fold draws a cast of voices (--cast, among those with at least --min-voice-sec of audio,
+// since a conversation of minutes cannot be made of one sentence) and only the cast's audio is
+// read: a 716-voice corpus does not fit in memory whole. Its per-fold conversations
+// (OUT/fold-K/) are deterministic from the seed: 2 to 6 speakers, mostly 1 to 5 minutes with one
+// of 10-15 and one of 6-8 minutes, the cast's voices recurring across files (identity), turns
+// drawn as conversation-plan.ts says (Landini et al., 2022). RTTM segments are each clip's speech
+// (the dev set's energy rule), overlap included. Conditions, one per file in turn: clean;
+// telephone (8 kHz, 300-3,400 Hz, GSM full-rate codec through sox); recorded noise at 5-20 dB SNR
+// (the corpus's _noise; synthetic pink noise at 10-20 dB where it has none); a real room
+// (the whole mix convolved with one of the corpus's _rir responses; sox reverb where it has none);
+// one speaker 10 dB quieter; voices of one sex and age group (child under 16 or adult, from
+// speakers.json; where the corpus has no such labels, the voices nearest in median F0).
 import { parseArgs } from 'node:util';
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
-import { pcm16WavHeader } from '../packages/analysis/src/audio/wav.ts';
 import { throughSox } from '../training/sessions.ts';
-import { foldOf, loadCorpus, speechSpans, type CorpusVoice, type VoiceClip } from './validation-corpus.ts';
+import { addNoise, loadAugmentation, reverberate, type Augmentation } from '../training/augment.ts';
+import { foldOf, loadCorpusIndex, loadVoice, speechSpans, type CorpusVoice, type VoiceEntry } from './validation-corpus.ts';
+import { drawConversation, sameGroupVoices, type Placed } from './conversation-plan.ts';
+import { manifestEntry, rttmText, wavBytes, type RefSeg } from './dataset-writer.ts';
 
 const SR = 16000;
-type Condition = 'clean' | 'telephone' | 'noise' | 'reverb' | 'quiet-speaker' | 'similar-pitch';
-const CONDITIONS: Condition[] = ['clean', 'telephone', 'noise', 'reverb', 'quiet-speaker', 'similar-pitch'];
+const CONDITIONS = ['clean', 'telephone', 'noise', 'room', 'quiet-speaker', 'same-group'] as const;
+type Condition = (typeof CONDITIONS)[number];
 
-interface Placed {
-  speaker: string;
-  start: number; // seconds
-  clip: VoiceClip;
-  gainDb: number;
-  kind: 'turn' | 'backchannel';
-}
+/** A cast voice: its audio and what speakers.json says of it. */
+type CastVoice = CorpusVoice & VoiceEntry;
 
 interface Plan {
   name: string;
-  speakers: CorpusVoice[];
+  speakers: CastVoice[];
   durationSec: number;
-  conditions: Condition[];
+  condition: Condition;
+  /** What the rendered file went through, as written in the manifest (e.g. noise-running_tap-7.2dB). */
+  conditions: string[];
 }
 
-function pick<T>(rand: () => number, xs: readonly T[]): T {
-  return xs[Math.floor(rand() * xs.length)]!;
+/** A random sample of k of the list (all of it when shorter). */
+function sample<T>(xs: readonly T[], k: number, rand: () => number): T[] {
+  const pool = [...xs];
+  const out: T[] = [];
+  while (out.length < k && pool.length > 0) out.push(pool.splice(Math.floor(rand() * pool.length), 1)[0]!);
+  return out;
 }
 
-/** Conversations of one fold: speaker count, length and conditions spread over the list. */
-function planFold(fold: number, voices: CorpusVoice[], count: number, rand: () => number): Plan[] {
+/** Conversations of one fold: speaker count, length and condition spread over the list. */
+function planFold(fold: number, cast: CastVoice[], count: number, rand: () => number): Plan[] {
   const plans: Plan[] = [];
-  const byPitch = [...voices].sort((a, b) => a.medianF0 - b.medianF0);
+  const byPitch = [...cast].sort((a, b) => a.medianF0 - b.medianF0);
+  const byMaterial = [...cast].sort((a, b) => b.seconds - a.seconds);
   for (let i = 0; i < count; i++) {
     const condition = CONDITIONS[i % CONDITIONS.length]!;
-    // Mostly 2-4 speakers, as conversations are; every fifth has 5 or 6.
-    const n = Math.min(voices.length, i % 5 === 4 ? 5 + (i % 2) : 2 + (i % 3));
-    // Mostly 1-4 minutes; one long conversation per fold (30, 10 and 20 minutes).
-    const durationSec = i === 1 ? [1800, 600, 1200][fold % 3]! : 60 + Math.floor(rand() * 180);
-    let chosen: CorpusVoice[];
-    if (condition === 'similar-pitch') {
-      const at = Math.floor(rand() * (byPitch.length - n + 1));
-      chosen = byPitch.slice(at, at + n);
-    } else {
-      const pool = [...voices];
-      chosen = [];
-      while (chosen.length < n) chosen.push(pool.splice(Math.floor(rand() * pool.length), 1)[0]!);
-    }
-    plans.push({ name: `f${fold}c${String(i + 1).padStart(2, '0')}`, speakers: chosen, durationSec, conditions: [condition] });
+    // Mostly 2-4 speakers, as conversations are; every fifth has 5 or 6; the longest has 5.
+    const n = Math.min(cast.length, i === 1 ? 5 : i % 5 === 4 ? 5 + (i % 2) : 2 + (i % 3));
+    // Mostly 1-5 minutes; one of 10-15 minutes and one of 6-8 minutes per fold.
+    const long = i === 1 || i === 9;
+    const durationSec = Math.round(i === 1 ? 600 + rand() * 300 : i === 9 ? 360 + rand() * 120 : 60 + rand() * 240);
+    let chosen: CastVoice[];
+    const conditions: string[] = [condition];
+    if (condition === 'same-group') {
+      const g = sameGroupVoices(cast, n, rand);
+      if (g) {
+        chosen = g.voices;
+        conditions[0] = `same-group-${g.group}`;
+      } else {
+        const at = Math.floor(rand() * (byPitch.length - n + 1));
+        chosen = byPitch.slice(at, at + n);
+        conditions[0] = 'similar-pitch';
+      }
+    } else if (long) {
+      // Long files take voices with the most material, so that clips repeat as little as they can.
+      chosen = sample(byMaterial.slice(0, Math.max(n, 2 * n)), n, rand);
+    } else chosen = sample(cast, n, rand);
+    plans.push({ name: `f${fold}c${String(i + 1).padStart(2, '0')}`, speakers: chosen, durationSec, condition, conditions });
   }
   return plans;
-}
-
-/** Turns drawn until the target duration: who speaks, which clips, the gaps and overlaps. */
-function drawConversation(plan: Plan, rand: () => number): Placed[] {
-  const placed: Placed[] = [];
-  const n = plan.speakers.length;
-  // Some speakers talk more than others (a dominant one now and then).
-  const weight = plan.speakers.map(() => 0.4 + rand());
-  const gain = plan.speakers.map((_, k) => (plan.conditions.includes('quiet-speaker') && k === n - 1 ? -10 : 0));
-  let t = 0.3 + rand();
-  let prev = -1;
-  let introduced = 0;
-  let lastEnd = 0;
-  while (t < plan.durationSec - 3) {
-    let s: number;
-    if (introduced < n && (prev === -1 || rand() < 0.6)) s = introduced++;
-    else {
-      do s = pickWeighted(weight, rand);
-      while (s === prev && n > 1);
-      introduced = Math.max(introduced, s + 1);
-    }
-    const voice = plan.speakers[s]!;
-    // Gap before the turn: log-normal around 0.35 s, sometimes a long pause, sometimes an interruption.
-    const r = rand();
-    let start: number;
-    if (prev !== -1 && r < 0.12) start = Math.max(0, lastEnd - (0.2 + rand() * 0.8));
-    else if (r > 0.92) start = lastEnd + 1 + rand() * 2;
-    else start = lastEnd + Math.min(1.2, Math.max(0.08, Math.exp(Math.log(0.35) + 0.5 * gaussian(rand))));
-    const clips = 1 + Math.floor(rand() * 4);
-    let at = start;
-    for (let c = 0; c < clips; c++) {
-      const clip = pick(rand, voice.clips);
-      placed.push({ speaker: voice.id, start: at, clip, gainDb: gain[s]! + (rand() * 2 - 1), kind: 'turn' });
-      at += clip.samples.length / SR + 0.15 + rand() * 0.45;
-    }
-    const end = at - 0.15;
-    // A backchannel from another speaker inside a long turn.
-    const shortClips = plan.speakers.flatMap((v, k) => (k === s ? [] : v.clips.filter((c) => c.samples.length / SR <= 1).map((clip) => ({ v, clip }))));
-    if (end - start > 2.5 && shortClips.length > 0 && rand() < 0.25) {
-      const b = pick(rand, shortClips);
-      placed.push({ speaker: b.v.id, start: start + 1 + rand() * (end - start - 2), clip: b.clip, gainDb: gain[plan.speakers.indexOf(b.v)]!, kind: 'backchannel' });
-    }
-    lastEnd = Math.max(lastEnd, end);
-    t = lastEnd;
-    prev = s;
-  }
-  return placed.filter((p) => p.start + p.clip.samples.length / SR <= plan.durationSec);
-}
-
-function pickWeighted(w: number[], rand: () => number): number {
-  let r = rand() * w.reduce((a, b) => a + b, 0);
-  for (let i = 0; i < w.length; i++) if ((r -= w[i]!) <= 0) return i;
-  return w.length - 1;
-}
-
-function gaussian(rand: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
 }
 
 /** Pink noise (Paul Kellet's filter) from the seeded source. */
@@ -150,32 +112,41 @@ function rms(x: Float32Array): number {
   return Math.sqrt(s / Math.max(1, x.length));
 }
 
-/** The mix through a telephone codec (GSM at 8 kHz, 300-3,400 Hz) or sox reverberation. */
-function channel(x: Float32Array, effect: 'telephone' | 'reverb', rand: () => number): Float32Array<ArrayBuffer> {
-  if (effect === 'telephone') return throughSox(x, ['-t', 'gsm', '-r', '8000'], ['sinc', '300-3400', 'rate', '8000']);
-  const reverberance = String(Math.round(30 + rand() * 50));
-  const room = String(Math.round(40 + rand() * 60));
-  return throughSox(x, null, ['reverb', reverberance, '50', room]);
-}
+const telephone = (x: Float32Array): Float32Array<ArrayBuffer> => throughSox(x, ['-t', 'gsm', '-r', '8000'], ['sinc', '300-3400', 'rate', '8000']);
 
-function render(plan: Plan, placed: Placed[], rand: () => number): Float32Array<ArrayBuffer> {
-  let mix: Float32Array<ArrayBuffer> = new Float32Array(Math.ceil(plan.durationSec * SR));
+/** The plan's voices mixed, then through its condition. `real` is the corpus's recorded noise and rooms. */
+function render(plan: Plan, placed: Placed[], real: Augmentation, rand: () => number): Float32Array {
+  let mix: Float32Array = new Float32Array(Math.ceil(plan.durationSec * SR));
   for (const p of placed) {
     const g = 10 ** (p.gainDb / 20);
     const at = Math.round(p.start * SR);
     const x = p.clip.samples;
     for (let i = 0; i < x.length && at + i < mix.length; i++) mix[at + i] = mix[at + i]! + g * x[i]!;
   }
-  if (plan.conditions.includes('reverb')) mix = channel(mix, 'reverb', rand);
-  if (plan.conditions.includes('noise')) {
-    const speech = rms(mix) * Math.sqrt(mix.length / Math.max(1, placed.reduce((a, p) => a + p.clip.samples.length, 0)));
-    const snr = 10 + rand() * 10;
-    const noise = pinkNoise(mix.length, rand);
-    const g = (speech / rms(noise)) * 10 ** (-snr / 20);
-    for (let i = 0; i < mix.length; i++) mix[i] = mix[i]! + g * noise[i]!;
-    plan.conditions = [`noise-${snr.toFixed(1)}dB` as Condition];
+  if (plan.condition === 'room') {
+    // One room for the whole conversation: the speakers sit in it together.
+    if (real.rirs.length > 0) {
+      const rir = real.rirs[Math.floor(rand() * real.rirs.length)]!;
+      mix = reverberate(mix, rir.x);
+      plan.conditions = [`room-${rir.name}`];
+    } else mix = throughSox(mix, null, ['reverb', String(Math.round(30 + rand() * 50)), '50', String(Math.round(40 + rand() * 60))]);
   }
-  if (plan.conditions.includes('telephone')) mix = channel(mix, 'telephone', rand);
+  if (plan.condition === 'noise') {
+    if (real.noises.length > 0) {
+      const noise = real.noises[Math.floor(rand() * real.noises.length)]!;
+      const snr = 5 + rand() * 15;
+      addNoise(mix, noise.x, snr, rand);
+      plan.conditions = [`noise-${noise.name}-${snr.toFixed(1)}dB`];
+    } else {
+      const speech = rms(mix) * Math.sqrt(mix.length / Math.max(1, placed.reduce((a, p) => a + p.clip.samples.length, 0)));
+      const snr = 10 + rand() * 10;
+      const noise = pinkNoise(mix.length, rand);
+      const g = (speech / rms(noise)) * 10 ** (-snr / 20);
+      for (let i = 0; i < mix.length; i++) mix[i] = mix[i]! + g * noise[i]!;
+      plan.conditions = [`noise-${snr.toFixed(1)}dB`];
+    }
+  }
+  if (plan.condition === 'telephone') mix = telephone(mix);
   // A faint room tone everywhere, as a real recording has; scaled down only if it would clip.
   const tone = pinkNoise(mix.length, rand);
   for (let i = 0; i < mix.length; i++) mix[i] = mix[i]! + 10 ** (-72 / 20) * tone[i]!;
@@ -185,14 +156,8 @@ function render(plan: Plan, placed: Placed[], rand: () => number): Float32Array<
   return mix;
 }
 
-function wavBytes(x: Float32Array): Buffer {
-  const pcm = Buffer.alloc(x.length * 2);
-  for (let i = 0; i < x.length; i++) pcm.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(x[i]! * 32767))), i * 2);
-  return Buffer.concat([pcm16WavHeader(pcm.length, SR), pcm]);
-}
-
 export interface Truth {
-  rttm: { speaker: string; start: number; end: number }[];
+  rttm: RefSeg[];
   utterances: { speaker: string; start: number; end: number; kind: string }[];
 }
 
@@ -204,91 +169,70 @@ function truthOf(placed: Placed[]): Truth {
     const spans = speechSpans(p.clip);
     if (spans.length === 0) continue;
     for (const s of spans) rttm.push({ speaker: p.speaker, start: p.start + s.start, end: p.start + s.end });
-    utterances.push({ speaker: p.speaker, start: p.start + spans[0]!.start, end: p.start + spans[spans.length - 1]!.end, kind: p.kind });
+    utterances.push({ speaker: p.speaker, start: p.start + spans[0]!.start, end: p.start + spans[spans.length - 1]!.end, kind: 'turn' });
   }
   rttm.sort((a, b) => a.start - b.start);
   utterances.sort((a, b) => a.start - b.start);
   return { rttm, utterances };
 }
 
-function unionSec(segs: { start: number; end: number }[]): number {
-  const s = [...segs].sort((a, b) => a.start - b.start);
-  let total = 0;
-  let cs = -Infinity;
-  let ce = -Infinity;
-  for (const g of s) {
-    if (g.start > ce) {
-      if (ce > cs) total += ce - cs;
-      cs = g.start;
-      ce = g.end;
-    } else ce = Math.max(ce, g.end);
-  }
-  if (ce > cs) total += ce - cs;
-  return total;
-}
-
-/** The manifest entry: counts, shares, selectors with their expected answers (dev-set rules). */
-function manifestEntry(plan: Plan, truth: Truth, sha256: string): Record<string, unknown> {
-  const order = [...new Set(truth.rttm.map((r) => r.speaker))];
-  const speechS: Record<string, number> = {};
-  for (const id of order) speechS[id] = unionSec(truth.rttm.filter((r) => r.speaker === id));
-  const total = Object.values(speechS).reduce((a, b) => a + b, 0);
-  const talkShare: Record<string, number> = {};
-  for (const id of order) talkShare[id] = Math.round((speechS[id]! / total) * 1000) / 1000;
-  const ranked = [...order].sort((a, b) => speechS[b]! - speechS[a]!);
-  const dominant = ranked[0] ?? null;
-  const timerange: { start_seconds: number; end_seconds: number; expected: string }[] = [];
-  for (let t = 0; t + 20 <= plan.durationSec && timerange.length < 3; t += Math.max(20, plan.durationSec / 4)) {
-    const inRange = order.map((id) => ({ id, s: unionSec(truth.rttm.filter((r) => r.speaker === id).map((r) => ({ start: Math.max(t, r.start), end: Math.min(t + 20, r.end) })).filter((r) => r.end > r.start)) })).sort((a, b) => b.s - a.s);
-    const [w, r] = inRange;
-    if (w && w.s >= 2 && w.s >= 2 * (r?.s ?? 0)) timerange.push({ start_seconds: t, end_seconds: t + 20, expected: w.id });
-  }
-  return {
-    name: plan.name,
-    wav: `${plan.name}.wav`,
-    rttm: `${plan.name}.rttm`,
-    utterances: `${plan.name}.json`,
-    sha256,
-    conditions: plan.conditions,
-    duration_s: plan.durationSec,
-    num_speakers: order.length,
-    speakers: order,
-    speech_s: speechS,
-    talk_share: talkShare,
-    dominant,
-    selectors: {
-      dominant: { expected: dominant, unambiguous: ranked.length < 2 || speechS[ranked[0]!]! >= 1.2 * speechS[ranked[1]!]! },
-      speaker_index: [...order.map((id, i) => ({ speaker_index: i, expected: id })), { speaker_index: order.length, expected: null }],
-      timerange,
-    },
-  };
+/** The fold's cast: every voice with enough audio, or a seeded sample of --cast of them. */
+function castOf(own: VoiceEntry[], size: number, minSec: number, rand: () => number): VoiceEntry[] {
+  const eligible = own.filter((v) => v.seconds === null || v.seconds >= minSec);
+  return eligible.length <= size ? eligible : sample(eligible, size, rand).sort((a, b) => a.id.localeCompare(b.id));
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { corpus: { type: 'string', default: '/work/spk-train' }, out: { type: 'string', default: '/work/val' }, folds: { type: 'string', default: '3' }, 'per-fold': { type: 'string', default: '14' }, seed: { type: 'string', default: 'rapport-val-v1' } } });
+  const { values } = parseArgs({
+    options: {
+      corpus: { type: 'string', default: '/work/spk-train' },
+      out: { type: 'string', default: '/work/val' },
+      folds: { type: 'string', default: '3' },
+      'per-fold': { type: 'string', default: '14' },
+      cast: { type: 'string', default: '24' },
+      'min-voice-sec': { type: 'string', default: '20' },
+      seed: { type: 'string', default: 'rapport-val-v1' },
+    },
+  });
   const folds = Number(values.folds);
   const perFold = Number(values['per-fold']);
-  const voices = await loadCorpus(values.corpus!);
+  const corpus = values.corpus!;
+  const index = loadCorpusIndex(corpus);
+  const aug = await loadAugmentation(corpus);
+  // The corpus's noise folder also holds generated pink and white noise; recorded noise is the point.
+  const recorded = aug.noises.filter((n) => !/pink|white/.test(n.name));
+  const real: Augmentation = { rirs: aug.rirs, noises: recorded.length > 0 ? recorded : aug.noises };
   for (let fold = 0; fold < folds; fold++) {
-    const own = voices.filter((v) => foldOf(v.id, folds) === fold);
+    const own = index.filter((v) => foldOf(v.id, folds) === fold);
     const dir = join(values.out!, `fold-${fold}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const seed = createHash('sha256').update(`${values.seed}/${fold}`).digest().readUInt32LE(0);
     const rand = seededRandom(seed);
+    // Only the cast's audio is read, and it is released with the fold.
+    const cast: CastVoice[] = [];
+    for (const entry of castOf(own, Number(values.cast), Number(values['min-voice-sec']), rand)) {
+      const v = await loadVoice(corpus, entry);
+      if (v) cast.push({ ...entry, ...v });
+    }
+    process.stderr.write(`fold ${fold}: ${own.length} voices, cast of ${cast.length}\n`);
     const files = [];
-    for (const plan of planFold(fold, own, perFold, rand)) {
-      const placed = drawConversation(plan, rand);
+    for (const plan of planFold(fold, cast, perFold, rand)) {
+      const gain = plan.speakers.map((_, k) => (plan.condition === 'quiet-speaker' && k === plan.speakers.length - 1 ? -10 : 0));
+      const placed = drawConversation(plan.speakers, plan.durationSec, gain, rand);
       const truth = truthOf(placed);
-      const wav = wavBytes(render(plan, placed, rand));
+      const wav = wavBytes(render(plan, placed, real, rand));
       writeFileSync(join(dir, `${plan.name}.wav`), wav);
-      writeFileSync(join(dir, `${plan.name}.rttm`), truth.rttm.map((r) => `SPEAKER ${plan.name} 1 ${r.start.toFixed(3)} ${(r.end - r.start).toFixed(3)} <NA> <NA> ${r.speaker} <NA> <NA>`).join('\n') + '\n');
+      writeFileSync(join(dir, `${plan.name}.rttm`), rttmText(plan.name, truth.rttm));
       writeFileSync(join(dir, `${plan.name}.json`), JSON.stringify({ name: plan.name, duration_s: plan.durationSec, segments: truth.utterances }));
-      files.push(manifestEntry(plan, truth, createHash('sha256').update(wav).digest('hex')));
-      process.stderr.write(`${plan.name}: ${plan.speakers.length} speakers, ${plan.durationSec} s, ${plan.conditions.join(',')}\n`);
+      files.push(manifestEntry(plan.name, plan.durationSec, plan.conditions, truth.rttm, createHash('sha256').update(wav).digest('hex')));
+      const turns = new Set(placed.map((p) => p.turn)).size;
+      const overlapped = new Set(placed.filter((p) => p.overlapped).map((p) => p.turn)).size;
+      process.stderr.write(`${plan.name}: ${plan.speakers.length} speakers, ${plan.durationSec} s, ${plan.conditions.join(',')}, ${turns} turns, ${overlapped} overlapping\n`);
     }
     const used = new Set(files.flatMap((f) => f.speakers as string[]));
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ fold, folds, seed: values.seed, voices: own.map((v) => ({ id: v.id, median_f0_hz: Math.round(v.medianF0), seconds: Math.round(v.seconds), used: used.has(v.id) })), files }, null, 1));
+    const voices = cast.map((v) => ({ id: v.id, package: v.package, sex: v.sex, age: v.age, median_f0_hz: Math.round(v.medianF0), seconds: Math.round(v.seconds), used: used.has(v.id) }));
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ fold, folds, seed: values.seed, corpus, fold_voices: own.length, voices, files }, null, 1));
   }
 }
 

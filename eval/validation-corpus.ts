@@ -60,6 +60,32 @@ export function energySpans(x: Float32Array): { start: number; end: number }[] {
     .map(([a, b]) => ({ start: Math.max(0, a * 0.01 - 0.02), end: Math.min(x.length / SR, b * 0.01 + 0.02) }));
 }
 
+/** Clips longer than this are cut at their quietest moment: an utterance, not a paragraph. */
+const MAX_CLIP_SEC = 10;
+
+/**
+ * A recording cut into pieces of at most maxSec, each cut at the quietest 50 ms (in mean power)
+ * at least 3 s from either end of the piece it splits, so that words stay whole where the audio
+ * has a pause. The real-voice corpus holds book sentences of up to 35 s and files of joined
+ * command words; a conversation's utterance is shorter.
+ */
+export function splitAtPauses(x: Float32Array, maxSec: number): Float32Array[] {
+  if (x.length <= maxSec * SR) return [x];
+  const margin = 3 * SR;
+  const win = 800;
+  let best = margin;
+  let bestPower = Infinity;
+  for (let a = margin; a + win <= x.length - margin; a += FRAME) {
+    let s = 0;
+    for (let i = a; i < a + win; i++) s += x[i]! * x[i]!;
+    if (s < bestPower) {
+      bestPower = s;
+      best = a + win / 2;
+    }
+  }
+  return [...splitAtPauses(x.subarray(0, best), maxSec), ...splitAtPauses(x.subarray(best), maxSec)];
+}
+
 /** Cuts a clip to its speech, levels it to -26 dBFS active speech, and keeps its spans. */
 function trimClip(raw: Float32Array): VoiceClip | null {
   const spans = energySpans(raw);
@@ -84,25 +110,49 @@ export function speechSpans(clip: VoiceClip): { start: number; end: number }[] {
   return clip.spans;
 }
 
-/** Every voice of the corpus, its clips trimmed and levelled, with its median F0. */
-export async function loadCorpus(dir: string): Promise<CorpusVoice[]> {
-  const list = JSON.parse(readFileSync(join(dir, 'speakers.json'), 'utf8')) as { id: string; package: string }[];
-  const voices: CorpusVoice[] = [];
-  for (const s of list) {
-    const files = readdirSync(join(dir, s.id)).filter((n) => n.endsWith('.wav')).sort();
-    const clips: VoiceClip[] = [];
-    for (const n of files) {
-      const clip = trimClip(await decodeAudioToArray(join(dir, s.id, n)));
+/** A voice as `speakers.json` lists it, before its audio is read. */
+export interface VoiceEntry {
+  id: string;
+  package: string;
+  /** 'f' | 'm' where the source corpus labels it. */
+  sex: string | null;
+  /** Years, where the source corpus gives it. */
+  age: number | null;
+  /** Seconds of audio, where speakers.json gives it (the older corpus's list does not). */
+  seconds: number | null;
+}
+
+/** The corpus's voice list alone: with hundreds of voices, reading every clip is not affordable. */
+export function loadCorpusIndex(dir: string): VoiceEntry[] {
+  const list = JSON.parse(readFileSync(join(dir, 'speakers.json'), 'utf8')) as { id: string; package: string; sex?: string | null; age?: string | number | null; seconds?: number }[];
+  return list.map((s) => ({ id: s.id, package: s.package, sex: s.sex === 'f' || s.sex === 'm' ? s.sex : null, age: s.age === null || s.age === undefined || s.age === '' ? null : Number(s.age), seconds: s.seconds ?? null }));
+}
+
+/** One voice's clips trimmed and levelled, with its median F0; null when no clip holds speech. */
+export async function loadVoice(dir: string, entry: { id: string; package: string }): Promise<CorpusVoice | null> {
+  const files = readdirSync(join(dir, entry.id)).filter((n) => n.endsWith('.wav')).sort();
+  const clips: VoiceClip[] = [];
+  for (const n of files)
+    for (const piece of splitAtPauses(await decodeAudioToArray(join(dir, entry.id, n)), MAX_CLIP_SEC)) {
+      const clip = trimClip(piece);
       if (clip) clips.push(clip);
     }
-    if (clips.length === 0) continue;
-    const f0: number[] = [];
-    for (const c of clips.slice(0, 30)) {
-      const feats = analyzeFrames(c.samples);
-      for (let i = 0; i < feats.frames; i++) if (feats.pitchHz[i]! > 0) f0.push(feats.pitchHz[i]!);
-    }
-    f0.sort((p, q) => p - q);
-    voices.push({ id: s.id, package: s.package, clips, seconds: clips.reduce((t, c) => t + c.samples.length / SR, 0), medianF0: quantile(f0, 0.5) });
+  if (clips.length === 0) return null;
+  const f0: number[] = [];
+  for (const c of clips.slice(0, 30)) {
+    const feats = analyzeFrames(c.samples);
+    for (let i = 0; i < feats.frames; i++) if (feats.pitchHz[i]! > 0) f0.push(feats.pitchHz[i]!);
+  }
+  f0.sort((p, q) => p - q);
+  return { id: entry.id, package: entry.package, clips, seconds: clips.reduce((t, c) => t + c.samples.length / SR, 0), medianF0: quantile(f0, 0.5) };
+}
+
+/** Every voice of the corpus, its clips trimmed and levelled, with its median F0. */
+export async function loadCorpus(dir: string): Promise<CorpusVoice[]> {
+  const voices: CorpusVoice[] = [];
+  for (const s of loadCorpusIndex(dir)) {
+    const v = await loadVoice(dir, s);
+    if (v) voices.push(v);
   }
   return voices;
 }
