@@ -3,7 +3,7 @@
 // model never heard (eval/validation-corpus.ts: foldOf).
 //
 //   node eval/window-eer.ts --corpus /work/rv-corpus [--models DIR] [--folds 3] [--group 4] [--same-corpus]
-//                           [--mismatch telephone,room] [--min-speaker-sec 20] [--max-speaker-sec 60] [--json OUT]
+//                           [--mismatch telephone,room] [--min-speaker-sec 20] [--max-speaker-sec 60] [--windows 150,300] [--json OUT]
 //
 // For each fold K (with DIR/fold-K.json when --models is given, which parseEmbeddingModel reads;
 // without it the shipped DEFAULT_EMBEDDING for every fold, which no corpus voice trained): each
@@ -47,7 +47,6 @@ import { sampleTrials, speakerWindows, type Piece, type WindowRef } from './wind
 const SR = 16000;
 const HOP = 160;
 const DIMS = 20;
-const WINDOWS = [150, 300];
 
 const { values } = parseArgs({
   options: {
@@ -65,8 +64,11 @@ const { values } = parseArgs({
     different: { type: 'string', default: '6000' },
     seed: { type: 'string', default: 'rapport-eer-v1' },
     json: { type: 'string' },
+    // Window lengths in frames (10 ms); longer ones tell how much speech a voice needs to be judged.
+    windows: { type: 'string', default: '150,300' },
   },
 });
+const WINDOWS = values.windows!.split(',').map(Number);
 if (!values.corpus) {
   console.error('usage: node eval/window-eer.ts --corpus DIR [--models DIR] [--folds 3] [--mismatch telephone,room] [--json OUT]');
   process.exit(2);
