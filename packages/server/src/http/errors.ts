@@ -77,6 +77,7 @@ export const JOB_ERROR_CODES = [
   'target_not_found',
   'media_unreadable',
   'no_speech_detected',
+  'target_in_group',
   'insufficient_credits',
   'canceled',
   'timed_out',
