@@ -187,6 +187,8 @@ export interface Speaker {
   speechSec: number;
   firstSpeechSec: number;
   label: string | null;
+  /** Enough speech to judge the voice (decisions §16); false: no person of its own, not matchable. */
+  enough: boolean;
 }
 
 /**
@@ -338,8 +340,12 @@ export interface EntityMetrics {
 export interface Entity {
   id: Id;
   label: string | null;
+  /** What people read: the label, else "Speaker 2 in interview.wav" (its first appearance). */
+  name: string;
   tags: string[];
   speechSec: number;
+  /** Enough speech to judge the voice (decisions §16). */
+  enough: boolean;
   appearances: { mediaId: Id; speakerIndex: number; speechSec: number }[];
   createdAt: Timestamp;
   updatedAt: Timestamp;
@@ -348,6 +354,8 @@ export interface Entity {
 export interface EntityListParams extends ListParams {
   tag?: string;
   q?: string;
+  /** `empty`: also entities with no appearance left (not listed by default). */
+  include?: 'empty';
 }
 
 // ---- credits, feedback ----

@@ -7,7 +7,7 @@ import { table } from '../output.ts';
 import { entityMetricsCsv, measuresTable } from '../metrics-csv.ts';
 
 function row(e: Entity): string[] {
-  return [e.id, e.label ?? '-', `${e.speechSec.toFixed(1)} s`, `${e.appearances.length} media`, e.tags.join(',')];
+  return [e.id, e.name, `${e.speechSec.toFixed(1)} s`, `${e.appearances.length} media`, e.tags.join(',')];
 }
 
 function show(e: Entity): string {
@@ -16,10 +16,14 @@ function show(e: Entity): string {
 
 export const entitiesList: Command = {
   summary: 'list the people tracked across media',
-  usage: ['entities list [--tag TAG] [--q TEXT] [--limit N] [--all]'],
-  options: { tag: { type: 'string' }, q: { type: 'string' }, limit: { type: 'string' }, all: { type: 'boolean' } },
+  usage: ['entities list [--tag TAG] [--q TEXT] [--limit N] [--all] [--include-empty]'],
+  options: { tag: { type: 'string' }, q: { type: 'string' }, limit: { type: 'string' }, all: { type: 'boolean' }, 'include-empty': { type: 'boolean' } },
   async run(ctx, _args, flags) {
-    const filter = { ...(str(flags, 'tag') ? { tag: str(flags, 'tag') as string } : {}), ...(str(flags, 'q') ? { q: str(flags, 'q') as string } : {}) };
+    const filter = {
+      ...(str(flags, 'tag') ? { tag: str(flags, 'tag') as string } : {}),
+      ...(str(flags, 'q') ? { q: str(flags, 'q') as string } : {}),
+      ...(flags['include-empty'] ? { include: 'empty' as const } : {}),
+    };
     const items: Entity[] = [];
     if (flags.all) for await (const e of ctx.client.entities.list({ ...filter, limit: 100 })) items.push(e);
     else items.push(...(await ctx.client.entities.list({ ...filter, limit: int(flags, 'limit', 1, 100) ?? 20 })).data);
@@ -32,7 +36,7 @@ export const entitiesGet: Command = {
   usage: ['entities get ID'],
   async run(ctx, args) {
     const e = await ctx.client.entities.retrieve(need(args, 0, 'ID'));
-    const apps = e.appearances.map((a) => [`  ${a.mediaId}`, `speaker ${a.speakerIndex}`, `${a.speechSec.toFixed(1)} s`]);
+    const apps = e.appearances.map((a) => [`  ${a.mediaId}`, `Speaker ${a.speakerIndex + 1}`, `${a.speechSec.toFixed(1)} s`]);
     ctx.out.result(e, [show(e), ...(apps.length ? [table(apps)] : [])].join('\n'));
   },
 };

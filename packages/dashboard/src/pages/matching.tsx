@@ -51,7 +51,7 @@ function MemberPicker({ id, legend, value, onChange, people, recordings, onRemov
           <label for={`${id}-entity`}>Person</label>
           <select id={`${id}-entity`} value={value.entityId} required onChange={(e) => set({ entityId: e.currentTarget.value })}>
             <option value="">Choose…</option>
-            {people.map((p) => <option key={p.id} value={p.id}>{personName(p)}</option>)}
+            {people.filter((p) => p.enough).map((p) => <option key={p.id} value={p.id}>{personName(p)}</option>)}
           </select>
         </>
       ) : (
@@ -72,7 +72,7 @@ function MemberPicker({ id, legend, value, onChange, people, recordings, onRemov
             <>
               <label for={`${id}-speaker`}>Speaker</label>
               <select id={`${id}-speaker`} value={String(value.speaker)} onChange={(e) => set({ speaker: Number(e.currentTarget.value) })}>
-                {(media?.analysis.speakers ?? []).map((s) => <option key={s.index} value={String(s.index)}>{s.label ?? `Speaker ${s.index + 1}`}</option>)}
+                {(media?.analysis.speakers ?? []).filter((s) => s.enough).map((s) => <option key={s.index} value={String(s.index)}>{s.label ?? `Speaker ${s.index + 1}`}</option>)}
                 {media && media.analysis.speakers.length === 0 ? <option value="0">Speaker 1 (analysis not ready)</option> : null}
               </select>
             </>

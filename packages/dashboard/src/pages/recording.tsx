@@ -157,7 +157,9 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
                       <td><SpeakerLabel session={session} entityId={sp?.entityId ?? null} current={names?.get(f.speaker) ?? null} name={name(f.speaker)} onDone={data.reload} /></td>
                       <td>
                         {sp?.entityId ? <a href={`#/people/${sp.entityId}`}>Profile</a> : null}{' '}
-                        <a href={`#/matching?media=${media.id}&speaker=${f.speaker}`}>Match {name(f.speaker)}</a>
+                        {sp?.enough === false
+                          ? <span class="hint">too little speech to judge</span>
+                          : <a href={`#/matching?media=${media.id}&speaker=${f.speaker}`}>Match {name(f.speaker)}</a>}
                       </td>
                     </tr>
                   );

@@ -10,6 +10,7 @@ export const MediaSpeaker = Strict({
   speechSec: Type.Number({ minimum: 0, description: 'seconds' }),
   firstSpeechSec: Type.Number({ minimum: 0, description: 'seconds' }),
   label: Nullable(Type.String()),
+  enough: Type.Boolean({ description: 'whether the speaker has enough speech to be judged (decisions §16): false below MIN_SPEECH_SEC_TO_JUDGE seconds; such a speaker has no entity of its own and a job that resolves to it fails with not_enough_speech' }),
 });
 export type MediaSpeaker = Static<typeof MediaSpeaker>;
 

@@ -78,6 +78,7 @@ export const JOB_ERROR_CODES = [
   'media_unreadable',
   'no_speech_detected',
   'target_in_group',
+  'not_enough_speech',
   'insufficient_credits',
   'canceled',
   'timed_out',
