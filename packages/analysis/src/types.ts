@@ -144,8 +144,27 @@ export interface SpeakerCountHint {
   max?: number;
 }
 
+/** What the user asked, in the API's words (numSpeakers, or minSpeakers and/or maxSpeakers). */
+export interface AskedSpeakers {
+  numSpeakers?: number;
+  minSpeakers?: number;
+  maxSpeakers?: number;
+}
+
+/** A statement the analysis makes about itself; `hint_not_met` is the only one so far. */
+export interface AnalysisWarning {
+  code: 'hint_not_met';
+  asked: AskedSpeakers;
+  /** Speakers the analysis found. */
+  found: number;
+  /** Why, in words a person reads. */
+  reason: string;
+}
+
 /** Everything the engine learns from one media file; cached by the server per media. */
 export interface MediaAnalysis {
+  /** What the analysis says of itself (decisions §15: a speaker-count hint it could not meet); absent when none, and in analyses cached before. */
+  warnings?: AnalysisWarning[];
   version: 1;
   /** ENGINE_VERSION of the engine that made it; absent in analyses cached before it was recorded. */
   engineVersion?: string;

@@ -216,6 +216,14 @@ export interface FileListParams extends ListParams {
   outdated?: boolean;
 }
 
+/** A speaker-count hint the analysis could not meet: what was asked, how many were found, and why. */
+export interface AnalysisWarning {
+  code: 'hint_not_met';
+  asked: SpeakerHints;
+  found: number;
+  reason: string;
+}
+
 export interface Media {
   id: Id;
   kind: 'audio' | 'video' | 'transcript';
@@ -230,6 +238,8 @@ export interface Media {
     status: 'pending' | 'running' | 'ready' | 'failed';
     error?: JobError;
     speakers: Speaker[];
+    /** What the analysis says of itself: `hint_not_met` when the speaker-count hint could not be met (decisions §15). */
+    warnings: AnalysisWarning[];
     /** The engine version that made (or failed) the current analysis; null while one is owed. */
     engineVersion: string | null;
     /** The speaker-count hints every analysis of this media uses. */

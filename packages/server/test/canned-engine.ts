@@ -2,7 +2,7 @@
 // analyzeMedia is the real engine's (selectors, aggregation, documents, speaker linking), and
 // analyzeMedia answers a MediaAnalysis built in code from the speech time of each speaker, so
 // that tests control how much each speaker says without generating audio for it.
-import { computeSpeakerMetrics, ENGINE_VERSION, type MediaAnalysis, type SpeechSegment, type Turn } from '@rapport/analysis';
+import { computeSpeakerMetrics, ENGINE_VERSION, speakerCountWarnings, type MediaAnalysis, type SpeechSegment, type Turn } from '@rapport/analysis';
 import { createEngine } from '../src/analysis/engine.adapter.ts';
 import type { AnalysisEngine } from '../src/analysis/engine.ts';
 
@@ -55,10 +55,20 @@ export function cannedAnalysis(speechSec: number[], voices: number[] = speechSec
   };
 }
 
-/** The real engine, but analyzeMedia answers `next()` (called once per analysis, in order). */
+/**
+ * The real engine, but analyzeMedia answers `next()` (called once per analysis, in order), with
+ * the speaker-count warnings analyze.ts would give it under the media's hints.
+ */
 export function cannedEngine(next: () => MediaAnalysis): AnalysisEngine {
   const real = createEngine();
-  return { ...real, analyzeMedia: async () => next() };
+  return {
+    ...real,
+    analyzeMedia: async (input) => {
+      const a = next();
+      const warnings = speakerCountWarnings(input.speakers, a.speakers.length);
+      return warnings.length ? { ...a, warnings } : a;
+    },
+  };
 }
 
 function round3(x: number): number {

@@ -1,13 +1,13 @@
 // entities list|get|label|tag|untag|merge|metrics.
-import type { Entity } from '@rapport/client';
+import { speakerName, type Entity } from '@rapport/client';
 import { int, need, str } from '../context.ts';
 import type { Command } from '../context.ts';
 import { UsageError } from '../usage-error.ts';
-import { table } from '../output.ts';
-import { entityMetricsCsv, measuresTable } from '../metrics-csv.ts';
+import { formatSec, table } from '../output.ts';
+import { entityMetricsCsv, measuresTable } from '@rapport/analysis/render';
 
 function row(e: Entity): string[] {
-  return [e.id, e.name, `${e.speechSec.toFixed(1)} s`, `${e.appearances.length} media`, e.tags.join(',')];
+  return [e.id, e.name, formatSec(e.speechSec), `${e.appearances.length} media`, e.tags.join(',')];
 }
 
 function show(e: Entity): string {
@@ -36,7 +36,7 @@ export const entitiesGet: Command = {
   usage: ['entities get ID'],
   async run(ctx, args) {
     const e = await ctx.client.entities.retrieve(need(args, 0, 'ID'));
-    const apps = e.appearances.map((a) => [`  ${a.mediaId}`, `Speaker ${a.speakerIndex + 1}`, `${a.speechSec.toFixed(1)} s`]);
+    const apps = e.appearances.map((a) => [`  ${a.mediaId}`, speakerName(a.speakerIndex), formatSec(a.speechSec)]);
     ctx.out.result(e, [show(e), ...(apps.length ? [table(apps)] : [])].join('\n'));
   },
 };
@@ -93,7 +93,7 @@ export const entitiesMetrics: Command = {
       ctx.out.result(null, entityMetricsCsv(e));
       return;
     }
-    const heads = ['profile', ...e.appearances.map((a) => `${a.mediaId} speaker ${a.speakerIndex}`)];
+    const heads = ['profile', ...e.appearances.map((a) => `${a.mediaId} ${speakerName(a.speakerIndex)}`)];
     ctx.out.result(e, table(measuresTable(heads, [e.metrics, ...e.appearances.map((a) => a.metrics)])));
   },
 };

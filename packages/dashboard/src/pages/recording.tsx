@@ -55,7 +55,7 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
     // A speaker's name is its person's label (what labelling sets), else the transcript's name.
     const entities = await Promise.all(media.analysis.speakers.map((sp) => (sp.entityId ? session.client.entities.retrieve(sp.entityId, { signal }).catch(() => null) : null)));
     const names = new Map(media.analysis.speakers.map((sp, i) => [sp.index, entities[i]?.label ?? sp.label]));
-    return { media, diar: diar as Diarization | null, metrics: metrics as MediaMetrics | null, cues: vtt ? parseDiarizationVtt(vtt) : null, names };
+    return { media, diar: diar as Diarization | null, metrics: metrics as MediaMetrics | null, cues: vtt && diar ? parseDiarizationVtt(vtt, diar.segments) : null, names };
   }, [id]);
   // While an analysis is owed, its stages come from the media's event stream; its end reloads the page's data.
   const live = useMediaAnalysis(session, data.data?.media, () => data.reload());

@@ -32,6 +32,7 @@ export function toMediaResource(m: MediaRecord, links: Map<number, string>): Med
       status: m.analysisStatus,
       ...(m.analysisError ? { error: { code: m.analysisError.code, message: m.analysisError.message } } : {}),
       speakers,
+      warnings: m.analysis?.warnings ?? [],
       engineVersion: m.engineVersion,
       speakerHints: m.speakerHints,
       ...analysisProgress(m),

@@ -11,6 +11,7 @@ import type { JobService } from './jobs.service.ts';
 import type { JobStore } from './jobs.store.ts';
 import type { Reference, ReferenceStore } from './references.store.ts';
 import type { JobKind, JobRequest } from './job-kind.ts';
+import { destinationErrors, type DestinationRules } from '../webhooks/destination-rules.ts';
 
 /** What ResultJobService uses: job creation, the job and result stores, and the reference checks. */
 export interface ResultJobDeps {
@@ -18,6 +19,8 @@ export interface ResultJobDeps {
   jobs: JobStore;
   results: ResultStore;
   references: ReferenceStore;
+  /** WEBHOOK_ALLOW_PRIVATE and WEBHOOK_REQUIRE_HTTPS: a webhook URL they refuse is a 400 at creation. */
+  webhookRules: DestinationRules;
 }
 
 type Located = { member: Member; at: string };
@@ -50,7 +53,9 @@ export class ResultJobService {
   async create(kind: JobKind, auth: AuthContext, body: JobRequest, headerKey: string | undefined) {
     const { target, group } = kind.members(body);
     const members: Located[] = [{ member: target, at: '/target' }, ...group.map((member, i) => ({ member, at: `/group/${i}` }))];
-    const rules = [...kind.ruleErrors(body), ...members.flatMap(({ member, at }) => memberRuleErrors(member, at)), ...webhookRuleErrors(body.webhook)];
+    const webhook = webhookRuleErrors(body.webhook);
+    const destination = body.webhook && webhook.length === 0 ? destinationErrors(body.webhook.url, this.deps.webhookRules) : [];
+    const rules = [...kind.ruleErrors(body), ...members.flatMap(({ member, at }) => memberRuleErrors(member, at)), ...webhook, ...destination];
     if (rules.length) throw new ApiError('VALIDATION_FAILED', 'The request is not valid; see details.', { details: rules });
     const refs = await referenceErrors(this.deps.references, auth.workspaceId, members);
     if (refs.length) throw new ApiError('REFERENCE_NOT_FOUND', 'The request references media or entities that do not exist in this workspace.', { details: refs });

@@ -3,7 +3,7 @@
 // responses in tests, the types and the OpenAPI document. Units: seconds, shares 0–1, pitch in
 // semitones above 27.5 Hz, loudness in dBFS / dB, rates per second or per minute.
 import { Type, type Static } from 'typebox';
-import { Nullable, Strict } from '../http/schema-helpers.ts';
+import { Nullable, OneOf, Strict } from '../http/schema-helpers.ts';
 
 const num = (description: string) => Nullable(Type.Number({ description }));
 
@@ -64,3 +64,9 @@ export const EntityMetrics = Strict({
   })),
 });
 export type EntityMetrics = Static<typeof EntityMetrics>;
+
+export const METRICS_FORMATS = ['json', 'csv'] as const;
+export const MetricsQuery = Strict({
+  format: Type.Optional(OneOf(METRICS_FORMATS, { default: 'json', description: 'json (default) or csv (text/csv: one row per speaker, units in the header, empty where not measured)' })),
+});
+export type MetricsQuery = Static<typeof MetricsQuery>;
