@@ -178,7 +178,9 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     assert.equal(await page.locator('#group-0-speaker').inputValue(), '1');
     await page.getByRole('button', { name: 'Add a member' }).click();
     await page.locator('#group-1-media').selectOption({ label: 'retro.wav' });
-    await page.locator('#group-1-speaker').selectOption({ index: 1 });
+    // The last voice offered (a voice with too little speech to judge is not offered, decisions §16).
+    const voices = await page.locator('#group-1-speaker option').count();
+    await page.locator('#group-1-speaker').selectOption({ index: voices - 1 });
     await page.getByLabel('Label (optional)').fill('Ann and the retro');
     await page.getByLabel('Webhook URL (optional)').fill(hookUrl);
     await checkPage(page, 'matching');

@@ -57,7 +57,12 @@ function MemberPicker({ id, legend, value, onChange, people, recordings, onRemov
       ) : (
         <>
           <label for={`${id}-media`}>Recording</label>
-          <select id={`${id}-media`} value={value.mediaId} required onChange={(e) => set({ mediaId: e.currentTarget.value })}>
+          <select id={`${id}-media`} value={value.mediaId} required onChange={(e) => {
+            // The first voice offered: speakers with too little speech are not (decisions §16).
+            const mediaId = e.currentTarget.value;
+            const first = recordings.find((m) => m.id === mediaId)?.analysis.speakers.find((s) => s.enough);
+            set({ mediaId, speaker: first?.index ?? 0 });
+          }}>
             <option value="">Choose…</option>
             {recordings.map((m) => <option key={m.id} value={m.id}>{m.label ?? m.filename}</option>)}
           </select>
