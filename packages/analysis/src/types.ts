@@ -107,13 +107,19 @@ export interface LanguageMetrics {
   words: number;
   wordsPerMinute: number | null;
   questionRate: number;
-  hedgeRate: number;
-  firstPersonSingularRate: number;
-  firstPersonPluralRate: number;
+  /**
+   * The language the word lists (hedges, pronouns, sentiment, function words) were applied in:
+   * 'en'; null when the transcript is in another language, and then those measures are null
+   * ("not measured (English only)"). Absent in analyses cached before: English was assumed.
+   */
+  lexicon?: 'en' | null;
+  hedgeRate: number | null;
+  firstPersonSingularRate: number | null;
+  firstPersonPluralRate: number | null;
   /** Mean sentiment in [-1, 1]. */
-  sentiment: number;
+  sentiment: number | null;
   /** Share of words in each of the 9 LSM function-word categories. */
-  functionWords: Record<string, number>;
+  functionWords: Record<string, number> | null;
 }
 
 export interface SpeakerAnalysis {

@@ -299,13 +299,15 @@ export interface LanguageMeasures {
   wordsPerMinute: number | null;
   /** Per 100 words. */
   questionRate: number;
-  hedgeRate: number;
-  firstPersonSingularRate: number;
-  firstPersonPluralRate: number;
+  /** 'en': the word lists were applied; null: the transcript is not in English, the lexical measures below are null (not measured, English only). */
+  lexicon?: 'en' | null;
+  hedgeRate: number | null;
+  firstPersonSingularRate: number | null;
+  firstPersonPluralRate: number | null;
   /** VADER compound, -1 to 1. */
-  sentiment: number;
+  sentiment: number | null;
   /** Percent of words in each function-word category. */
-  functionWords: Record<string, number>;
+  functionWords: Record<string, number> | null;
 }
 
 /** Seconds, shares 0–1, pitch in semitones above 27.5 Hz, loudness in dBFS; null when not measured. */

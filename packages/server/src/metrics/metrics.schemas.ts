@@ -11,11 +11,12 @@ export const LanguageMeasures = Strict({
   words: Type.Integer({ minimum: 0 }),
   wordsPerMinute: num('words per minute of speech'),
   questionRate: Type.Number({ description: 'questions per 100 words' }),
-  hedgeRate: Type.Number({ description: 'hedges per 100 words' }),
-  firstPersonSingularRate: Type.Number({ description: '"I" words per 100 words' }),
-  firstPersonPluralRate: Type.Number({ description: '"we" words per 100 words' }),
-  sentiment: Type.Number({ minimum: -1, maximum: 1, description: 'VADER compound, mean over lines' }),
-  functionWords: Type.Record(Type.String(), Type.Number(), { description: 'percent of words in each function-word category' }),
+  lexicon: Type.Optional(Nullable(Type.Literal('en', { description: 'the language the word lists were applied in; null: the transcript is not in English and the lexical measures (hedges, pronouns, sentiment, function words) are null, not measured (English only)' }))),
+  hedgeRate: num('hedges per 100 words; null: not measured (English only)'),
+  firstPersonSingularRate: num('"I" words per 100 words; null: not measured (English only)'),
+  firstPersonPluralRate: num('"we" words per 100 words; null: not measured (English only)'),
+  sentiment: Nullable(Type.Number({ minimum: -1, maximum: 1, description: 'VADER compound, mean over lines; null: not measured (English only)' })),
+  functionWords: Nullable(Type.Record(Type.String(), Type.Number(), { description: 'percent of words in each function-word category; null: not measured (English only)' })),
 });
 
 export const SpeakerMeasures = Strict({
