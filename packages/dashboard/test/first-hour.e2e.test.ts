@@ -3,7 +3,8 @@
 // in words ("asked for exactly 20 speakers", not raw JSON), the analysis's warning when the speech
 // cannot give the speakers asked for, no stale "queued" note once a re-analysis ended, the units
 // explained, long names whole beside the timeline, the downloads of a recording (RTTM, WebVTT,
-// SRT, measurements CSV) and of a result (the HTML report), and figures whose headings are not cut.
+// SRT, measurements CSV) and of a result (the HTML report, with the pair's shared turns drawn as
+// in the page), and figures whose headings are not cut.
 // Screenshots at laptop and phone width go to packages/dashboard/screenshots/ (first-hour-*).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -156,6 +157,13 @@ test('the first hour in the dashboard', { skip, timeout: 240_000 }, async (t) =>
     assert.equal(html.filename, `${resultId}.html`);
     assert.match(html.text, /^<!doctype html>/i);
     assert.match(html.text, /<svg[^>]+class="figure figure-connection"/);
+    // The shared-turns timeline the dashboard draws is in the report too, drawn by the same renderer.
+    const pairSvg = /<svg[^>]+class="pair-timeline-svg"[\s\S]*?<\/svg>/.exec(html.text)?.[0];
+    assert.ok(pairSvg, 'the report draws the pair\'s turns');
+    await page.locator('.pair-timeline svg.pair-timeline-svg').waitFor();
+    const inPage = await page.locator('.pair-timeline svg.pair-timeline-svg').evaluate((e) => e.outerHTML);
+    const rects = (svg: string) => [...svg.matchAll(/<rect[^>]*>/g)].map((m) => m[0].replace(/\s*\/?>$/, '').replace(/\s+/g, ' '));
+    assert.deepEqual(rects(inPage), rects(pairSvg), 'the same turns and overlaps in the page and in the report');
     const texts = await page.locator('.document svg.figure text').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
     assert.ok(texts.some((x) => x.includes(LONG_NAME.split(' ')[0] ?? '')), texts.join(' | '));
     assert.ok(!texts.some((x) => x.endsWith('…')), `cut: ${texts.filter((x) => x.endsWith('…')).join(' | ')}`);

@@ -80,7 +80,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     }),
     metrics: new MetricsService(memberStores),
     resultJobs: new ResultJobService({
-      references: stores.references, jobService, jobs, results: stores.results,
+      references: stores.references, jobService, jobs, results: stores.results, media: stores.media,
       webhookRules: { allowPrivate: config.webhookAllowPrivate, requireHttps: config.webhookRequireHttps },
     }),
   };

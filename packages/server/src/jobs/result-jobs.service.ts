@@ -6,6 +6,7 @@ import type { AuthContext } from '../http/context.ts';
 import type { Member } from './job-request.schemas.ts';
 import { memberRuleErrors, webhookRuleErrors } from './job-request.rules.ts';
 import type { ResultStore } from '../results/results.store.ts';
+import type { MediaStore } from '../files/media.store.ts';
 import { resultHtml } from '../results/result-html.ts';
 import type { JobService } from './jobs.service.ts';
 import type { JobStore } from './jobs.store.ts';
@@ -19,6 +20,8 @@ export interface ResultJobDeps {
   jobs: JobStore;
   results: ResultStore;
   references: ReferenceStore;
+  /** The recordings a result's pairs share: their turns are drawn in its HTML file. */
+  media: Pick<MediaStore, 'get'>;
   /** WEBHOOK_ALLOW_PRIVATE and WEBHOOK_REQUIRE_HTTPS: a webhook URL they refuse is a 400 at creation. */
   webhookRules: DestinationRules;
 }
@@ -85,7 +88,7 @@ export class ResultJobService {
 
   /** The result as one standalone HTML file. */
   html(kind: JobKind, auth: AuthContext, id: string): Promise<string> {
-    return resultHtml(this.deps.results, auth, id, kind.type, kind.names.result);
+    return resultHtml(this.deps.results, this.deps.media, auth, id, kind.type, kind.names.result);
   }
 
   /** The payload once the job succeeded; `null` while queued/running and when it failed. */
