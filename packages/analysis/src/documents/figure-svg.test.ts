@@ -20,3 +20,14 @@ test('a long heading and a long member name appear whole in the SVG', () => {
   for (const word of `${heading} ${name}`.split(' ')) assert.ok(text.includes(word), `${word} in ${text}`);
   assert.ok(!text.includes('…'), text);
 });
+
+test('drawn wider, the same figure has longer bars and fewer wrapped lines, never narrower than the phone drawing', () => {
+  const f: Figure = { variant: 'connection', title: 'T', groups: [{ heading: 'Entrainment with Speaker 1 in illets-cs-small.wav and 2 other recordings', max: 100, bars: [{ label: 'Speaker 2', value: 50, text: '50', note: null }] }] } as unknown as Figure;
+  const narrow = figureSvg(f);
+  const wide = figureSvg(f, { width: 800 });
+  assert.match(narrow, /viewBox="0 0 360 /);
+  assert.match(wide, /viewBox="0 0 800 /);
+  assert.match(wide, /class="bar" d="M0 \d+h400v/, 'half of 800');
+  assert.ok((wide.match(/font-weight="700"/g) ?? []).length < (narrow.match(/font-weight="700"/g) ?? []).length, 'the heading needs fewer lines');
+  assert.match(figureSvg(f, { width: 200 }), /viewBox="0 0 360 /);
+});
