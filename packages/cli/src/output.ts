@@ -94,8 +94,6 @@ export function progressBar(fraction: number, width = 24): string {
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.round(f * 100)).padStart(3)}%`;
 }
 
-export { formatBytes, formatSeconds as formatSec } from '@rapport/client';
-
 /** Aligned columns for lists. */
 export function table(rows: string[][]): string {
   const widths: number[] = [];

@@ -39,7 +39,8 @@ p { margin: 0 0 .75rem; overflow-wrap: anywhere; }
 figure { margin: 0 0 1.25rem; padding: .9rem; border: 1px solid var(--line); border-radius: .5rem; break-inside: avoid; }
 figcaption { font-weight: 700; margin: 0 0 .6rem; }
 figure svg { display: block; width: 100%; height: auto; max-width: 28rem; }
-figure svg.pair-timeline-svg { max-width: 40rem; margin-top: .4rem; }
+figure svg.pair-timeline-svg { max-width: 40rem; min-width: 36rem; margin-top: .4rem; }
+.pair-timeline-wrap { overflow-x: auto; }
 .pair-timeline { color: var(--muted); font-size: .92rem; margin: .8rem 0 0; }
 footer { margin-top: 2.5rem; color: var(--muted); font-size: .9rem; }
 @media (max-width: 40rem) { .grid { grid-template-columns: minmax(0, 1fr); } main { padding: 1rem .85rem 2rem; } h1 { font-size: 1.45rem; } figure { padding: .6rem; } }
@@ -81,7 +82,8 @@ export function renderHtml(doc: ResultDocument, evidence: MatchingEvidence | nul
     const mediaId = pair ? pairRecording(pair) : null;
     const d = mediaId ? options.shared?.[mediaId] : undefined;
     const svg = evidence && pair && d ? pairTimelineSvg(evidence, pair, d) : null;
-    return d && svg ? `\n<p class="pair-timeline">${esc(pairTimelineCaption(d))}</p>\n${svg}` : '';
+    // At phone width it keeps a readable size and scrolls sideways in place, as the dashboard's timeline.
+    return d && svg ? `\n<p class="pair-timeline">${esc(pairTimelineCaption(d))}</p>\n<div class="pair-timeline-wrap">${svg}</div>` : '';
   };
   const sections = doc.sections.map((s) => {
     const c = s.section_content;

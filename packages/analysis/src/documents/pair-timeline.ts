@@ -61,7 +61,7 @@ export function pairTimelineSvg(evidence: MatchingEvidence, pair: PairEvidence, 
   }
   const label = `Turns of ${rows[0]!.name} and ${rows[1]!.name} over ${clock(dur)}, ${overlaps.length} ${overlaps.length === 1 ? 'overlap' : 'overlaps'}`;
   const body = rows.flatMap((r, i) => [
-    `<text x="202" y="${i * 30 + 24}" text-anchor="end" font-size="12" fill="#1f2937">${escapeXml(short(r.name))}<title>${escapeXml(r.name)}</title></text>`,
+    `<text x="202" y="${i * 30 + 24}" text-anchor="end" font-size="14" fill="#1f2937">${escapeXml(short(r.name))}<title>${escapeXml(r.name)}</title></text>`,
     ...segs(r.sp).map((s) => `<rect x="${x(s.start)}" y="${i * 30 + 10}" width="${w(s)}" height="20" fill="${COLOURS[i] ?? '#333'}"/>`),
   ]);
   const shade = overlaps.map((o) => `<rect class="overlap" x="${x(o.start)}" y="8" width="${w(o)}" height="54" fill="#000" fill-opacity="0.25"/>`);
@@ -69,8 +69,8 @@ export function pairTimelineSvg(evidence: MatchingEvidence, pair: PairEvidence, 
     `<svg xmlns="http://www.w3.org/2000/svg" class="pair-timeline-svg" viewBox="0 0 760 96" width="100%" role="img" aria-label="${escapeXml(label)}" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif">`,
     ...body,
     ...shade,
-    `<text x="210" y="88" font-size="12" fill="#4b5563">0:00</text>`,
-    `<text x="730" y="88" text-anchor="end" font-size="12" fill="#4b5563">${clock(dur)}</text>`,
+    `<text x="210" y="88" font-size="14" fill="#4b5563">0:00</text>`,
+    `<text x="730" y="88" text-anchor="end" font-size="14" fill="#4b5563">${clock(dur)}</text>`,
     '</svg>',
   ].join('\n');
 }

@@ -1,9 +1,9 @@
 // entities list|get|label|tag|untag|merge|metrics.
-import { speakerName, type Entity } from '@rapport/client';
+import { formatSeconds as formatSec, speakerName, type Entity } from '@rapport/client';
 import { int, need, str } from '../context.ts';
 import type { Command } from '../context.ts';
 import { UsageError } from '../usage-error.ts';
-import { formatSec, table } from '../output.ts';
+import { table } from '../output.ts';
 import { entityMetricsCsv, measuresTable } from '@rapport/analysis/render';
 
 function row(e: Entity): string[] {

@@ -1,12 +1,12 @@
 // upload FILE…, files list|get|delete|reanalyze|diarization|metrics.
 import { basename } from 'node:path';
-import { APIError, speakerName } from '@rapport/client';
+import { APIError, formatBytes, formatSeconds as formatSec, speakerName } from '@rapport/client';
 import type { DiarizationFormat, Media, ReanalyzeParams, SpeakerHints } from '@rapport/client';
 import { measuresTable, mediaMetricsCsv } from '@rapport/analysis/render';
 import { int, need, str } from '../context.ts';
 import type { Command, Flags } from '../context.ts';
 import { UsageError } from '../usage-error.ts';
-import { formatBytes, formatSec, progressBar, table } from '../output.ts';
+import { progressBar, table } from '../output.ts';
 
 function mediaRow(m: Media): string[] {
   return [m.id, m.kind, m.filename, formatBytes(m.sizeBytes), m.durationSec === null ? '-' : formatSec(m.durationSec), m.analysis?.status ?? '-'];
