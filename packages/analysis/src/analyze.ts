@@ -18,6 +18,7 @@ import { computeSpeakerMetrics } from './behavior/speaker-metrics.ts';
 import { alignTranscript } from './language/align.ts';
 import { CUE_LED_MIN_AGREEMENT, cueLedTrack, transcriptGuide, withGuideOverlaps } from './language/transcript-guide.ts';
 import { cueEdgeError, cueTiming, overlapCounting, shiftTranscript } from './language/cue-timing.ts';
+import { speakerCountWarnings } from './speaker-count-warnings.ts';
 import { openSync, readSync, closeSync } from 'node:fs';
 
 export type AnalysisStage = 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior';
@@ -183,9 +184,11 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   });
   progress('measuring_behavior', 1);
   const elapsedSec = (performance.now() - started) / 1000;
+  const warnings = speakerCountWarnings(hint, speakers);
   return {
     version: 1,
     engineVersion: ENGINE_VERSION,
+    ...(warnings.length ? { warnings } : {}),
     durationSec: Math.round(durationSec * 1000) / 1000,
     segments,
     speakers: speakerList,

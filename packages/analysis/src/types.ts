@@ -107,13 +107,19 @@ export interface LanguageMetrics {
   words: number;
   wordsPerMinute: number | null;
   questionRate: number;
-  hedgeRate: number;
-  firstPersonSingularRate: number;
-  firstPersonPluralRate: number;
+  /**
+   * The language the word lists (hedges, pronouns, sentiment, function words) were applied in:
+   * 'en'; null when the transcript is in another language, and then those measures are null
+   * ("not measured (English only)"). Absent in analyses cached before: English was assumed.
+   */
+  lexicon?: 'en' | null;
+  hedgeRate: number | null;
+  firstPersonSingularRate: number | null;
+  firstPersonPluralRate: number | null;
   /** Mean sentiment in [-1, 1]. */
-  sentiment: number;
+  sentiment: number | null;
   /** Share of words in each of the 9 LSM function-word categories. */
-  functionWords: Record<string, number>;
+  functionWords: Record<string, number> | null;
 }
 
 export interface SpeakerAnalysis {
@@ -144,8 +150,27 @@ export interface SpeakerCountHint {
   max?: number;
 }
 
+/** What the user asked, in the API's words (numSpeakers, or minSpeakers and/or maxSpeakers). */
+export interface AskedSpeakers {
+  numSpeakers?: number;
+  minSpeakers?: number;
+  maxSpeakers?: number;
+}
+
+/** A statement the analysis makes about itself; `hint_not_met` is the only one so far. */
+export interface AnalysisWarning {
+  code: 'hint_not_met';
+  asked: AskedSpeakers;
+  /** Speakers the analysis found. */
+  found: number;
+  /** Why, in words a person reads. */
+  reason: string;
+}
+
 /** Everything the engine learns from one media file; cached by the server per media. */
 export interface MediaAnalysis {
+  /** What the analysis says of itself (decisions §15: a speaker-count hint it could not meet); absent when none, and in analyses cached before. */
+  warnings?: AnalysisWarning[];
   version: 1;
   /** ENGINE_VERSION of the engine that made it; absent in analyses cached before it was recorded. */
   engineVersion?: string;

@@ -11,7 +11,8 @@ const GLOBAL = `Options for every API command:
   -h, --help          help for the command`;
 
 const EXIT_CODES = `Exit codes:
-  0 ok   1 other error (conflict, credits, server)   2 usage or input refused (400)
+  0 ok   1 other error (conflict, credits, server)
+  2 usage, or input refused (400; 413 too large; 415 not a supported format)
   3 authentication (no key, bad key, wrong scope)   4 not found   5 job failed
   6 rate limited, timed out or unreachable (retry later)`;
 
@@ -21,7 +22,12 @@ const ADMIN = `Admin commands (work on the local store in DATA_DIR, no API key; 
   key create [--workspace ID] [--scope admin|standard] [--name NAME]
   key revoke [--workspace ID] KEY_ID
   secret rotate [--workspace ID]                 the old secret keeps signing for 24 h
-  credits grant [--workspace ID] AMOUNT`;
+  credits grant [--workspace ID] AMOUNT
+  workspace limits --workspace ID [--upload N] [--report-creation N] [--job-status N] [--files N]
+                   [--entities N] [--credits N] [--default N] [--api-keys N] [--media-bytes N] [--reset]
+                                                 a workspace's own rate limits and quotas
+  migrate-store --from DATA_DIR --to DATABASE_URL [--schema NAME]
+                                                 copy an embedded store into PostgreSQL`;
 
 export function adminHelp(): string {
   return `${ADMIN}

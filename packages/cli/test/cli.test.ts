@@ -111,7 +111,7 @@ describe('rapport, the command line', () => {
   });
 
   test('files diarization --format rttm|vtt|srt|json and metrics --csv, for a media and an entity', async () => {
-    let media: { analysis: { status: string; speakers: { entityId: string | null }[] } } | undefined;
+    let media: { analysis: { status: string; speakers: { entityId: string | null; label: string | null }[] } } | undefined;
     for (let i = 0; i < 300 && media?.analysis.status !== 'ready'; i++) {
       media = JSON.parse((await rapport(['files', 'get', mediaId, '--json'], env)).stdout) as typeof media;
       if (media?.analysis.status === 'failed') return assert.fail('the analysis failed');
@@ -123,20 +123,22 @@ describe('rapport, the command line', () => {
     assert.equal(rttm.code, 0, rttm.stderr);
     const lines = rttm.stdout.trimEnd().split('\n');
     assert.equal(lines.length, json.segments.length);
-    assert.deepEqual(lines.map((l) => l.split(' ')[7]), json.segments.map((s) => `speaker_${s.speaker}`));
+    // Decisions §17: the display name in every export (the transcript's names here, else "Speaker N" from 1).
+    const name = (i: number) => (media?.analysis.speakers[i]?.label ?? `Speaker ${i + 1}`).replace(/\s+/g, '_');
+    assert.deepEqual(lines.map((l) => l.split(' ')[7]), json.segments.map((s) => name(s.speaker)));
     const vtt = await rapport(['files', 'diarization', mediaId, '--format', 'vtt'], env);
     assert.match(vtt.stdout, /^WEBVTT\n\n1\n/);
     const srt = await rapport(['files', 'diarization', mediaId, '--format', 'srt'], env);
-    assert.match(srt.stdout, /^1\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}\nSpeaker \d/);
+    assert.match(srt.stdout, new RegExp(`^1\\n\\d\\d:\\d\\d:\\d\\d,\\d{3} --> \\d\\d:\\d\\d:\\d\\d,\\d{3}\\n${media?.analysis.speakers[json.segments[0]?.speaker ?? 0]?.label ?? 'Speaker \\d'}`));
     assert.equal((await rapport(['files', 'diarization', mediaId, '--format', 'textgrid'], env)).code, 2, 'a usage error');
 
     const csv = await rapport(['files', 'metrics', mediaId, '--csv'], env);
     assert.equal(csv.code, 0, csv.stderr);
     const rows = csv.stdout.trimEnd().split('\n');
     assert.equal(rows.length, 1 + (media?.analysis.speakers.length ?? 0));
-    assert.match(rows[0] ?? '', /^media,speaker \(index\),entity,label,speech \(s\),talk share \(%\),/);
+    assert.match(rows[0] ?? '', /^media,speaker,speaker index \(from 0\),entity,speech \(s\),talk share \(%\),/);
     assert.match(rows[0] ?? '', /pitch median \(Hz\)/);
-    assert.match(rows[1] ?? '', new RegExp(`^${mediaId},0,`));
+    assert.match(rows[1] ?? '', new RegExp(`^${mediaId},[^,]+,0,`));
     const table = await rapport(['files', 'metrics', mediaId], env);
     assert.match(table.stdout, /^pitch median \(Hz\)\s+\d/m);
     const entityId = media?.analysis.speakers[0]?.entityId;
@@ -189,6 +191,19 @@ describe('rapport, the command line', () => {
       throw new Error('analysis did not end');
     };
     assert.equal((await settle()).analysis.status, 'ready');
+    // files get names speakers from 1, as every human-facing text does (decisions §17).
+    const shown = await rapport(['files', 'get', id], env);
+    assert.match(shown.stdout, /^ {2}Speaker 1\s/m);
+    assert.doesNotMatch(shown.stdout, /speaker 0/);
+
+    // A hint the speech cannot meet: the analysis says so, and files get prints it (decisions §15).
+    const many = await rapport(['files', 'reanalyze', id, '--speakers', '20', '--json'], env);
+    assert.equal(many.code, 0, many.stderr);
+    const warned = await settle() as unknown as { analysis: { speakers: unknown[]; warnings: { code: string; found: number }[] } };
+    if (warned.analysis.speakers.length !== 20) {
+      assert.deepEqual(warned.analysis.warnings.map((w) => [w.code, w.found]), [['hint_not_met', warned.analysis.speakers.length]]);
+      assert.match((await rapport(['files', 'get', id], env)).stdout, /^warning \(hint_not_met\): exactly 20 speakers were asked for/m);
+    }
 
     const re = await rapport(['files', 'reanalyze', id, '--min-speakers', '1', '--max-speakers', '3', '--json'], env);
     assert.equal(re.code, 0, re.stderr);
@@ -228,6 +243,8 @@ describe('rapport, the command line', () => {
   });
 
   test('exit codes: usage 2, auth 3, not found 4, unreachable 6', async () => {
+    const picture = join(dir, 'picture.png');
+    await writeFile(picture, Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex'));
     const usage = [
       ['match', '--target', 'med_123', '--group', 'entity:e'],
       ['match', '--group', 'entity:e'],
@@ -237,8 +254,9 @@ describe('rapport, the command line', () => {
       ['entities', 'tag', 'ent_1'],
     ];
     // Independent processes: run them side by side.
-    const [refused, noKey, badKey, missing, unreachable, ...usageRuns] = await Promise.all([
-      rapport(['match', '--target', 'entity:ent_nope0000000000000000', '--group', 'entity:ent_nope0000000000000000', '--json'], env),
+    const [refused, unsupported, noKey, badKey, missing, unreachable, ...usageRuns] = await Promise.all([
+      rapport(['match', '--target', 'entity:ent_nope0000000000000000', '--group', 'entity:ent_nope0000000000000001', '--json'], env),
+      rapport(['upload', picture, '--json'], env),
       rapport(['credits'], { RAPPORT_BASE_URL: service.url }),
       rapport(['credits', '--api-key', 'rk_wrong'], { RAPPORT_BASE_URL: service.url }),
       rapport(['files', 'get', 'med_doesnotexist000000000000', '--json'], env),
@@ -251,6 +269,8 @@ describe('rapport, the command line', () => {
     });
     assert.equal(refused?.code, 2, 'input the API refuses (400) is a usage error');
     assert.equal((JSON.parse(refused?.stderr ?? '') as { error: { code: string } }).error.code, 'REFERENCE_NOT_FOUND');
+    assert.equal(unsupported?.code, 2, `an upload refused as no supported format (415) is input refused: ${unsupported?.stderr ?? ''}`);
+    assert.equal((JSON.parse(unsupported?.stderr ?? '') as { error: { status: number } }).error.status, 415);
     assert.equal(noKey?.code, 3, 'no key');
     assert.equal(badKey?.code, 3, 'bad key');
     assert.equal(missing?.code, 4);
@@ -275,7 +295,7 @@ describe('rapport, the command line', () => {
   test('--help lists the commands and exits 0; admin words reach the server package', async () => {
     const help = await rapport(['--help']);
     assert.equal(help.code, 0);
-    for (const word of ['upload FILE', 'match --target', 'jobs watch ID', 'result ID', 'entities list', 'webhooks redeliver', 'Exit codes']) assert.ok(help.stdout.includes(word), word);
+    for (const word of ['upload FILE', 'match --target', 'jobs watch ID', 'result ID', 'entities list', 'webhooks redeliver', 'Exit codes', 'workspace limits --workspace ID', 'migrate-store --from', '415 not a supported format']) assert.ok(help.stdout.includes(word), word);
     assert.equal((await rapport(['match', '--help'])).code, 0);
     const created = await rapport(['workspace', 'create', 'cli-test'], { DATA_DIR: join(dir, 'store'), LOG_LEVEL: 'silent' });
     assert.equal(created.code, 0, created.stderr);

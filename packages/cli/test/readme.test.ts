@@ -58,20 +58,39 @@ function assertOutcome(r: { code: number; stdout: string; stderr: string }, fail
   }
 }
 
-test('the README SDK example runs as written', async () => {
-  const [code] = blocks(await readFile(join(ROOT, 'README.md'), 'utf8'), 'ts');
+/**
+ * PATH as a user's shell has it: the machine's own Node and npm first (this machine's may be
+ * Node 20), not the project's node_modules/.bin that npm scripts put in front.
+ */
+function machinePath(): string {
+  return (process.env.PATH ?? '').split(':').filter((p) => p && !p.includes('node_modules')).join(':');
+}
+
+test('the README SDK example runs as written, with the command the README gives, on the machine\'s Node', async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const [code] = blocks(readme, 'ts');
   assert.ok(code, 'a ts block');
   assert.ok(code.trim().split('\n').length <= 10, 'ten lines at most');
   await writeFile(join(dir, 'example.ts'), code);
-  const r = await run(process.execPath, ['--conditions=development', 'example.ts'], dir, env);
+  const command = /`(npx node [^`]*example\.ts)`/.exec(readme)?.[1];
+  assert.ok(command, 'the README says how to run example.ts');
+  const r = await run('bash', ['-euo', 'pipefail', '-c', command], dir, { ...env, PATH: machinePath() });
   assertOutcome(r, /JobFailedError/, 1);
   assert.match(r.stderr, /\d+ \/ \d+ bytes/, 'upload progress was reported');
+});
+
+test('the README says how to receive webhooks locally, and the machine\'s Node is allowed by the engines field', async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const quick = readme.split(/^## /m).find((s) => s.startsWith('Quick start')) ?? '';
+  assert.match(quick, /WEBHOOK_ALLOW_PRIVATE=true npm start/);
+  const engines = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+  assert.equal(engines, '>=20', 'npm install warns nothing about the project itself on Node 20');
 });
 
 test('the README command-line example runs as written', async () => {
   const [script] = blocks(await readFile(join(ROOT, 'README.md'), 'utf8'), 'sh');
   assert.ok(script, 'a sh block');
   assert.equal(script.trim().split('\n').length, 3, 'three lines');
-  const r = await run('bash', ['-euo', 'pipefail', '-c', script], dir, env);
+  const r = await run('bash', ['-euo', 'pipefail', '-c', script], dir, { ...env, PATH: machinePath() });
   assertOutcome(r, /failed: \w+/, 5);
 });

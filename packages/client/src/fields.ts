@@ -65,7 +65,7 @@ export const responseFields: Record<string, Shape> = {
   MediaMetrics: shape<MediaMetrics>()({ required: ['mediaId', 'speakers'], optional: [], nullable: [] }),
   EntityMetrics: shape<EntityMetrics>()({ required: ['entityId', 'label', 'metrics', 'appearances'], optional: [], nullable: ['label', 'metrics'] }),
   Entity: shape<Entity>()({
-    required: ['id', 'label', 'tags', 'speechSec', 'appearances', 'createdAt', 'updatedAt'], optional: [], nullable: ['label'],
+    required: ['id', 'label', 'name', 'tags', 'speechSec', 'enough', 'appearances', 'createdAt', 'updatedAt'], optional: [], nullable: ['label'],
   }),
   CreditBalance: shape<CreditBalance>()({ required: ['balance', 'reserved', 'available', 'updatedAt'], optional: [], nullable: [] }),
   CreditTransaction: shape<CreditTransaction>()({
@@ -115,7 +115,7 @@ export const queryFields: Record<string, readonly string[]> = {
   'files.list': query<FileListParams>()(['limit', 'cursor', 'outdated']),
   'files.diarization': query<DiarizationParams>()(['format']),
   'jobs.list': query<JobListParams>()(['limit', 'cursor', 'status', 'type']),
-  'entities.list': query<EntityListParams>()(['limit', 'cursor', 'tag', 'q']),
+  'entities.list': query<EntityListParams>()(['limit', 'cursor', 'tag', 'q', 'include']),
   'credits.transactions': query<ListParams>()(['limit', 'cursor']),
   'feedback.list': query<ListParams>()(['limit', 'cursor']),
   'webhooks.deliveries.list': query<DeliveryListParams>()(['limit', 'cursor', 'jobId', 'status']),

@@ -187,6 +187,8 @@ export interface Speaker {
   speechSec: number;
   firstSpeechSec: number;
   label: string | null;
+  /** Enough speech to judge the voice (decisions §16); false: no person of its own, not matchable. */
+  enough: boolean;
 }
 
 /**
@@ -214,6 +216,14 @@ export interface FileListParams extends ListParams {
   outdated?: boolean;
 }
 
+/** A speaker-count hint the analysis could not meet: what was asked, how many were found, and why. */
+export interface AnalysisWarning {
+  code: 'hint_not_met';
+  asked: SpeakerHints;
+  found: number;
+  reason: string;
+}
+
 export interface Media {
   id: Id;
   kind: 'audio' | 'video' | 'transcript';
@@ -228,6 +238,8 @@ export interface Media {
     status: 'pending' | 'running' | 'ready' | 'failed';
     error?: JobError;
     speakers: Speaker[];
+    /** What the analysis says of itself: `hint_not_met` when the speaker-count hint could not be met (decisions §15). */
+    warnings: AnalysisWarning[];
     /** The engine version that made (or failed) the current analysis; null while one is owed. */
     engineVersion: string | null;
     /** The speaker-count hints every analysis of this media uses. */
@@ -287,13 +299,15 @@ export interface LanguageMeasures {
   wordsPerMinute: number | null;
   /** Per 100 words. */
   questionRate: number;
-  hedgeRate: number;
-  firstPersonSingularRate: number;
-  firstPersonPluralRate: number;
+  /** 'en': the word lists were applied; null: the transcript is not in English, the lexical measures below are null (not measured, English only). */
+  lexicon?: 'en' | null;
+  hedgeRate: number | null;
+  firstPersonSingularRate: number | null;
+  firstPersonPluralRate: number | null;
   /** VADER compound, -1 to 1. */
-  sentiment: number;
+  sentiment: number | null;
   /** Percent of words in each function-word category. */
-  functionWords: Record<string, number>;
+  functionWords: Record<string, number> | null;
 }
 
 /** Seconds, shares 0–1, pitch in semitones above 27.5 Hz, loudness in dBFS; null when not measured. */
@@ -338,8 +352,12 @@ export interface EntityMetrics {
 export interface Entity {
   id: Id;
   label: string | null;
+  /** What people read: the label, else "Speaker 2 in interview.wav" (its first appearance). */
+  name: string;
   tags: string[];
   speechSec: number;
+  /** Enough speech to judge the voice (decisions §16). */
+  enough: boolean;
   appearances: { mediaId: Id; speakerIndex: number; speechSec: number }[];
   createdAt: Timestamp;
   updatedAt: Timestamp;
@@ -348,6 +366,8 @@ export interface Entity {
 export interface EntityListParams extends ListParams {
   tag?: string;
   q?: string;
+  /** `empty`: also entities with no appearance left (not listed by default). */
+  include?: 'empty';
 }
 
 // ---- credits, feedback ----

@@ -15,7 +15,7 @@ import type { Job, Media, MatchingPayload, UploadProgress } from '../src/index.t
 import { closedPort, cuttingFetch, start, twoVoiceVtt, twoVoiceWav } from './real-service.ts';
 import type { Service } from './real-service.ts';
 
-const JOB_ERROR_CODES = ['target_not_found', 'media_unreadable', 'no_speech_detected', 'insufficient_credits', 'canceled', 'timed_out', 'internal_error'];
+const JOB_ERROR_CODES = ['target_not_found', 'media_unreadable', 'no_speech_detected', 'target_in_group', 'not_enough_speech', 'insufficient_credits', 'canceled', 'timed_out', 'internal_error'];
 
 let service: Service;
 let client: Rapport;
@@ -75,7 +75,8 @@ describe('against a real service', () => {
     assert.match(rttm, new RegExp(`^SPEAKER ${media.id} 1 `));
     const vtt = await client.files.diarizationFile(media.id, 'vtt');
     assert.match(vtt, /^WEBVTT\n/);
-    assert.match(vtt, /<v Speaker 1>/);
+    // Voices carry each speaker's display name (decisions §17): the transcript's names here.
+    assert.match(vtt, /<v (Ann|Bob|Speaker \d+)>/);
     assert.match(await client.files.diarizationFile(media.id, 'srt'), /^1\n\d\d:\d\d:\d\d,\d{3} --> /);
     assert.deepEqual(JSON.parse(await client.files.diarizationFile(media.id, 'json')), d);
     const bad = await client.files.diarizationFile(media.id, 'textgrid' as 'srt').catch((e: unknown) => e);
@@ -129,7 +130,8 @@ describe('against a real service', () => {
       const html = await client.matching.html(result.id);
       assert.match(html, /^<!doctype html>/);
       assert.ok(html.includes(`<h1>${result.json?.title.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</h1>`));
-      assert.equal(html.match(/<svg /g)?.length, result.json?.sections.flatMap((x) => (Array.isArray(x.section_content) ? x.section_content : [])).filter((b) => b.type === 'illustration').length);
+      // One SVG per illustration (the pair timeline under a shared conversation is not one).
+      assert.equal(html.match(/<svg [^>]*class="figure /g)?.length, result.json?.sections.flatMap((x) => (Array.isArray(x.section_content) ? x.section_content : [])).filter((b) => b.type === 'illustration').length);
       assert.doesNotMatch(html, /<script/);
       const fb = await client.feedback.create({ resultId: result.id, rating: 4, comment: 'useful' });
       assert.equal(fb.rating, 4);
@@ -176,10 +178,11 @@ describe('against a real service', () => {
   });
 
   test('the workspace event stream carries a new job to its end', async () => {
-    const member = { type: 'media_target', mediaId: media.id, selector: { strategy: 'dominant' } } as const;
+    const target = { type: 'media_target', mediaId: media.id, selector: { strategy: 'speaker_index', speaker_index: 0 } } as const;
+    const member = { type: 'media_target', mediaId: media.id, selector: { strategy: 'speaker_index', speaker_index: 1 } } as const;
     // From the start of the workspace's history, so that no event of the new job can be missed.
     const events = client.events.stream({ lastEventId: '0' });
-    const receipt = await client.matching.create({ target: member, group: [member], label: 'watched' });
+    const receipt = await client.matching.create({ target, group: [member], label: 'watched' });
     const seen: string[] = [];
     for await (const ev of events) {
       if (ev.job.id !== receipt.jobId) continue;
@@ -248,13 +251,14 @@ describe('against a real service', () => {
     await assert.rejects(limited.workspace.retrieve(), (e: unknown) => e instanceof PermissionDeniedError && e.code === 'FORBIDDEN');
 
     await assert.rejects(client.jobs.cancel(finishedJob.id), (e: unknown) => e instanceof ConflictError && e.status === 409);
-    const member = { type: 'media_target', mediaId: media.id, selector: { strategy: 'dominant' } } as const;
-    const first = await client.matching.create({ target: member, group: [member], label: 'one' }, { idempotencyKey: 'same-key' });
-    const replay = await client.matching.create({ target: member, group: [member], label: 'one' }, { idempotencyKey: 'same-key' });
+    const target = { type: 'media_target', mediaId: media.id, selector: { strategy: 'speaker_index', speaker_index: 0 } } as const;
+    const member = { type: 'media_target', mediaId: media.id, selector: { strategy: 'speaker_index', speaker_index: 1 } } as const;
+    const first = await client.matching.create({ target, group: [member], label: 'one' }, { idempotencyKey: 'same-key' });
+    const replay = await client.matching.create({ target, group: [member], label: 'one' }, { idempotencyKey: 'same-key' });
     assert.equal(replay.jobId, first.jobId, 'the same key and body replay the first answer');
-    await assert.rejects(client.matching.create({ target: member, group: [member], label: 'two' }, { idempotencyKey: 'same-key' }), (e: unknown) =>
+    await assert.rejects(client.matching.create({ target, group: [member], label: 'two' }, { idempotencyKey: 'same-key' }), (e: unknown) =>
       e instanceof ConflictError && e.status === 422 && e.code === 'IDEMPOTENCY_KEY_REUSED');
-    const inBody = { target: member, group: [member], idempotencyKey: 'body-key' };
+    const inBody = { target, group: [member], idempotencyKey: 'body-key' };
     assert.equal((await client.matching.create(inBody)).jobId, (await client.matching.create(inBody)).jobId, 'a body key replays too');
 
     await assert.rejects(client.files.upload(new Uint8Array(2048).fill(7), { filename: 'noise.bin' }), (e: unknown) =>

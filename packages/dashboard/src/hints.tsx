@@ -4,6 +4,15 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { SpeakerHints } from '@rapport/client';
 
+/** The hints as a person reads them: "exactly 2 speakers", "2 to 4 speakers", "at least 2 speakers". */
+export function hintsText(h: SpeakerHints): string {
+  if (h.numSpeakers !== undefined) return `exactly ${h.numSpeakers} ${h.numSpeakers === 1 ? 'speaker' : 'speakers'}`;
+  if (h.minSpeakers !== undefined && h.maxSpeakers !== undefined) return `${h.minSpeakers} to ${h.maxSpeakers} speakers`;
+  if (h.minSpeakers !== undefined) return `at least ${h.minSpeakers} ${h.minSpeakers === 1 ? 'speaker' : 'speakers'}`;
+  if (h.maxSpeakers !== undefined) return `at most ${h.maxSpeakers} ${h.maxSpeakers === 1 ? 'speaker' : 'speakers'}`;
+  return 'no speaker count';
+}
+
 export function HintsFields({ idPrefix, value, onChange }: { idPrefix: string; value: SpeakerHints; onChange: (h: SpeakerHints) => void }): JSX.Element {
   const [mode, setMode] = useState<'auto' | 'exact' | 'range'>(value.numSpeakers !== undefined ? 'exact' : value.minSpeakers !== undefined || value.maxSpeakers !== undefined ? 'range' : 'auto');
   const num = (s: string): number | undefined => (s.trim() === '' ? undefined : Number(s));

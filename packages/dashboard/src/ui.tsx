@@ -114,22 +114,11 @@ export function slug(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 }
 
-export function fmtSec(sec: number | null | undefined): string {
-  if (sec === null || sec === undefined || !Number.isFinite(sec)) return '–';
-  const m = Math.floor(sec / 60);
-  const s = sec - m * 60;
-  return `${m}:${s.toFixed(1).padStart(4, '0')}`;
-}
+export { formatSeconds as fmtSec, formatBytes as fmtBytes } from '@rapport/client';
 
 export function fmtDate(iso: string | null | undefined): string {
   if (!iso) return '–';
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-export function fmtBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** Speaker colours: the Okabe–Ito palette (distinguishable with colour-blindness), cycled. */

@@ -57,6 +57,18 @@ describe('the dashboard build', () => {
     assert.equal(gunzipSync(js.rawPayload).toString(), plain.body);
   });
 
+  it('serves its icon at the path the page names and at /favicon.ico (no 404 in the console on each load)', async () => {
+    const a = app(dir);
+    const page = await a.inject({ url: '/' });
+    assert.match(page.body, /<link rel="icon" href="\/assets\/favicon.svg"/);
+    for (const url of ['/assets/favicon.svg', '/favicon.ico']) {
+      const res = await a.inject({ url });
+      assert.equal(res.statusCode, 200, url);
+      assert.match(String(res.headers['content-type']), /^image\/svg\+xml/);
+      assert.match(res.body, /^<svg /);
+    }
+  });
+
   it('serves nothing but its own assets', async () => {
     const a = app(dir);
     for (const url of ['/assets/index.html', '/assets/app.js.gz', '/assets/..%2Fpackage.json', '/assets/nope.js']) {

@@ -74,12 +74,15 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     credits: new CreditsService(stores.credits),
     feedback: new FeedbackService(stores.feedback, stores.results),
     files: new FilesService({
-      media: stores.media, blobs: stores.blobs, contentLinks: stores.contentLinks, maxMediaSec: config.maxMediaSec, wakeWorker,
+      media: stores.media, entities: stores.entities, blobs: stores.blobs, contentLinks: stores.contentLinks, maxMediaSec: config.maxMediaSec, wakeWorker,
       mediaDir: config.mediaDir, minFreeDiskBytes: config.minFreeDiskBytes,
       quotas: (workspaceId) => workspaceService.quotas(workspaceId), usage: (workspaceId) => workspaces.usage(workspaceId),
     }),
     metrics: new MetricsService(memberStores),
-    resultJobs: new ResultJobService({ references: stores.references, jobService, jobs, results: stores.results }),
+    resultJobs: new ResultJobService({
+      references: stores.references, jobService, jobs, results: stores.results, media: stores.media,
+      webhookRules: { allowPrivate: config.webhookAllowPrivate, requireHttps: config.webhookRequireHttps },
+    }),
   };
 
   // With REDIS_URL, every API process shares the same rate-limit windows.

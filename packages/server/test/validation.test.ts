@@ -142,9 +142,10 @@ const VALID: { name: string; body: (b: Body) => unknown }[] = [
   { name: 'timerange with only an end', body: withTarget({ strategy: 'timerange', timerange: { end_seconds: 12.5 } }) },
   { name: 'timerange from 0', body: withTarget({ strategy: 'timerange', timerange: { start_seconds: 0, end_seconds: 0.1 } }) },
   { name: 'speaker_index 2^53-1', body: withTarget({ strategy: 'speaker_index', speaker_index: 9007199254740991 }) },
-  { name: 'selector entity_id that exists', body: () => ({ ...matchingBody(mediaId, entityId), target: media({ strategy: 'entity_id', entity_id: entityId }) }) },
+  // The group member differs from the target: the same entity on both sides is refused (decisions §14, self-match.test.ts).
+  { name: 'selector entity_id that exists', body: () => ({ ...matchingBody(mediaId, entityId), target: media({ strategy: 'entity_id', entity_id: entityId }), group: [media({ strategy: 'dominant' })] }) },
   { name: 'group of 20', body: (b) => ({ ...b, group: Array.from({ length: 20 }, () => ({ type: 'entity_id', entityId })) }) },
-  { name: 'group mixing both shapes', body: (b) => ({ ...b, group: [{ type: 'entity_id', entityId }, media({ strategy: 'dominant' })] }) },
+  { name: 'group mixing both shapes', body: (b) => ({ ...b, group: [{ type: 'entity_id', entityId }, media({ strategy: 'speaker_index', speaker_index: 1 })] }) },
   { name: 'webhook url of 2048 characters', body: withWebhook({ url: longUrl(2048) }) },
   { name: 'webhook http url, 20 headers, 1024-character value', body: withWebhook({ url: 'http://hooks.example.com/a', headers: { ...headersN(19), 'x-long': 'v'.repeat(1024) } }) },
   { name: 'idempotencyKey of 255 characters', body: (b) => ({ ...b, idempotencyKey: `${'k'.repeat(250)}${Math.random().toString(36).slice(2, 7)}` }) },

@@ -5,6 +5,7 @@
 import type { AcousticStats, LanguageMetrics, MediaAnalysis, SpeakerMetrics, SpeechSegment, Transcript, TranscriptCue, Turn } from '../types.ts';
 import { nameKey, overlapSeconds } from '../language/align.ts';
 import { computeLanguageMetrics } from '../language/text-metrics.ts';
+import { lexiconLanguage } from '../language/lexicon-language.ts';
 import { intersectionLength, median, totalLength, unionIntervals } from './stats.ts';
 import type { Interval } from './stats.ts';
 
@@ -124,6 +125,8 @@ export function computeSpeakerMetrics(input: SpeakerMetricsInput): SpeakerMetric
   const interrupts = interruptions(input.turns);
   const cues = input.transcript ? cuesBySpeaker(input.transcript, input.labels, unions) : null;
   const overlap = input.overlapMeasured ?? true;
+  // One language for the whole transcript: a speaker with few words is judged with the others.
+  const lexicon = input.transcript ? lexiconLanguage(input.transcript.cues.map((c) => c.text)) : null;
 
   return Array.from({ length: n }, (_, i): SpeakerMetrics => {
     const own = unions[i] ?? [];
@@ -158,7 +161,7 @@ export function computeSpeakerMetrics(input: SpeakerMetricsInput): SpeakerMetric
       interruptionsReceived: overlap ? interrupts.filter((x) => x.of === i).length : null,
       backchannels: overlap ? turnsAll.filter((t) => t.backchannel).length : null,
       overlapSec: overlap ? intersectionLength(own, others) : null,
-      language: cues ? computeLanguageMetrics(speakerCues) : null,
+      language: cues ? computeLanguageMetrics(speakerCues, lexicon) : null,
     };
   });
 }
@@ -224,20 +227,30 @@ export function aggregateLanguage(items: (LanguageMetrics | null)[]): LanguageMe
   const present = items.filter((l): l is LanguageMetrics => l !== null);
   if (present.length === 0) return null;
   const words = present.reduce((s, l) => s + l.words, 0);
-  const w = (l: LanguageMetrics): number => (words > 0 ? l.words / words : 1 / present.length);
-  const avg = (f: (l: LanguageMetrics) => number): number => present.reduce((s, l) => s + f(l) * w(l), 0);
+  const w = (l: LanguageMetrics, of: readonly LanguageMetrics[]): number => {
+    const total = of.reduce((s, x) => s + x.words, 0);
+    return total > 0 ? l.words / total : 1 / of.length;
+  };
+  const avg = (f: (l: LanguageMetrics) => number): number => present.reduce((s, l) => s + f(l) * w(l, present), 0);
+  // The lexical measures over the appearances measured in English only (lexicon-language.ts).
+  const english = present.filter((l) => l.lexicon !== null && l.hedgeRate !== null);
+  const lex = (f: (l: LanguageMetrics) => number | null): number | null => (english.length ? english.reduce((s, l) => s + (f(l) ?? 0) * w(l, english), 0) : null);
   const wpm = present.filter((l) => l.wordsPerMinute !== null);
   const wpmWords = wpm.reduce((s, l) => s + l.words, 0);
-  const functionWords: Record<string, number> = {};
-  for (const key of Object.keys(present[0]?.functionWords ?? {})) functionWords[key] = avg((l) => l.functionWords[key] ?? 0);
+  let functionWords: Record<string, number> | null = null;
+  if (english.length) {
+    functionWords = {};
+    for (const key of Object.keys(english[0]?.functionWords ?? {})) functionWords[key] = lex((l) => l.functionWords?.[key] ?? 0) ?? 0;
+  }
   return {
     words,
     wordsPerMinute: wpm.length === 0 ? null : wpm.reduce((s, l) => s + (l.wordsPerMinute ?? 0) * (wpmWords > 0 ? l.words / wpmWords : 1 / wpm.length), 0),
     questionRate: avg((l) => l.questionRate),
-    hedgeRate: avg((l) => l.hedgeRate),
-    firstPersonSingularRate: avg((l) => l.firstPersonSingularRate),
-    firstPersonPluralRate: avg((l) => l.firstPersonPluralRate),
-    sentiment: avg((l) => l.sentiment),
+    lexicon: english.length ? 'en' : null,
+    hedgeRate: lex((l) => l.hedgeRate),
+    firstPersonSingularRate: lex((l) => l.firstPersonSingularRate),
+    firstPersonPluralRate: lex((l) => l.firstPersonPluralRate),
+    sentiment: lex((l) => l.sentiment),
     functionWords,
   };
 }

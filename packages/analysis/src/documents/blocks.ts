@@ -74,13 +74,18 @@ function languageContent(m: MemberEvidence): string {
   if (!l) {
     return `No transcript was attached to ${m.name}'s recordings, so the language measures (words per minute, questions, hedges, pronouns, sentiment and function words) are absent.`;
   }
+  const head = `From transcripts of ${count(m.transcribedMediaCount, 'recording')}: ${count(l.words, 'word')}, ${measured(l.wordsPerMinute, 0, 'words per minute')}. `;
+  if (l.hedgeRate === null || l.firstPersonSingularRate === null || l.firstPersonPluralRate === null || l.sentiment === null || !l.functionWords) {
+    // Issue 33 item 4: the word lists are English; another language is not measured with them.
+    return `${head}Per 100 words: ${fixed(l.questionRate, 1)} questions. Hedges, pronouns, sentiment and function words: not measured (English only: the transcript is not in English).`;
+  }
   const top = Object.entries(l.functionWords)
     .sort((a, b) => b[1] - a[1])
     .slice(0, 3)
     .map(([k, v]) => `${FUNCTION_WORD_CATEGORY_NAMES[k as FunctionWordCategory] ?? k} ${fixed(v, 1)}%`)
     .join(', ');
   return (
-      `From transcripts of ${count(m.transcribedMediaCount, 'recording')}: ${count(l.words, 'word')}, ${measured(l.wordsPerMinute, 0, 'words per minute')}. ` +
+      head +
       `Per 100 words: ${fixed(l.questionRate, 1)} questions, ${fixed(l.hedgeRate, 1)} hedges, ${fixed(l.firstPersonSingularRate, 1)} "I" words and ${fixed(l.firstPersonPluralRate, 1)} "we" words. ` +
       `Sentiment ${fixed(l.sentiment, 2)} (VADER compound, negative to positive). Most used function words: ${top}.`
   );
@@ -105,7 +110,7 @@ export function profileGrowth(m: MemberEvidence, covered: ReadonlySet<string> = 
   if (!covered.has('interruptions') && m.interruptionsPerMin !== null && m.interruptionsPerMin > c.frequentInterruptionsPerMin) {
     out.push(card('growth', 'Let turns finish', `${m.name} interrupts ${fixed(m.interruptionsPerMin, 1)} times per minute of own speech; waiting for the end of a turn keeps the other speaker engaged.`));
   }
-  if (x.language && x.language.hedgeRate > c.frequentHedgesPer100Words) {
+  if (x.language && x.language.hedgeRate !== null && x.language.hedgeRate > c.frequentHedgesPer100Words) {
     out.push(card('growth', 'Speak with more certainty', `${m.name} uses ${fixed(x.language.hedgeRate, 1)} hedges per 100 words; fewer "maybe" and "I guess" makes points land.`));
   }
   return out;

@@ -3,7 +3,8 @@
 // scales to its container, so it reads at phone width. Named for screen readers (role="img").
 import type { Figure, FigureBar, FigureGroup } from './figures.ts';
 
-const W = 360;
+/** The view box's width when none is asked: the phone width the report is laid out for. */
+export const FIGURE_WIDTH = 360;
 const COLORS = { text: '#1f2937', muted: '#4b5563', track: '#e5e7eb', bar: '#2f5fb3', marker: '#b45309' } as const;
 
 export function escapeXml(s: string): string {
@@ -15,28 +16,65 @@ function clip(s: string, max: number): string {
   return chars.length <= max ? s : `${chars.slice(0, max - 1).join('')}…`;
 }
 
+/**
+ * A text broken at spaces into lines of at most `max` characters (a word longer than a line is
+ * clipped), at most `lines` lines: names and headings are shown whole instead of cut.
+ */
+export function wrapText(s: string, max: number, lines = 3): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of s.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if ([...next].length <= max) line = next;
+    else {
+      if (line) out.push(line);
+      line = clip(word, max);
+    }
+  }
+  if (line) out.push(line);
+  if (out.length <= lines) return out.length ? out : [''];
+  const kept = out.slice(0, lines);
+  kept[lines - 1] = clip(`${kept[lines - 1]} ${out.slice(lines).join(' ')}`, max);
+  return kept;
+}
+
+const LINE = 18;
+
+/** Characters of 15 px text that fit in a line as wide as `base` allows at the default width. */
+const chars = (W: number, base: number): number => Math.floor((base * W) / FIGURE_WIDTH);
+
+/** Lines of text from `y` (the first baseline), one <text> each. */
+function textLines(lines: string[], y: number, attrs: string): string[] {
+  return lines.map((l, i) => `<text x="0" y="${y + i * LINE}" ${attrs}>${escapeXml(l)}</text>`);
+}
+
 const n = (x: number) => Number(x.toFixed(2));
 const rect = (x: number, y: number, w: number, h: number) => `M${n(x)} ${n(y)}h${n(w)}v${n(h)}h${n(-w)}Z`;
 
-function barRows(g: FigureGroup, b: FigureBar, y: number, out: string[]): number {
-  out.push(`<text x="0" y="${y + 15}" font-size="15" fill="${COLORS.text}">${escapeXml(clip(b.label, 30))}</text>`);
+function barRows(g: FigureGroup, b: FigureBar, y: number, out: string[], W: number): number {
+  // The value keeps its place at the right of the first line; the label wraps beside it.
+  const label = wrapText(b.label, Math.max(12, chars(W, 40) - [...b.text].length));
+  out.push(...textLines(label, y + 15, `font-size="15" fill="${COLORS.text}"`));
   out.push(`<text x="${W}" y="${y + 15}" font-size="15" font-weight="600" text-anchor="end" fill="${COLORS.text}">${escapeXml(b.text)}</text>`);
+  const at = y + 22 + (label.length - 1) * LINE;
   const share = b.value === null || g.max <= 0 ? 0 : Math.min(1, Math.max(0, b.value / g.max));
-  out.push(`<path d="${rect(0, y + 22, W, 11)}" fill="${COLORS.track}"/>`);
-  if (share > 0) out.push(`<path class="bar" d="${rect(0, y + 22, W * share, 11)}" fill="${COLORS.bar}"/>`);
-  let bottom = y + 33;
+  out.push(`<path d="${rect(0, at, W, 11)}" fill="${COLORS.track}"/>`);
+  if (share > 0) out.push(`<path class="bar" d="${rect(0, at, W * share, 11)}" fill="${COLORS.bar}"/>`);
+  let bottom = at + 11;
   if (b.note) {
-    out.push(`<text x="0" y="${bottom + 16}" font-size="13" fill="${COLORS.muted}">${escapeXml(clip(b.note, 50))}</text>`);
-    bottom += 19;
+    const note = wrapText(b.note, chars(W, 50));
+    out.push(...textLines(note, bottom + 16, `font-size="13" fill="${COLORS.muted}"`));
+    bottom += 19 + (note.length - 1) * LINE;
   }
   return bottom + 11;
 }
 
-function group(g: FigureGroup, y: number, out: string[]): number {
-  out.push(`<text x="0" y="${y + 15}" font-size="15" font-weight="700" fill="${COLORS.text}">${escapeXml(clip(g.heading, 40))}</text>`);
-  let cursor = y + 24;
+function group(g: FigureGroup, y: number, out: string[], W: number): number {
+  const heading = wrapText(g.heading, chars(W, 44));
+  out.push(...textLines(heading, y + 15, `font-size="15" font-weight="700" fill="${COLORS.text}"`));
+  let cursor = y + 24 + (heading.length - 1) * LINE;
   const top = cursor;
-  for (const b of g.bars) cursor = barRows(g, b, cursor, out);
+  for (const b of g.bars) cursor = barRows(g, b, cursor, out, W);
   if (g.marker && g.max > 0) {
     const x = W * Math.min(1, Math.max(0, g.marker.value / g.max));
     out.push(`<path class="marker" d="M${n(x)} ${top + 18}V${cursor - 8}" stroke="${COLORS.marker}" stroke-width="2" stroke-dasharray="4 3" fill="none"/>`);
@@ -51,10 +89,16 @@ export function figureDescription(f: Figure): string {
   return `${f.title}. ${f.groups.map((g) => `${g.heading}: ${g.bars.map((b) => `${b.label} ${b.text}${b.note ? ` (${b.note})` : ''}`).join('; ')}`).join('. ')}.`;
 }
 
-export function figureSvg(f: Figure): string {
+/**
+ * `width`: the view box's width in units drawn at one pixel each where the figure is shown that
+ * wide (the dashboard passes its column's width, so that text stays at its size and the bars use
+ * the room); the report keeps FIGURE_WIDTH, which scales to a phone.
+ */
+export function figureSvg(f: Figure, options: { width?: number } = {}): string {
+  const W = Math.max(FIGURE_WIDTH, Math.round(options.width ?? FIGURE_WIDTH));
   const body: string[] = [];
   let y = 0;
-  for (const g of f.groups) y = group(g, y, body);
+  for (const g of f.groups) y = group(g, y, body, W);
   const h = Math.ceil(y);
   const label = escapeXml(figureDescription(f));
   return [

@@ -6,10 +6,16 @@ import { documentFigures } from './figures.ts';
 import type { Figure } from './figures.ts';
 import { escapeXml, figureSvg } from './figure-svg.ts';
 import type { Block, CardBlock, MatchingEvidence, ResultDocument } from './types.ts';
+import { conversationPairs, pairRecording, pairTimelineCaption, pairTimelineSvg, type SharedDiarization } from './pair-timeline.ts';
 
 export interface HtmlOptions {
   /** A line at the foot of the page, e.g. "Result mat_… of 2026-11-25". */
   footer?: string;
+  /**
+   * The diarization of the recordings pairs share, by media id: under each `conversation` figure
+   * the pair's turns are drawn from it, as the dashboard draws them (pair-timeline.ts).
+   */
+  shared?: Readonly<Record<string, SharedDiarization>>;
 }
 
 /** What the file may load: nothing but its own inline styles (no script, no request). */
@@ -33,6 +39,9 @@ p { margin: 0 0 .75rem; overflow-wrap: anywhere; }
 figure { margin: 0 0 1.25rem; padding: .9rem; border: 1px solid var(--line); border-radius: .5rem; break-inside: avoid; }
 figcaption { font-weight: 700; margin: 0 0 .6rem; }
 figure svg { display: block; width: 100%; height: auto; max-width: 28rem; }
+figure svg.pair-timeline-svg { max-width: 40rem; min-width: 36rem; margin-top: .4rem; }
+.pair-timeline-wrap { overflow-x: auto; }
+.pair-timeline { color: var(--muted); font-size: .92rem; margin: .8rem 0 0; }
 footer { margin-top: 2.5rem; color: var(--muted); font-size: .9rem; }
 @media (max-width: 40rem) { .grid { grid-template-columns: minmax(0, 1fr); } main { padding: 1rem .85rem 2rem; } h1 { font-size: 1.45rem; } figure { padding: .6rem; } }
 @media print { body { font-size: 11pt; } main { max-width: none; padding: 0; } h2 { break-after: avoid; } .grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } figure, .card { break-inside: avoid; } }
@@ -44,12 +53,12 @@ function cardHtml(c: CardBlock): string {
   return `<div class="card"><h3>${esc(c.title)}</h3><p>${esc(c.content)}</p></div>`;
 }
 
-function figureHtml(variant: string, figure: Figure | null): string {
+function figureHtml(variant: string, figure: Figure | null, extra = ''): string {
   if (!figure) return '';
-  return `<figure class="illustration illustration-${esc(variant)}"><figcaption>${esc(figure.title)}</figcaption>\n${figureSvg(figure)}\n</figure>`;
+  return `<figure class="illustration illustration-${esc(variant)}"><figcaption>${esc(figure.title)}</figcaption>\n${figureSvg(figure)}${extra}\n</figure>`;
 }
 
-function blockHtml(b: Block, figure: () => Figure | null): string {
+function blockHtml(b: Block, figure: () => Figure | null, timeline: () => string): string {
   switch (b.type) {
     case 'card':
       return `<div class="grid" style="--columns: 1">${cardHtml(b)}</div>`;
@@ -58,18 +67,28 @@ function blockHtml(b: Block, figure: () => Figure | null): string {
     case 'text':
       return `<div class="text">${b.title ? `<h3>${esc(b.title)}</h3>` : ''}<p>${esc(b.content)}</p></div>`;
     case 'illustration':
-      return figureHtml(b.variant, figure());
+      return figureHtml(b.variant, figure(), b.variant === 'conversation' ? timeline() : '');
   }
 }
 
 /** The whole document as one HTML file; the figures are drawn from the evidence (none without it). */
 export function renderHtml(doc: ResultDocument, evidence: MatchingEvidence | null, options: HtmlOptions = {}): string {
   const figures = evidence ? documentFigures(doc, evidence) : [];
+  const pairs = evidence ? conversationPairs(doc, evidence) : [];
   let next = 0;
+  let conversation = 0;
+  const timeline = (): string => {
+    const pair = pairs[conversation++];
+    const mediaId = pair ? pairRecording(pair) : null;
+    const d = mediaId ? options.shared?.[mediaId] : undefined;
+    const svg = evidence && pair && d ? pairTimelineSvg(evidence, pair, d) : null;
+    // At phone width it keeps a readable size and scrolls sideways in place, as the dashboard's timeline.
+    return d && svg ? `\n<p class="pair-timeline">${esc(pairTimelineCaption(d))}</p>\n<div class="pair-timeline-wrap">${svg}</div>` : '';
+  };
   const sections = doc.sections.map((s) => {
     const c = s.section_content;
     const blocks: Block[] = Array.isArray(c) ? c : 'type' in c ? [c as Block] : [];
-    const body = blocks.map((b) => blockHtml(b, () => (b.type === 'illustration' ? (figures[next++]?.figure ?? null) : null))).join('\n');
+    const body = blocks.map((b) => blockHtml(b, () => (b.type === 'illustration' ? (figures[next++]?.figure ?? null) : null), timeline)).join('\n');
     return `<section>\n<h2>${esc(s.section_title)}</h2>\n${body}\n</section>`;
   });
   return [

@@ -8,4 +8,8 @@ export { documentFigures, figureFor } from './figures.ts';
 export type { Figure, FigureBar, FigureGroup } from './figures.ts';
 export { figureText, textBar } from './figure-text.ts';
 export { figureDescription, figureSvg } from './figure-svg.ts';
+export { conversationPairs, pairRecording, pairTimelineCaption, pairTimelineSvg } from './pair-timeline.ts';
+export type { SharedDiarization } from './pair-timeline.ts';
+export { MEASURE_COLUMNS, mediaMetricsCsv, entityMetricsCsv, measuresTable } from './metrics-csv.ts';
+export type { MediaMeasures, EntityMeasures } from './metrics-csv.ts';
 export type * from './types.ts';

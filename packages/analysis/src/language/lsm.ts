@@ -25,8 +25,8 @@ export function languageStyleMatching(a: Record<string, number>, b: Record<strin
   return { lsm: sum / FUNCTION_WORD_CATEGORY_KEYS.length, perCategory };
 }
 
-/** LSM of two speakers' language metrics; null when either has no words. */
+/** LSM of two speakers' language metrics; null when either has no words, or was not measured in English. */
 export function lsmOf(a: LanguageMetrics | null, b: LanguageMetrics | null): LsmResult | null {
-  if (!a || !b || a.words === 0 || b.words === 0) return null;
+  if (!a || !b || a.words === 0 || b.words === 0 || !a.functionWords || !b.functionWords) return null;
   return languageStyleMatching(a.functionWords, b.functionWords);
 }

@@ -88,8 +88,12 @@ function cueTime(cues: readonly TranscriptCue[]): number {
   return total;
 }
 
-/** Language measures of one speaker's cues; null when there are no cues at all. */
-export function computeLanguageMetrics(cues: readonly TranscriptCue[]): LanguageMetrics | null {
+/**
+ * Language measures of one speaker's cues; null when there are no cues at all. `lexicon` is the
+ * transcript's language for the word lists (lexicon-language.ts): null leaves the lexical
+ * measures null, not measured.
+ */
+export function computeLanguageMetrics(cues: readonly TranscriptCue[], lexicon: 'en' | null = 'en'): LanguageMetrics | null {
   if (cues.length === 0) return null;
   const allTokens: string[] = [];
   let questions = 0;
@@ -110,10 +114,13 @@ export function computeLanguageMetrics(cues: readonly TranscriptCue[]): Language
   const seconds = cueTime(cues);
   const fps = allTokens.filter((t) => FIRST_PERSON_SINGULAR.has(t)).length;
   const fpp = allTokens.filter((t) => FIRST_PERSON_PLURAL.has(t)).length;
+  const base = { words, wordsPerMinute: seconds >= MIN_WPM_SECONDS ? words / (seconds / 60) : null, questionRate: per100(questions) };
+  if (lexicon === null) {
+    return { ...base, lexicon: null, hedgeRate: null, firstPersonSingularRate: null, firstPersonPluralRate: null, sentiment: null, functionWords: null };
+  }
   return {
-    words,
-    wordsPerMinute: seconds >= MIN_WPM_SECONDS ? words / (seconds / 60) : null,
-    questionRate: per100(questions),
+    ...base,
+    lexicon,
     hedgeRate: per100(countHedges(allTokens)),
     firstPersonSingularRate: per100(fps),
     firstPersonPluralRate: per100(fpp),

@@ -1,13 +1,13 @@
 // entities list|get|label|tag|untag|merge|metrics.
-import type { Entity } from '@rapport/client';
+import { formatSeconds as formatSec, speakerName, type Entity } from '@rapport/client';
 import { int, need, str } from '../context.ts';
 import type { Command } from '../context.ts';
 import { UsageError } from '../usage-error.ts';
 import { table } from '../output.ts';
-import { entityMetricsCsv, measuresTable } from '../metrics-csv.ts';
+import { entityMetricsCsv, measuresTable } from '@rapport/analysis/render';
 
 function row(e: Entity): string[] {
-  return [e.id, e.label ?? '-', `${e.speechSec.toFixed(1)} s`, `${e.appearances.length} media`, e.tags.join(',')];
+  return [e.id, e.name, formatSec(e.speechSec), `${e.appearances.length} media`, e.tags.join(',')];
 }
 
 function show(e: Entity): string {
@@ -16,10 +16,14 @@ function show(e: Entity): string {
 
 export const entitiesList: Command = {
   summary: 'list the people tracked across media',
-  usage: ['entities list [--tag TAG] [--q TEXT] [--limit N] [--all]'],
-  options: { tag: { type: 'string' }, q: { type: 'string' }, limit: { type: 'string' }, all: { type: 'boolean' } },
+  usage: ['entities list [--tag TAG] [--q TEXT] [--limit N] [--all] [--include-empty]'],
+  options: { tag: { type: 'string' }, q: { type: 'string' }, limit: { type: 'string' }, all: { type: 'boolean' }, 'include-empty': { type: 'boolean' } },
   async run(ctx, _args, flags) {
-    const filter = { ...(str(flags, 'tag') ? { tag: str(flags, 'tag') as string } : {}), ...(str(flags, 'q') ? { q: str(flags, 'q') as string } : {}) };
+    const filter = {
+      ...(str(flags, 'tag') ? { tag: str(flags, 'tag') as string } : {}),
+      ...(str(flags, 'q') ? { q: str(flags, 'q') as string } : {}),
+      ...(flags['include-empty'] ? { include: 'empty' as const } : {}),
+    };
     const items: Entity[] = [];
     if (flags.all) for await (const e of ctx.client.entities.list({ ...filter, limit: 100 })) items.push(e);
     else items.push(...(await ctx.client.entities.list({ ...filter, limit: int(flags, 'limit', 1, 100) ?? 20 })).data);
@@ -32,7 +36,7 @@ export const entitiesGet: Command = {
   usage: ['entities get ID'],
   async run(ctx, args) {
     const e = await ctx.client.entities.retrieve(need(args, 0, 'ID'));
-    const apps = e.appearances.map((a) => [`  ${a.mediaId}`, `speaker ${a.speakerIndex}`, `${a.speechSec.toFixed(1)} s`]);
+    const apps = e.appearances.map((a) => [`  ${a.mediaId}`, speakerName(a.speakerIndex), formatSec(a.speechSec)]);
     ctx.out.result(e, [show(e), ...(apps.length ? [table(apps)] : [])].join('\n'));
   },
 };
@@ -89,7 +93,7 @@ export const entitiesMetrics: Command = {
       ctx.out.result(null, entityMetricsCsv(e));
       return;
     }
-    const heads = ['profile', ...e.appearances.map((a) => `${a.mediaId} speaker ${a.speakerIndex}`)];
+    const heads = ['profile', ...e.appearances.map((a) => `${a.mediaId} ${speakerName(a.speakerIndex)}`)];
     ctx.out.result(e, table(measuresTable(heads, [e.metrics, ...e.appearances.map((a) => a.metrics)])));
   },
 };

@@ -1,15 +1,15 @@
 // upload FILE…, files list|get|delete|reanalyze|diarization|metrics.
 import { basename } from 'node:path';
-import { APIError } from '@rapport/client';
+import { APIError, formatBytes, formatSeconds as formatSec, speakerName } from '@rapport/client';
 import type { DiarizationFormat, Media, ReanalyzeParams, SpeakerHints } from '@rapport/client';
-import { measuresTable, mediaMetricsCsv } from '../metrics-csv.ts';
+import { measuresTable, mediaMetricsCsv } from '@rapport/analysis/render';
 import { int, need, str } from '../context.ts';
 import type { Command, Flags } from '../context.ts';
 import { UsageError } from '../usage-error.ts';
-import { formatBytes, progressBar, table } from '../output.ts';
+import { progressBar, table } from '../output.ts';
 
 function mediaRow(m: Media): string[] {
-  return [m.id, m.kind, m.filename, formatBytes(m.sizeBytes), m.durationSec === null ? '-' : `${m.durationSec.toFixed(1)} s`, m.analysis?.status ?? '-'];
+  return [m.id, m.kind, m.filename, formatBytes(m.sizeBytes), m.durationSec === null ? '-' : formatSec(m.durationSec), m.analysis?.status ?? '-'];
 }
 
 const HINT_OPTIONS = { speakers: { type: 'string' }, 'min-speakers': { type: 'string' }, 'max-speakers': { type: 'string' } } as const;
@@ -78,8 +78,13 @@ export const filesGet: Command = {
   usage: ['files get ID'],
   async run(ctx, args) {
     const m = await ctx.client.files.retrieve(need(args, 0, 'ID'));
-    const speakers = (m.analysis?.speakers ?? []).map((s) => [`  speaker ${s.index}`, s.entityId ?? '-', s.label ?? '', `${s.speechSec.toFixed(1)} s`]);
-    ctx.out.result(m, [table([mediaRow(m)]), ...(speakers.length ? [table(speakers)] : [])].join('\n'));
+    const people = await Promise.all(m.analysis.speakers.map((sp) => (sp.entityId ? ctx.client.entities.retrieve(sp.entityId).catch(() => null) : null)));
+    // Decisions §17: the person's label, else the transcript's name, else "Speaker N" from 1.
+    const speakers = m.analysis.speakers.map((sp, i) => [
+      `  ${speakerName(sp.index, people[i]?.label ?? sp.label)}`, sp.entityId ?? '-', formatSec(sp.speechSec), sp.enough ? '' : 'too little speech to judge',
+    ]);
+    const warnings = m.analysis.warnings.map((w) => `warning (${w.code}): ${w.reason}`);
+    ctx.out.result(m, [table([mediaRow(m)]), ...(speakers.length ? [table(speakers)] : []), ...warnings].join('\n'));
   },
 };
 
@@ -155,7 +160,7 @@ export const filesMetrics: Command = {
       ctx.out.result(null, mediaMetricsCsv(m));
       return;
     }
-    const heads = m.speakers.map((s) => `speaker ${s.index}${s.label ? ` (${s.label})` : ''}`);
+    const heads = m.speakers.map((s) => speakerName(s.index, s.label));
     ctx.out.result(m, table(measuresTable(heads, m.speakers.map((s) => s.metrics))));
   },
 };

@@ -162,7 +162,7 @@ export class Files {
 
   /**
    * The diarization as a file's text: `rttm` (RTTM for diarization scorers), `vtt` (WebVTT with
-   * `<v Speaker N>` voices and the transcript's text), `srt`, or `json` (the JSON of `diarization`).
+   * `<v Name>` voices, each speaker's display name, and the transcript's text), `srt`, or `json` (the JSON of `diarization`).
    */
   async diarizationFile(id: string, format: DiarizationFormat, options?: RequestOptions): Promise<string> {
     const res = await this.#http.send({

@@ -1,14 +1,12 @@
 // The four illustration variants of a result document, drawn by the analysis package's shared
 // renderer (@rapport/analysis/render): the very figures of the HTML report (and, as text, of the
-// Markdown), from the same evidence. Beside the `conversation` figure the dashboard also draws
-// what only it can read: the pair's turns on their shared recording (its diarization), gaps and
-// overlaps shaded.
+// Markdown), from the same evidence. Under the `conversation` figure, the pair's turns on their
+// shared recording (its diarization), overlaps shaded, drawn by the same renderer as in the report.
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import { figureFor, figureSvg } from '@rapport/analysis/render';
-import type { Figure, IllustrationVariant, MatchingEvidence, MemberEvidence, PairEvidence, ResultDocument } from '@rapport/analysis/render';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { figureFor, figureSvg, pairRecording, pairTimelineCaption, pairTimelineSvg } from '@rapport/analysis/render';
+import type { Figure, IllustrationVariant, MatchingEvidence, PairEvidence, ResultDocument } from '@rapport/analysis/render';
 import type { Diarization } from '@rapport/client';
-import { fmtSec, speakerColour } from '../ui.tsx';
 
 export interface Drawn {
   figure: Figure | null;
@@ -34,6 +32,22 @@ export function illustrationsOf(doc: ResultDocument, evidence: MatchingEvidence)
   return out;
 }
 
+/** The figure's width in pixels, followed as the page resizes, so that it is drawn one unit a pixel: text at its size, bars across the column. */
+function useWidth(): { ref: { current: HTMLElement | null }; px: number | undefined } {
+  const ref = useRef<HTMLElement | null>(null);
+  const [px, setPx] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => setPx(Math.min(900, Math.floor(el.clientWidth - 24)));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, px };
+}
+
 const MISSING: Record<IllustrationVariant, string> = {
   connection: 'No pair of this result was scored, so there is no connection to draw.',
   conversation: 'No pair of this result spoke in the same recording, so there is no shared conversation to draw.',
@@ -48,14 +62,15 @@ export function Illustration({ variant, drawn, evidence, diarization }: {
   diarization: (mediaId: string) => Promise<Diarization>;
 }): JSX.Element {
   const figure = drawn?.figure ?? null;
+  const width = useWidth();
   return (
-    <figure class="illustration" data-variant={variant}>
+    <figure class="illustration" data-variant={variant} ref={width.ref}>
       {!evidence ? <p>The evidence behind this result is not available, so this figure cannot be drawn.</p>
         : figure ? (
           <>
             <figcaption>{figure.title}</figcaption>
             {/* The shared renderer's SVG: built from escaped text and numbers only, no script, nothing fetched. */}
-            <div class="figure-svg" dangerouslySetInnerHTML={{ __html: figureSvg(figure) }} />
+            <div class="figure-svg" dangerouslySetInnerHTML={{ __html: figureSvg(figure, { width: width.px }) }} />
           </>
         ) : <p>{MISSING[variant]}</p>}
       {evidence && drawn?.pair ? <PairTimeline evidence={evidence} pair={drawn.pair} diarization={diarization} /> : null}
@@ -63,47 +78,24 @@ export function Illustration({ variant, drawn, evidence, diarization }: {
   );
 }
 
-const short = (name: string): string => (name.length > 30 ? `${name.slice(0, 29)}…` : name);
-const nameOf = (m: MemberEvidence): string => m.shortName ?? m.name;
-
-/** The pair's turns on the first recording they share, overlaps shaded. */
+/** The pair's turns on the first recording they share, overlaps shaded: the HTML report's own drawing (pair-timeline.ts). */
 function PairTimeline({ evidence, pair, diarization }: { evidence: MatchingEvidence; pair: PairEvidence; diarization: (mediaId: string) => Promise<Diarization> }): JSX.Element | null {
-  const member = evidence.group.find((g) => g.ref === pair.member);
-  const mediaId = pair.sharedMediaIds[0];
+  const mediaId = pairRecording(pair);
   const [d, setD] = useState<Diarization | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     if (mediaId) diarization(mediaId).then(setD, () => setFailed(true));
   }, [mediaId]);
-  if (!member || !mediaId) return null;
+  if (!mediaId) return null;
   if (failed) return <p>The shared recording’s timeline could not be read (it may have been deleted).</p>;
   if (!d) return <p class="loading">Loading the shared conversation…</p>;
-  const a = evidence.target.appearances.find((x) => x.mediaId === mediaId)?.speakerIndex;
-  const b = member.appearances.find((x) => x.mediaId === mediaId)?.speakerIndex;
-  const rows = [{ name: nameOf(evidence.target), sp: a }, { name: nameOf(member), sp: b }];
-  const dur = Math.max(d.durationSec ?? 0, ...d.segments.map((s) => s.end), 0.001);
-  const x = (t: number): number => 210 + (t / dur) * 520;
-  const segs = (sp: number | undefined) => d.segments.filter((s) => s.speaker === sp);
-  const overlaps: { start: number; end: number }[] = [];
-  for (const s of segs(a)) for (const t of segs(b)) {
-    const start = Math.max(s.start, t.start);
-    const end = Math.min(s.end, t.end);
-    if (end > start) overlaps.push({ start, end });
-  }
+  const svg = pairTimelineSvg(evidence, pair, d);
+  if (!svg) return null;
   return (
     <div class="pair-timeline">
-      <p class="hint">Their turns in the recording they share ({fmtSec(dur)}), overlaps shaded:</p>
-      <svg viewBox="0 0 760 96" role="img" aria-label={`Turns of ${rows[0]!.name} and ${rows[1]!.name} over ${fmtSec(dur)}, ${overlaps.length} overlaps`}>
-        {rows.map((r, i) => (
-          <g key={r.name}>
-            <text x={202} y={i * 30 + 24} text-anchor="end" class="axis">{short(r.name)}</text>
-            {segs(r.sp).map((s) => <rect key={s.start} x={x(s.start)} y={i * 30 + 10} width={Math.max(1, x(s.end) - x(s.start))} height={20} fill={speakerColour(i)} />)}
-          </g>
-        ))}
-        {overlaps.map((o) => <rect key={o.start} x={x(o.start)} y={8} width={Math.max(1, x(o.end) - x(o.start))} height={54} fill="#000" fill-opacity={0.25} />)}
-        <text x={210} y={88} class="axis">0:00</text>
-        <text x={730} y={88} text-anchor="end" class="axis">{fmtSec(dur)}</text>
-      </svg>
+      <p class="hint">{pairTimelineCaption(d)}</p>
+      {/* The shared renderer's SVG: built from escaped text and numbers only, no script, nothing fetched. */}
+      <div dangerouslySetInnerHTML={{ __html: svg }} />
     </div>
   );
 }

@@ -9,6 +9,8 @@ import type { Segment } from './speaker-stats.ts';
 const W = 1000;
 const ROW = 26;
 const ENV_H = 60;
+/** Longest name drawn whole beside the timeline (characters). */
+const MAX_NAME = 40;
 
 export function Timeline({ segments, durationSec, names, env, onPlay, playing, texts, at }: {
   segments: readonly Segment[];
@@ -29,9 +31,16 @@ export function Timeline({ segments, durationSec, names, env, onPlay, playing, t
   const h = top + speakers.length * ROW + 20;
   const ticks = Math.max(1, Math.ceil(dur / 10));
   const step = dur > 600 ? 60 : dur > 120 ? 30 : dur > 30 ? 10 : 5;
+  // The names' column is as wide as the longest name (about 7 units a character at 12 px), up to
+  // a limit past which a name is shortened, in full in its tooltip.
+  const shown = (sp: number): string => {
+    const n = names(sp);
+    return n.length > MAX_NAME ? `${n.slice(0, MAX_NAME - 1)}…` : n;
+  };
+  const pad = Math.max(90, Math.min(MAX_NAME * 7 + 16, 16 + 7 * Math.max(8, ...speakers.map((sp) => shown(sp).length))));
   return (
     <figure class="timeline" tabIndex={0} aria-label="Speaker timeline, scrolls sideways on small screens">
-      <svg viewBox={`-90 0 ${W + 100} ${h}`} role="group" aria-label={`Speaker timeline, ${fmtSec(dur)} long`}>
+      <svg viewBox={`-${pad} 0 ${W + pad + 10} ${h}`} role="group" aria-label={`Speaker timeline, ${fmtSec(dur)} long`}>
         {env ? (
           <g aria-hidden="true">
             <path class="envelope" d={envPath(env)} fill="#8a8a8a" />
@@ -40,7 +49,7 @@ export function Timeline({ segments, durationSec, names, env, onPlay, playing, t
         ) : null}
         {speakers.map((sp, row) => (
           <g key={sp}>
-            <text x={-8} y={top + row * ROW + 17} text-anchor="end" class="axis">{names(sp)}</text>
+            <text x={-8} y={top + row * ROW + 17} text-anchor="end" class="axis name">{shown(sp)}<title>{names(sp)}</title></text>
             {segments.map((s, k) => ({ s, words: texts?.[k] ?? null })).filter(({ s }) => s.speaker === sp).map(({ s, words }) => {
               const label = `${names(sp)}, ${fmtSec(s.start)} to ${fmtSec(s.end)}${words ? `: “${words.length > 120 ? `${words.slice(0, 119)}…` : words}”` : ''}${onPlay ? ', play' : ''}`;
               const active = playing === s;
@@ -84,13 +93,15 @@ function envPath(env: number[]): string {
 
 /** A horizontal bar chart of shares (0–1), one bar per row. */
 export function ShareBars({ rows }: { rows: { label: string; share: number; colour: string }[] }): JSX.Element {
+  const label = (t: string): string => (t.length > MAX_NAME ? `${t.slice(0, MAX_NAME - 1)}…` : t);
+  const left = Math.max(120, Math.min(MAX_NAME * 7 + 10, 10 + 7 * Math.max(0, ...rows.map((r) => label(r.label).length))));
   return (
-    <svg class="bars" viewBox={`0 0 400 ${rows.length * 24 + 4}`} role="img" aria-label={`Talk share: ${rows.map((r) => `${r.label} ${Math.round(r.share * 100)}%`).join(', ')}`}>
+    <svg class="bars" viewBox={`0 0 ${left + 290} ${rows.length * 24 + 4}`} role="img" aria-label={`Talk share: ${rows.map((r) => `${r.label} ${Math.round(r.share * 100)}%`).join(', ')}`}>
       {rows.map((r, i) => (
         <g key={r.label}>
-          <rect x={120} y={i * 24 + 4} width={Math.max(1, r.share * 230)} height={16} fill={r.colour} />
-          <text x={114} y={i * 24 + 16} text-anchor="end" class="axis">{r.label}</text>
-          <text x={126 + r.share * 230} y={i * 24 + 16} class="axis">{Math.round(r.share * 100)}%</text>
+          <rect x={left} y={i * 24 + 4} width={Math.max(1, r.share * 230)} height={16} fill={r.colour} />
+          <text x={left - 6} y={i * 24 + 16} text-anchor="end" class="axis">{label(r.label)}<title>{r.label}</title></text>
+          <text x={left + 6 + r.share * 230} y={i * 24 + 16} class="axis">{Math.round(r.share * 100)}%</text>
         </g>
       ))}
     </svg>

@@ -1,6 +1,6 @@
 // The transcript aligned to the timeline. The API places an attached transcript's words on the
 // diarization's segments in its WebVTT export (GET /v1/files/:id/diarization?format=vtt: one cue
-// per segment, in segment order, `<v Speaker N>` and the words spoken in it, or the name alone
+// per segment, in segment order, `<v Name>` and the words spoken in it, or the name alone
 // where none fell), so cue k is the text of segment k of the timeline.
 import type { JSX } from 'preact';
 import { fmtSec, speakerColour } from '../ui.tsx';
@@ -23,8 +23,12 @@ function unescape(s: string): string {
   return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
-/** The cues of the API's diarization WebVTT. */
-export function parseDiarizationVtt(vtt: string): Cue[] {
+/**
+ * The cues of the API's diarization WebVTT: cue k is segment k of the diarization, which gives its
+ * speaker; the voice is the speaker's display name (decisions §17), and a cue whose text is only
+ * that name has no words.
+ */
+export function parseDiarizationVtt(vtt: string, segments: readonly Segment[]): Cue[] {
   const cues: Cue[] = [];
   for (const block of vtt.replace(/\r\n?/g, '\n').split(/\n{2,}/)) {
     const lines = block.split('\n');
@@ -32,11 +36,11 @@ export function parseDiarizationVtt(vtt: string): Cue[] {
     if (at < 0) continue;
     const [from = '', to = ''] = (lines[at] as string).split('-->').map((x) => x.trim());
     const body = lines.slice(at + 1).join(' ');
-    const voice = /^<v Speaker (\d+)>(.*)$/.exec(body);
+    const voice = /^<v ([^>]*)>(.*)$/.exec(body);
     if (!voice) continue;
-    const speaker = Number(voice[1]) - 1;
+    const speaker = segments[cues.length]?.speaker ?? 0;
     const text = unescape((voice[2] ?? '').trim());
-    cues.push({ start: seconds(from), end: seconds(to), speaker, text: text && text !== `Speaker ${speaker + 1}` ? text : null });
+    cues.push({ start: seconds(from), end: seconds(to), speaker, text: text && text !== unescape(voice[1] ?? '') ? text : null });
   }
   return cues;
 }

@@ -11,20 +11,31 @@ export function hz(semitones: number): number {
   return 27.5 * 2 ** (semitones / 12);
 }
 
+/** What each unit means, shown under the table and as the headers' tooltips. */
+const UNITS = {
+  speaking: 'syllables per second over the speaker\'s talking time, pauses included: how fast they get through what they say (conversation: about 3 to 6)',
+  articulation: 'syllables per second with the pauses inside turns left out: how fast they speak while speaking',
+  pitch: 'hertz: the median pitch of the voice (typically about 85 to 180 Hz for lower voices, 165 to 255 Hz for higher ones)',
+  range: 'semitones between the 5th and 95th percentile of the voice\'s pitch (12 semitones make an octave): how much the voice moves',
+  loudness: 'decibels below the loudest level the recording can hold (0 dBFS); speech is usually about −35 to −15 dBFS, depending on the microphone',
+} as const;
+
 const fx = (v: number | null | undefined, digits: number, unit: string): string => (v === null || v === undefined || !Number.isFinite(v) ? 'not measured' : `${v.toFixed(digits)}${unit}`);
 
 function Bars({ title, rows, unit }: { title: string; rows: { label: string; value: number | null; colour: string }[]; unit: string }): JSX.Element {
   const max = Math.max(1e-9, ...rows.map((r) => r.value ?? 0));
   const text = (v: number | null) => (v === null ? 'not measured' : `${v.toFixed(unit === ' Hz' ? 0 : 1)}${unit}`);
+  const short = (t: string): string => (t.length > 40 ? `${t.slice(0, 39)}…` : t);
+  const left = Math.max(120, Math.min(40 * 7 + 10, 10 + 7 * Math.max(0, ...rows.map((r) => short(r.label).length))));
   return (
     <figure class="voice-chart">
       <figcaption>{title}</figcaption>
-      <svg class="bars" viewBox={`0 0 400 ${rows.length * 24 + 4}`} role="img" aria-label={`${title}: ${rows.map((r) => `${r.label} ${text(r.value)}`).join(', ')}`}>
+      <svg class="bars" viewBox={`0 0 ${left + 300} ${rows.length * 24 + 4}`} role="img" aria-label={`${title}: ${rows.map((r) => `${r.label} ${text(r.value)}`).join(', ')}`}>
         {rows.map((r, i) => (
           <g key={r.label}>
-            <text x={114} y={i * 24 + 16} text-anchor="end" class="axis">{r.label.length > 16 ? `${r.label.slice(0, 15)}…` : r.label}</text>
-            {r.value !== null ? <rect x={120} y={i * 24 + 4} width={Math.max(1, (r.value / max) * 200)} height={16} fill={r.colour} /> : null}
-            <text x={126 + (r.value !== null ? (r.value / max) * 200 : 0)} y={i * 24 + 16} class="axis">{text(r.value)}</text>
+            <text x={left - 6} y={i * 24 + 16} text-anchor="end" class="axis">{short(r.label)}<title>{r.label}</title></text>
+            {r.value !== null ? <rect x={left} y={i * 24 + 4} width={Math.max(1, (r.value / max) * 200)} height={16} fill={r.colour} /> : null}
+            <text x={left + 6 + (r.value !== null ? (r.value / max) * 200 : 0)} y={i * 24 + 16} class="axis">{text(r.value)}</text>
           </g>
         ))}
       </svg>
@@ -44,8 +55,10 @@ export function VoiceAndPace({ metrics, name }: { metrics: MediaMetrics; name: (
         <table class="voice">
           <caption class="visually-hidden">Voice and pace of each speaker, as measured by the analysis</caption>
           <thead><tr>
-            <th scope="col">Speaker</th><th scope="col">Speaking rate</th><th scope="col">Articulation rate</th><th scope="col">Words per minute</th>
-            <th scope="col">Median pitch</th><th scope="col">Pitch range</th><th scope="col">Pauses</th><th scope="col">Median pause</th><th scope="col">Loudness</th>
+            <th scope="col">Speaker</th>
+            <th scope="col" title={UNITS.speaking}>Speaking rate</th><th scope="col" title={UNITS.articulation}>Articulation rate</th><th scope="col">Words per minute</th>
+            <th scope="col" title={UNITS.pitch}>Median pitch</th><th scope="col" title={UNITS.range}>Pitch range</th><th scope="col">Pauses</th><th scope="col">Median pause</th>
+            <th scope="col" title={UNITS.loudness}>Loudness</th>
           </tr></thead>
           <tbody>
             {rows.map((s) => {
@@ -67,6 +80,12 @@ export function VoiceAndPace({ metrics, name }: { metrics: MediaMetrics; name: (
           </tbody>
         </table>
       </div>
+      <dl class="legend" aria-label="Units">
+        <div><dt>syl/s</dt><dd>{UNITS.speaking}</dd></div>
+        <div><dt>Hz</dt><dd>{UNITS.pitch}</dd></div>
+        <div><dt>semitones</dt><dd>{UNITS.range}</dd></div>
+        <div><dt>dBFS</dt><dd>{UNITS.loudness}</dd></div>
+      </dl>
     </>
   );
 }

@@ -51,13 +51,18 @@ function MemberPicker({ id, legend, value, onChange, people, recordings, onRemov
           <label for={`${id}-entity`}>Person</label>
           <select id={`${id}-entity`} value={value.entityId} required onChange={(e) => set({ entityId: e.currentTarget.value })}>
             <option value="">Choose…</option>
-            {people.map((p) => <option key={p.id} value={p.id}>{personName(p)}</option>)}
+            {people.filter((p) => p.enough).map((p) => <option key={p.id} value={p.id}>{personName(p)}</option>)}
           </select>
         </>
       ) : (
         <>
           <label for={`${id}-media`}>Recording</label>
-          <select id={`${id}-media`} value={value.mediaId} required onChange={(e) => set({ mediaId: e.currentTarget.value })}>
+          <select id={`${id}-media`} value={value.mediaId} required onChange={(e) => {
+            // The first voice offered: speakers with too little speech are not (decisions §16).
+            const mediaId = e.currentTarget.value;
+            const first = recordings.find((m) => m.id === mediaId)?.analysis.speakers.find((s) => s.enough);
+            set({ mediaId, speaker: first?.index ?? 0 });
+          }}>
             <option value="">Choose…</option>
             {recordings.map((m) => <option key={m.id} value={m.id}>{m.label ?? m.filename}</option>)}
           </select>
@@ -72,7 +77,7 @@ function MemberPicker({ id, legend, value, onChange, people, recordings, onRemov
             <>
               <label for={`${id}-speaker`}>Speaker</label>
               <select id={`${id}-speaker`} value={String(value.speaker)} onChange={(e) => set({ speaker: Number(e.currentTarget.value) })}>
-                {(media?.analysis.speakers ?? []).map((s) => <option key={s.index} value={String(s.index)}>{s.label ?? `Speaker ${s.index + 1}`}</option>)}
+                {(media?.analysis.speakers ?? []).filter((s) => s.enough).map((s) => <option key={s.index} value={String(s.index)}>{s.label ?? `Speaker ${s.index + 1}`}</option>)}
                 {media && media.analysis.speakers.length === 0 ? <option value="0">Speaker 1 (analysis not ready)</option> : null}
               </select>
             </>

@@ -5,8 +5,9 @@ import { useState } from 'preact/hooks';
 import type { Session } from '../api.ts';
 import { ErrorNote, Pager, Section, fmtSec, useAsync, useCursorPages } from '../ui.tsx';
 
-export function personName(e: { id: string; label: string | null }): string {
-  return e.label ?? `Unnamed ${e.id.slice(-6)}`;
+/** Decisions §16: the label, else the service's name after the first appearance ("Speaker 2 in interview.wav"), never an id. */
+export function personName(e: { label: string | null; name: string }): string {
+  return e.label ?? e.name;
 }
 
 export function PeoplePage({ session }: { session: Session }): JSX.Element {

@@ -7,7 +7,8 @@ import type { JSX } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import type { Diarization, Media, MediaMetrics, SpeakerHints } from '@rapport/client';
 import type { Session } from '../api.ts';
-import { HintsFields, cleanHints } from '../hints.tsx';
+import { HintsFields, cleanHints, hintsText } from '../hints.tsx';
+import { Downloads, recordingDownloads } from '../downloads.tsx';
 import { Timeline, ShareBars } from '../figures/timeline.tsx';
 import { speakerFigures } from '../figures/speaker-stats.ts';
 import type { Segment } from '../figures/speaker-stats.ts';
@@ -55,10 +56,15 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
     // A speaker's name is its person's label (what labelling sets), else the transcript's name.
     const entities = await Promise.all(media.analysis.speakers.map((sp) => (sp.entityId ? session.client.entities.retrieve(sp.entityId, { signal }).catch(() => null) : null)));
     const names = new Map(media.analysis.speakers.map((sp, i) => [sp.index, entities[i]?.label ?? sp.label]));
-    return { media, diar: diar as Diarization | null, metrics: metrics as MediaMetrics | null, cues: vtt ? parseDiarizationVtt(vtt) : null, names };
+    return { media, diar: diar as Diarization | null, metrics: metrics as MediaMetrics | null, cues: vtt && diar ? parseDiarizationVtt(vtt, diar.segments) : null, names };
   }, [id]);
+  const [note, setNote] = useState('');
   // While an analysis is owed, its stages come from the media's event stream; its end reloads the page's data.
-  const live = useMediaAnalysis(session, data.data?.media, () => data.reload());
+  // Its end also clears a note about the request that started it ("queued"), now stale.
+  const live = useMediaAnalysis(session, data.data?.media, () => {
+    setNote('');
+    data.reload();
+  });
   const player = useRef<HTMLAudioElement>(null);
   const audio = usePlayer(session, data.data?.media);
   const env = useEnvelope(session, data.data?.media);
@@ -66,7 +72,6 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
   const [at, setAt] = useState<number | null>(null);
   const [hints, setHints] = useState<SpeakerHints>({});
   const [actionError, setActionError] = useState<unknown>(null);
-  const [note, setNote] = useState('');
   const media: Media | undefined = live.latest ?? data.data?.media;
 
   /** Plays one stretch: a fresh link when the current one is about to expire, then seek and play until its end. */
@@ -107,7 +112,10 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
       <p><a href="#/recordings">← Recordings</a></p>
       <h1>{media.label ?? media.filename}</h1>
       <p class="meta">{media.kind} · {fmtSec(media.durationSec)} · {fmtBytes(media.sizeBytes)} · uploaded {fmtDate(media.createdAt)} · <span aria-live="polite">{analysisText(media)}</span>
-        {media.analysis.speakerHints ? ` · hints ${JSON.stringify(media.analysis.speakerHints).replace(/[{}"]/g, '')}` : ''}</p>
+        {media.analysis.speakerHints ? ` · asked for ${hintsText(media.analysis.speakerHints)}` : ''}</p>
+      {media.analysis.status === 'ready' ? media.analysis.warnings.map((w) => (
+        <p key={w.code} class="warning" role="note" data-code={w.code}><strong>Speaker count not met:</strong> {w.reason} ({w.found} found).</p>
+      )) : null}
       <ErrorNote error={data.error} />
       <ErrorNote error={live.error} context="The live analysis stream stopped" />
       <ErrorNote error={audio.error} context="The recording cannot be played" />
@@ -157,7 +165,9 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
                       <td><SpeakerLabel session={session} entityId={sp?.entityId ?? null} current={names?.get(f.speaker) ?? null} name={name(f.speaker)} onDone={data.reload} /></td>
                       <td>
                         {sp?.entityId ? <a href={`#/people/${sp.entityId}`}>Profile</a> : null}{' '}
-                        <a href={`#/matching?media=${media.id}&speaker=${f.speaker}`}>Match {name(f.speaker)}</a>
+                        {sp?.enough === false
+                          ? <span class="hint">too little speech to judge</span>
+                          : <a href={`#/matching?media=${media.id}&speaker=${f.speaker}`}>Match {name(f.speaker)}</a>}
                       </td>
                     </tr>
                   );
@@ -165,6 +175,12 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
               </tbody>
             </table>
           </div>
+        </Section>
+      ) : null}
+      {diar ? (
+        <Section title="Downloads">
+          <Downloads label="Download this recording's analysis" items={recordingDownloads(session, media.id, (media.label ?? media.filename).replace(/\.[^.]+$/, ''))} />
+          <p class="hint">RTTM for diarization scorers, WebVTT and SRT for players and editors (with the transcript's words when one is attached), and each speaker's measurements as CSV with the units in the header.</p>
         </Section>
       ) : null}
       {data.data?.metrics ? (

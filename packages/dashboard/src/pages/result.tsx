@@ -13,6 +13,7 @@ import {
 import type { Session } from '../api.ts';
 import { Illustration, illustrationsOf } from '../figures/illustrations.tsx';
 import { ErrorNote, useAsync } from '../ui.tsx';
+import { Downloads, recordingDownloads } from '../downloads.tsx';
 
 // The Lucide names the documents use (packages/analysis/src/documents/icons.ts).
 const ICONS: Record<string, typeof Users> = {
@@ -97,6 +98,13 @@ function Feedback({ session, resultId }: { session: Session; resultId: string })
   );
 }
 
+/** The recordings a result's members were picked from (media targets), for their measurements. */
+function recordingsOf(payload: { target: { source: unknown }; group?: { source: unknown }[] }): string[] {
+  const ids = [payload.target, ...(payload.group ?? [])].map((m) => (m.source as { type?: string; mediaId?: string }))
+    .filter((s) => s.type === 'media_target' && typeof s.mediaId === 'string').map((s) => s.mediaId as string);
+  return [...new Set(ids)];
+}
+
 export function ResultPage({ session, kind, id }: { session: Session; kind: 'matching' | 'report'; id: string }): JSX.Element {
   const [copied, setCopied] = useState('');
   const data = useAsync(async (signal) => {
@@ -128,6 +136,14 @@ export function ResultPage({ session, kind, id }: { session: Session; kind: 'mat
         <a class="button" download={`${payload.id}.md`} href={`data:text/markdown;charset=utf-8,${encodeURIComponent(md)}`}>Download Markdown</a>
         <span role="status">{copied}</span>
       </div>
+      {payload.json ? (
+        <Downloads label="Download this result" items={[{
+          label: 'HTML report',
+          filename: `${payload.id}.html`,
+          type: 'text/html',
+          fetch: () => (kind === 'report' ? session.client.reports.html(payload.id) : session.client.matching.html(payload.id)),
+        }, ...recordingsOf(payload).flatMap((m, i, all) => recordingDownloads(session, m, m, all.length > 1 ? ` of ${m}` : ' of the recording'))]} />
+      ) : null}
       {payload.json ? <DocumentView doc={payload.json} evidence={evidence} session={session} /> : <p>This result has no document.</p>}
       <Feedback session={session} resultId={payload.id} />
     </>

@@ -12,8 +12,9 @@ const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
+  svg: 'image/svg+xml',
 };
-const ASSET = /^[a-z0-9-]+\.(js|css)$/;
+const ASSET = /^[a-z0-9-]+\.(js|css|svg)$/;
 // The app loads only its own files and talks only to this origin; media it plays are local blobs.
 const CSP = "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
@@ -42,6 +43,9 @@ async function sendFile(req: FastifyRequest, reply: FastifyReply, name: string, 
 
 export function registerDashboardRoutes(app: FastifyInstance, dir = DIST): void {
   app.get('/', (req, reply) => sendFile(req, reply, 'index.html', dir));
+  // Browsers ask for /favicon.ico whatever the page links (a 404 in the console on every load):
+  // the same icon the page names.
+  app.get('/favicon.ico', (req, reply) => sendFile(req, reply, 'favicon.svg', dir));
   app.get<{ Params: { name: string } }>('/assets/:name', (req, reply) => {
     if (!ASSET.test(req.params.name)) throw new ApiError('NOT_FOUND', `No dashboard asset ${req.params.name}.`);
     return sendFile(req, reply, req.params.name, dir);

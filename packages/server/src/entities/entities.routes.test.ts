@@ -42,21 +42,22 @@ describe('entities', () => {
     assert.deepEqual(e.tags, []);
     assert.equal(e.speechSec, 19.75);
     assert.equal(e.appearances.length, 2);
-    assert.deepEqual(Object.keys(e).sort(), ['appearances', 'createdAt', 'id', 'label', 'speechSec', 'tags', 'updatedAt']);
+    assert.deepEqual(Object.keys(e).sort(), ['appearances', 'createdAt', 'enough', 'id', 'label', 'name', 'speechSec', 'tags', 'updatedAt']);
     assert.equal((await req('GET', `/v1/entities/${newId('ent')}`)).statusCode, 404);
   });
 
-  it('lists newest first with paging, ?q= on labels and ?tag= (case-insensitive)', async () => {
+  it('lists newest first with paging, ?q= on labels and ?tag= (case-insensitive); entities without appearances only with ?include=empty', async () => {
     const a = await insertEntity(t.services, t.main.workspaceId, 'Grace Hopper');
     const b = await insertEntity(t.services, t.main.workspaceId, 'Alan Turing');
     await req('POST', `/v1/entities/${b}/tags`, { tags: ['Founder'] });
-    const page = json<{ data: Entity[]; nextCursor: string | null }>(await req('GET', '/v1/entities?limit=1'));
+    const page = json<{ data: Entity[]; nextCursor: string | null }>(await req('GET', '/v1/entities?limit=1&include=empty'));
     assert.equal(page.data[0]?.id, b);
     assert.ok(page.nextCursor);
-    const next = json<{ data: Entity[] }>(await req('GET', `/v1/entities?limit=1&cursor=${page.nextCursor}`));
+    const next = json<{ data: Entity[] }>(await req('GET', `/v1/entities?limit=1&include=empty&cursor=${page.nextCursor}`));
     assert.equal(next.data[0]?.id, a);
-    assert.deepEqual(json<{ data: Entity[] }>(await req('GET', '/v1/entities?q=hopp')).data.map((e) => e.id), [a]);
-    assert.deepEqual(json<{ data: Entity[] }>(await req('GET', '/v1/entities?tag=founder')).data.map((e) => e.id), [b]);
+    assert.deepEqual(json<{ data: Entity[] }>(await req('GET', '/v1/entities?q=hopp&include=empty')).data.map((e) => e.id), [a]);
+    assert.deepEqual(json<{ data: Entity[] }>(await req('GET', '/v1/entities?tag=founder&include=empty')).data.map((e) => e.id), [b]);
+    assert.deepEqual(json<{ data: Entity[] }>(await req('GET', '/v1/entities?q=hopp')).data, [], 'no appearance: not listed by default');
     await badRequest(await req('GET', '/v1/entities?q='), 'VALIDATION_FAILED', '/query/q');
     await badRequest(await req('GET', '/v1/entities?cursor=zzz'), 'VALIDATION_FAILED', '/query/cursor');
     await badRequest(await req('GET', '/v1/entities?color=red'), 'VALIDATION_FAILED', '/query/color');

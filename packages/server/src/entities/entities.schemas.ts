@@ -13,8 +13,10 @@ export const MAX_TAGS_PER_ENTITY = 100;
 export const Entity = Strict({
   id: Type.String(),
   label: Nullable(Type.String()),
+  name: Type.String({ description: 'what people read (decisions §16, §17): the label, else named after the first appearance ("Speaker 2 in interview.wav"), never by an id' }),
   tags: Type.Array(Type.String()),
   speechSec: Type.Number({ minimum: 0, description: 'seconds, over every appearance' }),
+  enough: Type.Boolean({ description: 'whether the entity has enough speech to be judged (decisions §16): false below MIN_SPEECH_SEC_TO_JUDGE seconds over its appearances' }),
   appearances: Type.Array(Strict({
     mediaId: Type.String(),
     speakerIndex: Type.Integer({ minimum: 0 }),
@@ -29,6 +31,7 @@ export const EntityListQuery = Strict({
   ...ListQuery.properties,
   tag: Type.Optional(Tag),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'case-insensitive substring of the label' })),
+  include: Type.Optional(Type.Literal('empty', { description: 'empty: also list entities with no appearance left (not listed by default, decisions §16)' })),
 });
 export type EntityListQuery = Static<typeof EntityListQuery>;
 

@@ -19,6 +19,7 @@ export class EntitiesService {
         ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
         ...(query.tag !== undefined ? { tag: query.tag } : {}),
         ...(query.q !== undefined ? { q: query.q } : {}),
+        includeEmpty: query.include === 'empty',
       });
     } catch (err) {
       if (err instanceof InvalidCursor) throw new ApiError('VALIDATION_FAILED', err.message, { details: [{ path: '/query/cursor', message: err.message }] });

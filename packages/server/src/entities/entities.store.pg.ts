@@ -3,7 +3,7 @@
 import type { PgDb, PgExec } from '../store/pg.ts';
 import { nowIso } from '../ids.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import { toEntity, type AppearanceRow, type EntityListQuery, type EntityRecord, type EntityRow, type EntityStore } from './entities.store.ts';
+import { APPEARANCE_COLUMNS, APPEARANCE_FROM, toEntity, type AppearanceRow, type EntityListQuery, type EntityRecord, type EntityRow, type EntityStore } from './entities.store.ts';
 
 export class PgEntityStore implements EntityStore {
   private readonly db: PgDb;
@@ -14,7 +14,7 @@ export class PgEntityStore implements EntityStore {
   private async toEntities(rows: EntityRow[]): Promise<EntityRecord[]> {
     if (rows.length === 0) return [];
     const apps = await this.db.all<AppearanceRow & { entity_id: string }>(
-      'SELECT entity_id, media_id, speaker_index, speech_sec FROM appearances WHERE entity_id = ANY($1::text[]) ORDER BY media_id, speaker_index',
+      `SELECT a.entity_id, ${APPEARANCE_COLUMNS} FROM ${APPEARANCE_FROM} WHERE a.entity_id = ANY($1::text[]) ORDER BY a.media_id, a.speaker_index`,
       rows.map((r) => r.id),
     );
     return rows.map((r) => toEntity(r, apps.filter((a) => a.entity_id === r.id)));
@@ -35,8 +35,9 @@ export class PgEntityStore implements EntityStore {
       `SELECT * FROM entities WHERE workspace_id = $1 AND seq < $2
        AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM json_array_elements_text(tags_json::json) AS t(value) WHERE lower(t.value) = lower($3::text)))
        AND ($4::text IS NULL OR strpos(lower(COALESCE(label, '')), lower($4::text)) > 0)
-       ORDER BY seq DESC LIMIT $5`,
-      workspaceId, before, q.tag ?? null, q.q ?? null, q.limit + 1,
+       AND ($5::boolean OR EXISTS (SELECT 1 FROM appearances a WHERE a.entity_id = entities.id))
+       ORDER BY seq DESC LIMIT $6`,
+      workspaceId, before, q.tag ?? null, q.q ?? null, q.includeEmpty === true, q.limit + 1,
     );
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];

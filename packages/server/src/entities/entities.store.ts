@@ -1,5 +1,6 @@
 // Entities: people tracked across media by voice. Speakers are linked to entities when media
 // analysis completes (SqliteMediaStore.completeAnalysis); this store reads and edits them.
+import { enoughSpeech } from '@rapport/analysis';
 import type { SqliteDb } from '../store/sqlite.ts';
 import { nowIso } from '../ids.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
@@ -13,8 +14,11 @@ export interface Appearance {
 export interface EntityRecord {
   id: string;
   label: string | null;
+  /** The label, else "Speaker N in <first recording>" (decisions §16). */
+  name: string;
   tags: string[];
   speechSec: number;
+  enough: boolean;
   appearances: Appearance[];
   createdAt: string;
   updatedAt: string;
@@ -25,6 +29,8 @@ export interface EntityListQuery {
   cursor?: string;
   tag?: string;
   q?: string;
+  /** Also entities with no appearance left (decisions §16: not listed by default). */
+  includeEmpty?: boolean;
 }
 
 export interface EntityStore {
@@ -61,15 +67,33 @@ export interface AppearanceRow {
   media_id: string;
   speaker_index: number;
   speech_sec: number;
+  /** The media's label, else its file name, and when it was uploaded (for the entity's name). */
+  media_name: string | null;
+  media_created: string | null;
+}
+
+/** The columns of APPEARANCE_FROM, for both backends. */
+export const APPEARANCE_COLUMNS = 'a.media_id, a.speaker_index, a.speech_sec, COALESCE(m.label, m.filename) AS media_name, m.created_at AS media_created';
+export const APPEARANCE_FROM = 'appearances a LEFT JOIN media m ON m.id = a.media_id';
+
+/** Decisions §16: an entity without a label is named after its first appearance, never by an id. */
+export function entityName(label: string | null, rows: AppearanceRow[]): string {
+  if (label) return label;
+  const first = [...rows].sort((a, b) => (a.media_created ?? '').localeCompare(b.media_created ?? '') || a.speaker_index - b.speaker_index)[0];
+  if (!first) return 'A person with no recording left';
+  return `Speaker ${first.speaker_index + 1} in ${first.media_name ?? 'a deleted recording'}`;
 }
 
 export function toEntity(r: EntityRow, rows: AppearanceRow[]): EntityRecord {
   const appearances = rows.map((a) => ({ mediaId: a.media_id, speakerIndex: a.speaker_index, speechSec: a.speech_sec }));
+  const speechSec = Math.round(appearances.reduce((s, a) => s + a.speechSec, 0) * 1000) / 1000;
   return {
     id: r.id,
     label: r.label,
+    name: entityName(r.label, rows),
     tags: JSON.parse(r.tags_json) as string[],
-    speechSec: Math.round(appearances.reduce((s, a) => s + a.speechSec, 0) * 1000) / 1000,
+    speechSec,
+    enough: enoughSpeech(speechSec),
     appearances,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -85,7 +109,7 @@ export class SqliteEntityStore implements EntityStore {
   private toEntity(r: EntityRow): EntityRecord {
     return toEntity(
       r,
-      this.db.all<AppearanceRow>('SELECT media_id, speaker_index, speech_sec FROM appearances WHERE entity_id = ? ORDER BY media_id, speaker_index', r.id),
+      this.db.all<AppearanceRow>(`SELECT ${APPEARANCE_COLUMNS} FROM ${APPEARANCE_FROM} WHERE a.entity_id = ? ORDER BY a.media_id, a.speaker_index`, r.id),
     );
   }
 
@@ -104,8 +128,9 @@ export class SqliteEntityStore implements EntityStore {
       `SELECT * FROM entities WHERE workspace_id = ? AND seq < ?
        AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(tags_json) WHERE lower(value) = lower(?)))
        AND (? IS NULL OR instr(lower(COALESCE(label, '')), lower(?)) > 0)
+       AND (? = 1 OR EXISTS (SELECT 1 FROM appearances a WHERE a.entity_id = entities.id))
        ORDER BY seq DESC LIMIT ?`,
-      workspaceId, before, q.tag ?? null, q.tag ?? null, q.q ?? null, q.q ?? null, q.limit + 1,
+      workspaceId, before, q.tag ?? null, q.tag ?? null, q.q ?? null, q.q ?? null, q.includeEmpty ? 1 : 0, q.limit + 1,
     );
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];

@@ -2,6 +2,7 @@
 // many at once, and a key that is revoked loses its streams. A revocation through this process
 // ends them at once; one made elsewhere (the admin CLI on the same store) within RECHECK_MS, when
 // every streaming key is authenticated again.
+import { apiKeyOf } from '../http/api-key.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth, type AuthContext } from '../http/context.ts';
 import { ApiError } from '../http/errors.ts';
@@ -79,7 +80,8 @@ export class StreamRegistry {
  */
 export function registerStream(registry: StreamRegistry, req: FastifyRequest, reply: FastifyReply): void {
   const auth = requireAuth(req.auth);
-  const apiKey = String(req.headers['service-api-key'] ?? '');
+  const sent = apiKeyOf(req.headers);
+  const apiKey = sent.key ?? '';
   const release = registry.open(auth, apiKey, () => {
     reply.raw.end();
     req.raw.socket?.destroy();

@@ -36,7 +36,7 @@ function parseRttm(text: string): { file: string; speaker: number; start: number
     assert.equal(f[2], '1');
     assert.deepEqual([f[5], f[6], f[8], f[9]], ['<NA>', '<NA>', '<NA>', '<NA>']);
     const start = Number(f[3]);
-    return { file: f[1] ?? '', speaker: Number(/^speaker_(\d+)$/.exec(f[7] ?? '')?.[1]), start, end: start + Number(f[4]) };
+    return { file: f[1] ?? '', speaker: Number(/^Speaker_(\d+)$/.exec(f[7] ?? '')?.[1]) - 1, start, end: start + Number(f[4]) };
   });
 }
 
@@ -143,17 +143,25 @@ describe('GET /v1/files/:id/diarization?format=', () => {
     } as unknown as MediaAnalysis;
     await t.services.stores.media.completeAnalysis(media.id, analysis, [0, 1].map((speakerIndex) => ({ speakerIndex, entityId: newId('ent'), speechSec: 0.8, create: { voiceprint: [1, 0], label: null } })));
 
+    // Decisions §17: one name everywhere: the person's label, else the transcript's, else "Speaker N" from 1.
     const rttm = await get(`/v1/files/${media.id}/diarization?format=rttm`);
     assert.equal(rttm.statusCode, 200);
     assert.match(String(rttm.headers['content-type']), /^text\/plain/);
-    assert.equal(rttm.body, `SPEAKER ${media.id} 1 0.200 0.800 <NA> <NA> speaker_0 <NA> <NA>\nSPEAKER ${media.id} 1 1.100 0.800 <NA> <NA> speaker_1 <NA> <NA>\n`);
+    assert.equal(rttm.body, `SPEAKER ${media.id} 1 0.200 0.800 <NA> <NA> Speaker_1 <NA> <NA>\nSPEAKER ${media.id} 1 1.100 0.800 <NA> <NA> Bob <NA> <NA>\n`);
     const vtt = await get(`/v1/files/${media.id}/diarization?format=vtt`);
     assert.match(String(vtt.headers['content-type']), /^text\/vtt/);
     assert.deepEqual(new WebVTTParser().parse(vtt.body, 'metadata').errors, []);
-    assert.match(vtt.body, /<v Speaker 2>Speaker 2/);
+    assert.match(vtt.body, /<v Speaker 1>Speaker 1/);
+    assert.match(vtt.body, /<v Bob>Bob/);
     const srt = await get(`/v1/files/${media.id}/diarization?format=srt`);
     assert.match(String(srt.headers['content-type']), /^application\/x-subrip/);
-    assert.equal(srt.body, '1\n00:00:00,200 --> 00:00:01,000\nSpeaker 1\n\n2\n00:00:01,100 --> 00:00:01,900\nSpeaker 2\n');
+    assert.equal(srt.body, '1\n00:00:00,200 --> 00:00:01,000\nSpeaker 1\n\n2\n00:00:01,100 --> 00:00:01,900\nBob\n');
+    // Naming the first speaker's person renames them in every file.
+    const first = json<Media>(await get(`/v1/files/${media.id}`)).analysis.speakers[0]?.entityId ?? '';
+    assert.equal((await call(t, t.main, { method: 'PATCH', url: `/v1/entities/${first}`, payload: { label: 'Ada Lovelace' } })).statusCode, 200);
+    assert.match((await get(`/v1/files/${media.id}/diarization?format=rttm`)).body, /<NA> <NA> Ada_Lovelace <NA> <NA>\n/);
+    assert.match((await get(`/v1/files/${media.id}/diarization?format=vtt`)).body, /<v Ada Lovelace>Ada Lovelace/);
+    assert.match((await get(`/v1/files/${media.id}/diarization?format=srt`)).body, /^1\n.*\nAda Lovelace\n/);
     const plain = json<Diarization>(await get(`/v1/files/${media.id}/diarization?format=json`));
     assert.equal(plain.segments.length, 2);
 
@@ -163,12 +171,12 @@ describe('GET /v1/files/:id/diarization?format=', () => {
     assert.equal((await get(`/v1/files/${newId('med')}/diarization?format=rttm`)).statusCode, 404);
   });
 
-  it("a transcript's file carries its cue text", async () => {
+  it("a transcript's file carries its cue text, each line under its speaker's name", async () => {
     const tr = await upload(VTT, 'talk.vtt');
     const srt = parseSrt((await get(`/v1/files/${tr.id}/diarization?format=srt`)).body);
-    assert.deepEqual(srt.map((e) => e.text), ['Speaker 1: Hello there, how are you doing today?', 'Speaker 2: Quite well, thank you. And you?', 'Speaker 1: Very well.']);
+    assert.deepEqual(srt.map((e) => e.text), ['Alice: Hello there, how are you doing today?', 'Bob: Quite well, thank you. And you?', 'Alice: Very well.']);
     const vtt = (await get(`/v1/files/${tr.id}/diarization?format=vtt`)).body;
-    assert.match(vtt, /<v Speaker 2>Quite well, thank you\. And you\?/);
+    assert.match(vtt, /<v Bob>Quite well, thank you\. And you\?/);
   });
 
   it('the OpenAPI document lists the query and the text media types', async () => {

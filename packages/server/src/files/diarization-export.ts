@@ -12,6 +12,10 @@ export const DIARIZATION_CONTENT_TYPES: Record<Exclude<DiarizationFormat, 'json'
 
 type Segment = Diarization['segments'][number];
 
+/** How a file names speaker `index` (decisions §17): its person's label, else "Speaker N" with N = index + 1. */
+export type SpeakerNames = (index: number) => string;
+export const NUMBERED: SpeakerNames = (index) => `Speaker ${index + 1}`;
+
 /**
  * The text of each segment: every cue of the transcript goes to the one segment it overlaps most,
  * among the segments of the speaker its name was aligned to when there is one (`labels[i]` is the
@@ -43,10 +47,15 @@ function fixed3(sec: number): string {
   return (Math.round(sec * 1000) / 1000).toFixed(3);
 }
 
-/** RTTM (NIST): one SPEAKER line per segment; file id the media id, speaker `speaker_<index>`. */
-export function toRttm(d: Diarization): string {
+/** An RTTM speaker name is one field: the display name with each run of white space as `_`. */
+export function rttmName(name: string): string {
+  return name.trim().replace(/\s+/g, '_') || '_';
+}
+
+/** RTTM (NIST): one SPEAKER line per segment; file id the media id, speaker its display name (`Speaker_1`). */
+export function toRttm(d: Diarization, names: SpeakerNames = NUMBERED): string {
   return d.segments
-    .map((s) => `SPEAKER ${d.mediaId} 1 ${fixed3(s.start)} ${fixed3(Math.max(0, s.end - s.start))} <NA> <NA> speaker_${s.speaker} <NA> <NA>\n`)
+    .map((s) => `SPEAKER ${d.mediaId} 1 ${fixed3(s.start)} ${fixed3(Math.max(0, s.end - s.start))} <NA> <NA> ${rttmName(names(s.speaker))} <NA> <NA>\n`)
     .join('');
 }
 
@@ -71,20 +80,20 @@ function vttEscape(text: string): string {
   return cueSafe(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** WebVTT: cues numbered from 1, `<v Speaker N>` (N = index + 1) and the transcript's text, else the name. */
-export function toWebVtt(d: Diarization, texts: readonly (string | null)[]): string {
+/** WebVTT: cues numbered from 1, `<v Name>` (the display name) and the transcript's text, else the name. */
+export function toWebVtt(d: Diarization, texts: readonly (string | null)[], names: SpeakerNames = NUMBERED): string {
   const cues = d.segments.map((s, k) => {
-    const name = `Speaker ${s.speaker + 1}`;
-    return `${k + 1}\n${cueTimes(s, '.')}\n<v ${name}>${vttEscape(texts[k] ?? name)}\n`;
+    const name = vttEscape(names(s.speaker));
+    return `${k + 1}\n${cueTimes(s, '.')}\n<v ${name}>${texts[k] ? vttEscape(texts[k]) : name}\n`;
   });
   return ['WEBVTT\n', ...cues].join('\n');
 }
 
-/** SRT: entries numbered from 1, `Speaker N: ` before the transcript's text (the name alone without one). */
-export function toSrt(d: Diarization, texts: readonly (string | null)[]): string {
+/** SRT: entries numbered from 1, `Name: ` before the transcript's text (the name alone without one). */
+export function toSrt(d: Diarization, texts: readonly (string | null)[], names: SpeakerNames = NUMBERED): string {
   return d.segments
     .map((s, k) => {
-      const name = `Speaker ${s.speaker + 1}`;
+      const name = cueSafe(names(s.speaker));
       const text = texts[k];
       return `${k + 1}\n${cueTimes(s, ',')}\n${text ? `${name}: ${cueSafe(text)}` : name}\n`;
     })

@@ -71,8 +71,8 @@ describe('media resources', () => {
     const m = json<Media>(await get(`/v1/files/${media.id}`));
     assert.equal(m.analysis.status, 'ready');
     assert.deepEqual(m.analysis.speakers, [
-      { index: 0, entityId: entityIds[0], speechSec: 0.8, firstSpeechSec: 0.2, label: null },
-      { index: 1, entityId: entityIds[1], speechSec: 0.8, firstSpeechSec: 1.1, label: 'Bob' },
+      { index: 0, entityId: entityIds[0], speechSec: 0.8, firstSpeechSec: 0.2, label: null, enough: false },
+      { index: 1, entityId: entityIds[1], speechSec: 0.8, firstSpeechSec: 1.1, label: 'Bob', enough: false },
     ]);
     assert.equal((await get(`/v1/files/${newId('med')}`)).statusCode, 404);
   });

@@ -2,7 +2,7 @@
 // OpenAPI document. Uploads are multipart, so their fields are checked in upload-stream.ts and
 // files.service.ts rather than by a body schema.
 import { Type, type Static } from 'typebox';
-import { ListQuery, Nullable, Strict } from '../http/schema-helpers.ts';
+import { ListQuery, Nullable, OneOf, Strict } from '../http/schema-helpers.ts';
 
 export const MediaSpeaker = Strict({
   index: Type.Integer({ minimum: 0, description: 'speakers are numbered by first speech' }),
@@ -10,6 +10,7 @@ export const MediaSpeaker = Strict({
   speechSec: Type.Number({ minimum: 0, description: 'seconds' }),
   firstSpeechSec: Type.Number({ minimum: 0, description: 'seconds' }),
   label: Nullable(Type.String()),
+  enough: Type.Boolean({ description: 'whether the speaker has enough speech to be judged (decisions §16): false below MIN_SPEECH_SEC_TO_JUDGE seconds; such a speaker has no entity of its own and a job that resolves to it fails with not_enough_speech' }),
 });
 export type MediaSpeaker = Static<typeof MediaSpeaker>;
 
@@ -59,10 +60,20 @@ export const UploadForm = Type.Object({
 export const ANALYSIS_STAGES = ['detecting_speech', 'identifying_speakers', 'measuring_behavior'] as const;
 export type AnalysisStageName = (typeof ANALYSIS_STAGES)[number];
 
+/** Decisions §15: a speaker-count hint the analysis could not meet, and why. */
+export const AnalysisWarning = Strict({
+  code: Type.Literal('hint_not_met'),
+  asked: SpeakerHints,
+  found: Type.Integer({ minimum: 0, description: 'speakers the analysis found' }),
+  reason: Type.String({ description: 'why, in words a person reads' }),
+});
+export type AnalysisWarning = Static<typeof AnalysisWarning>;
+
 export const MediaAnalysisState = Strict({
   status: Type.Union([Type.Literal('pending'), Type.Literal('running'), Type.Literal('ready'), Type.Literal('failed')]),
   error: Type.Optional(Strict({ code: Type.String(), message: Type.String() })),
   speakers: Type.Array(MediaSpeaker),
+  warnings: Type.Array(AnalysisWarning, { description: 'what the analysis says of itself: hint_not_met when the speaker-count hint could not be met (decisions §15); empty when none' }),
   engineVersion: Nullable(Type.String({ description: 'the engine version that made the current analysis (or failed it); null before it ends, and for analyses made before versions were recorded' })),
   speakerHints: Nullable(SpeakerHints),
   stage: Nullable(Type.Union([Type.Literal(ANALYSIS_STAGES[0]), Type.Literal(ANALYSIS_STAGES[1]), Type.Literal(ANALYSIS_STAGES[2])], { description: 'the step a running analysis is in; null unless status is running' })),
@@ -99,7 +110,7 @@ export const DIARIZATION_FORMATS = ['json', 'rttm', 'vtt', 'srt'] as const;
 export type DiarizationFormat = (typeof DIARIZATION_FORMATS)[number];
 
 export const DiarizationQuery = Strict({
-  format: Type.Optional(Type.Union(DIARIZATION_FORMATS.map((f) => Type.Literal(f)), { default: 'json', description: 'json (default), rttm (text/plain), vtt (text/vtt) or srt (application/x-subrip)' })),
+  format: Type.Optional(OneOf(DIARIZATION_FORMATS, { default: 'json', description: 'json (default), rttm (text/plain), vtt (text/vtt) or srt (application/x-subrip)' })),
 });
 export type DiarizationQuery = Static<typeof DiarizationQuery>;
 

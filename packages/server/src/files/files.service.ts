@@ -3,7 +3,7 @@
 // media, and read, list and delete media. A file on disk without its row, or a row without its
 // file, is never left behind by a failed request.
 import type { FastifyRequest } from 'fastify';
-import { DIARIZATION_CONTENT_TYPES, segmentTexts, toRttm, toSrt, toWebVtt } from './diarization-export.ts';
+import { DIARIZATION_CONTENT_TYPES, NUMBERED, segmentTexts, toRttm, toSrt, toWebVtt, type SpeakerNames } from './diarization-export.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
@@ -11,6 +11,7 @@ import { InvalidCursor } from '../store/cursor.ts';
 import { newId, nowIso } from '../ids.ts';
 import { analysisCost, type MediaRecord, type MediaStore } from './media.store.ts';
 import type { ContentLinkStore } from './content-links.store.ts';
+import type { EntityStore } from '../entities/entities.store.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { receiveUpload, type ReceivedUpload } from './upload-stream.ts';
 import { requireFreeSpace } from './storage-space.ts';
@@ -59,6 +60,8 @@ export type UploadOutcome = { kind: 'stored'; media: Media } | { kind: 'replay';
  */
 export interface FilesDeps {
   media: MediaStore;
+  /** Entity labels: the names the diarization files give speakers (decisions §17). */
+  entities: Pick<EntityStore, 'labels'>;
   blobs: BlobStore;
   contentLinks: ContentLinkStore;
   maxMediaSec: number;
@@ -257,8 +260,20 @@ export class FilesService {
     const texts = !m.analysis && m.transcript
       ? m.transcript.cues.map((c) => c.text)
       : segmentTexts(d.segments, m.transcript ?? m.analysis?.transcript ?? null, m.analysis?.speakers.map((s) => s.label) ?? []);
-    const body = format === 'rttm' ? toRttm(d) : format === 'vtt' ? toWebVtt(d, texts) : toSrt(d, texts);
+    const names = await this.speakerNames(m);
+    const body = format === 'rttm' ? toRttm(d, names) : format === 'vtt' ? toWebVtt(d, texts, names) : toSrt(d, texts, names);
     return { contentType: DIARIZATION_CONTENT_TYPES[format], body };
+  }
+
+  /**
+   * Decisions §17: a speaker is named by its person's label, else the transcript's name, else
+   * "Speaker N" with N = index + 1; the same names the dashboard and the CLI show.
+   */
+  private async speakerNames(m: MediaRecord): Promise<SpeakerNames> {
+    const links = m.analysis ? await this.media.links(m.id) : new Map<number, string>();
+    const people = links.size ? await this.deps.entities.labels(m.workspaceId, [...links.values()]) : {};
+    const own = m.analysis ? m.analysis.speakers.map((s) => s.label) : toMediaResource(m, links).analysis.speakers.map((s) => s.label);
+    return (index) => people[links.get(index) ?? '']?.label ?? own[index] ?? NUMBERED(index);
   }
 
   /** The stored media whose bytes the content route serves. */

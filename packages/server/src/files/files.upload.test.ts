@@ -45,7 +45,7 @@ describe('POST /v1/files', () => {
     assert.equal(m.durationSec, 2.5);
     assert.equal(m.label, 'first talk');
     assert.equal(m.hasTranscript, false);
-    assert.deepEqual(m.analysis, { status: 'pending', speakers: [], engineVersion: null, speakerHints: null, stage: null, progress: 0 });
+    assert.deepEqual(m.analysis, { status: 'pending', speakers: [], warnings: [], engineVersion: null, speakerHints: null, stage: null, progress: 0 });
     assert.match(m.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const stored = t.services.stores.media.load(m.id);
     assert.deepEqual(readFileSync((await stored)?.storagePath ?? ''), wav);

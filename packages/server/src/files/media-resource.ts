@@ -1,7 +1,7 @@
 // A stored media row as the API shows it (decisions §7). Speakers come from the cached analysis
 // and their entity links; a transcript on its own has no audio analysis, so its speakers and
 // segments are read from its cues (named, linked to no entity).
-import type { Transcript } from '@rapport/analysis';
+import { enoughSpeech, type Transcript } from '@rapport/analysis';
 import type { MediaRecord } from './media.store.ts';
 import { ANALYSIS_STAGES, type AnalysisStageName, type Diarization, type Media, type MediaSpeaker } from './files.schemas.ts';
 
@@ -13,6 +13,7 @@ export function toMediaResource(m: MediaRecord, links: Map<number, string>): Med
         speechSec: s.speechSec,
         firstSpeechSec: s.firstSpeechSec,
         label: s.label,
+        enough: enoughSpeech(s.speechSec),
       }))
     : m.kind === 'transcript' && m.transcript
       ? transcriptSpeakers(m.transcript)
@@ -31,6 +32,7 @@ export function toMediaResource(m: MediaRecord, links: Map<number, string>): Med
       status: m.analysisStatus,
       ...(m.analysisError ? { error: { code: m.analysisError.code, message: m.analysisError.message } } : {}),
       speakers,
+      warnings: m.analysis?.warnings ?? [],
       engineVersion: m.engineVersion,
       speakerHints: m.speakerHints,
       ...analysisProgress(m),
@@ -67,13 +69,8 @@ function transcriptSpeakers(t: Transcript): MediaSpeaker[] {
   const { names, index } = cueSpeakers(t);
   return names.map((label, i) => {
     const cues = t.cues.filter((_c, k) => index[k] === i);
-    return {
-      index: i,
-      entityId: null,
-      speechSec: round3(cues.reduce((s, c) => s + (c.end - c.start), 0)),
-      firstSpeechSec: cues[0]?.start ?? 0,
-      label,
-    };
+    const speechSec = round3(cues.reduce((s, c) => s + (c.end - c.start), 0));
+    return { index: i, entityId: null, speechSec, firstSpeechSec: cues[0]?.start ?? 0, label, enough: enoughSpeech(speechSec) };
   });
 }
 

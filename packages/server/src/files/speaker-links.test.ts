@@ -57,6 +57,12 @@ describe('re-analysis: carriedEntities and replaced voiceprints', () => {
     assert.equal(carriedEntities([], [seg(0, 0, 10)]).size, 0);
   });
 
+  it('a speaker with too little speech creates no entity; linked by voice, it leaves the voiceprint as it was (decisions §16)', () => {
+    const known = [{ entityId: 'ent_a', voiceprint: [2, 0], appearances: 1 }];
+    const links = speakerLinks([{ index: 0, speechSec: 1, voiceprint: [1, 1], label: null }, { index: 1, speechSec: 1, voiceprint: [2, 1], label: null }], [null, 'ent_a'], known, () => 'ent_new');
+    assert.deepEqual(links, [{ speakerIndex: 1, entityId: 'ent_a', speechSec: 1 }]);
+  });
+
   it("a carried speaker replaces this media's share of the entity's mean; another model's voiceprint is replaced whole", () => {
     // The entity's mean [2, 0] covers 2 media: this one gave [3, 0] before, the other [1, 0].
     const known = [{ entityId: 'ent_a', voiceprint: [2, 0], appearances: 1 }, { entityId: 'ent_b', voiceprint: [9, 9, 9], appearances: 0 }];
@@ -83,7 +89,7 @@ describe('entity voiceprints for linking', () => {
     const second = await upload();
     const before = (await t.services.stores.entities.voiceprints(t.main.workspaceId, second.id)).find((v) => v.entityId === 'ent_x1');
     assert.deepEqual(before, { entityId: 'ent_x1', voiceprint: [1, 0], appearances: 1 });
-    const [link] = speakerLinks([{ index: 0, speechSec: 1, voiceprint: [0, 1], label: null }], ['ent_x1'], [before!], () => 'unused');
+    const [link] = speakerLinks([{ index: 0, speechSec: 5, voiceprint: [0, 1], label: null }], ['ent_x1'], [before!], () => 'unused');
     await t.services.stores.media.completeAnalysis(second.id, analysis, [link!]);
     const after = (await t.services.stores.entities.voiceprints(t.main.workspaceId)).find((v) => v.entityId === 'ent_x1');
     assert.deepEqual(after, { entityId: 'ent_x1', voiceprint: [0.5, 0.5], appearances: 2 });

@@ -8,6 +8,11 @@
 // same voice whatever engine cut it, so an entity keeps its id where its voice still speaks,
 // even when a new speaker model makes old and new voiceprints incomparable. Speakers not carried
 // over are linked by voice as after any upload.
+//
+// A speaker with too little speech to judge a voice (decisions §16, speech-sufficiency.ts)
+// creates no entity of its own: it is linked to an existing entity when its voice matches (that
+// entity's voiceprint left as it was), else left unlinked.
+import { enoughSpeech } from '@rapport/analysis';
 
 /** How each analysed speaker was linked: to an existing entity, or to a new one. */
 export interface SpeakerLink {
@@ -38,7 +43,8 @@ export interface PreviousSpeaker {
 const round5 = (x: number): number => Math.round(x * 1e5) / 1e5;
 
 /**
- * `previous` (re-analysis only): for a speaker carried over, the voiceprint this media gave its
+ * The links of the speakers that have one: speakers too short to judge that match no entity are
+ * left out. `previous` (re-analysis only): for a speaker carried over, the voiceprint this media gave its
  * entity before, which the new one replaces in the mean. A carried entity whose voiceprint has
  * another length (an older speaker model) takes the new voiceprint.
  */
@@ -50,10 +56,13 @@ export function speakerLinks(
   previous: Map<number, number[]> = new Map(),
 ): SpeakerLink[] {
   const byId = new Map(known.map((k) => [k.entityId, k]));
-  return speakers.map((s, i) => {
+  return speakers.flatMap((s, i): SpeakerLink[] => {
     const entityId = linked[i] ?? null;
     const entity = entityId ? byId.get(entityId) : undefined;
-    if (!entityId || !entity) return { speakerIndex: s.index, entityId: newEntityId(), speechSec: s.speechSec, create: { voiceprint: s.voiceprint, label: s.label } };
+    const enough = enoughSpeech(s.speechSec);
+    if (!entityId || !entity) return enough ? [{ speakerIndex: s.index, entityId: newEntityId(), speechSec: s.speechSec, create: { voiceprint: s.voiceprint, label: s.label } }] : [];
+    // Too little speech to move a person's voiceprint: linked, the voiceprint left as it was.
+    if (!enough) return [{ speakerIndex: s.index, entityId, speechSec: s.speechSec }];
     const n = Math.max(1, entity.appearances);
     const old = previous.get(s.index);
     const same = entity.voiceprint.length === s.voiceprint.length;
@@ -66,7 +75,7 @@ export function speakerLinks(
     } else if (old) {
       voiceprint = s.voiceprint;
     }
-    return { speakerIndex: s.index, entityId, speechSec: s.speechSec, ...(voiceprint ? { voiceprint } : {}) };
+    return [{ speakerIndex: s.index, entityId, speechSec: s.speechSec, ...(voiceprint ? { voiceprint } : {}) }];
   });
 }
 

@@ -3,6 +3,7 @@
 // handlers stay thin; the services in `Services` do the work.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
+import { apiKeyOf, KEY_CONFLICT_MESSAGE } from './api-key.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { validatorCompiler, ajvDetails } from './validation.ts';
 import { OpenApiBuilder } from './openapi.ts';
@@ -89,10 +90,12 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     const route = req.routeOptions;
     const routeConfig = route.config;
     const isPublic = routeConfig?.doc?.public === true;
-    const key = req.headers['service-api-key'];
+    const sent = apiKeyOf(req.headers);
     let refused: string | undefined;
-    if (typeof key === 'string' && key.length > 0 && key.length < 512) {
-      req.auth = await services.workspace.authenticate(key);
+    if (sent.key !== null) {
+      req.auth = await services.workspace.authenticate(sent.key);
+    } else if (sent.conflict) {
+      refused = KEY_CONFLICT_MESSAGE;
     } else if (routeConfig?.doc?.contentLink) {
       // A content link's token stands in for the key on the route it was made for, and only there.
       const token = (req.query as Record<string, unknown> | undefined)?.token;

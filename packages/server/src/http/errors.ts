@@ -77,6 +77,8 @@ export const JOB_ERROR_CODES = [
   'target_not_found',
   'media_unreadable',
   'no_speech_detected',
+  'target_in_group',
+  'not_enough_speech',
   'insufficient_credits',
   'canceled',
   'timed_out',

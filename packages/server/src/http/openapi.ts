@@ -92,7 +92,7 @@ export class OpenApiBuilder {
       };
       if (parameters.length) op.parameters = parameters;
       if (doc.public) op.security = [];
-      if (doc.contentLink) op.security = [{ apiKey: [] }, { contentLink: [] }];
+      if (doc.contentLink) op.security = [{ apiKey: [] }, { bearer: [] }, { contentLink: [] }];
       if (doc.multipart) {
         op.requestBody = { required: true, content: { 'multipart/form-data': { schema: doc.multipart } } };
       } else if (r.schema?.body) {
@@ -104,11 +104,12 @@ export class OpenApiBuilder {
       openapi: '3.1.0',
       info: { title: 'Rapport API', version: '1.0.0', description: 'Behavioral matching service. See docs/api.md.' },
       servers: [{ url: '/' }],
-      security: [{ apiKey: [] }],
+      security: [{ apiKey: [] }, { bearer: [] }],
       paths,
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'Service-Api-Key' },
+          bearer: { type: 'http', scheme: 'bearer', description: 'the same API key as `Authorization: Bearer rk_…` (decisions §3); both headers with different keys: 401' },
           contentLink: {
             type: 'apiKey',
             in: 'query',

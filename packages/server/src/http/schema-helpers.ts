@@ -20,6 +20,14 @@ export function TaggedUnion<A extends TSchema, B extends TSchema>(a: A, b: B, op
   });
 }
 
+/**
+ * One of a few strings, as one JSON Schema `enum`: a value outside it is one error naming every
+ * allowed value (a union of literals would give one error per literal).
+ */
+export function OneOf<const V extends readonly string[]>(values: V, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...options });
+}
+
 export const ListOf = <T extends TSchema>(item: T) =>
   Strict({ data: Type.Array(item), nextCursor: Nullable(Type.String()) });
 

@@ -60,6 +60,8 @@ export function ajvDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
     } else if (e.keyword === 'discriminator') {
       path += '/type';
       message = 'must be one of the allowed type values';
+    } else if (e.keyword === 'enum') {
+      message = `must be one of: ${(e.params.allowedValues as unknown[]).map(String).join(', ')}`;
     } else if (e.keyword === 'const') {
       message = `must be ${JSON.stringify(e.params.allowedValue)}`;
     }

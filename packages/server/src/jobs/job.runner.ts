@@ -21,6 +21,14 @@ function resolvedMember(p: ResolvedProfile) {
   return { source: p.source, ...(p.entityId ? { entityId: p.entityId } : {}), resolvedLabel: p.resolvedLabel };
 }
 
+/** Decisions §14: two members are one person when they resolve to the same entity or the same speaker of the same media. */
+export function samePerson(a: ResolvedProfile, b: ResolvedProfile): boolean {
+  if (a.entityId !== null && a.entityId === b.entityId) return true;
+  const [x] = a.input.appearances;
+  const [y] = b.input.appearances;
+  return a.input.appearances.length === 1 && b.input.appearances.length === 1 && x !== undefined && y !== undefined && x.mediaId === y.mediaId && x.speakerIndex === y.speakerIndex;
+}
+
 /** What the job runner uses: the job store, the stores members are resolved from, the engine, the time limit. */
 export interface JobRunnerDeps extends MemberStores {
   jobs: JobStore;
@@ -79,6 +87,10 @@ export class JobRunner implements TaskHandler {
 
     await this.progress(job, 'scoring', 0.8);
     const [target, ...group] = profiles as [ResolvedProfile, ...ResolvedProfile[]];
+    const self = group.findIndex((g) => samePerson(target, g));
+    if (self >= 0) {
+      throw new JobFailure('target_in_group', `group[${self}] resolved to the same person as the target; a person cannot be matched with themself`);
+    }
     const built = kind.build(this.engine, { target: target.input, group: group.map((g) => g.input), media: analyses });
     ctx.signal.throwIfAborted();
 

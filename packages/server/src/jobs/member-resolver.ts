@@ -1,7 +1,7 @@
 // Turns the members of a job request into measured profiles: a media target through its
 // selector to one speaker of one media, an entity reference to the entity's profile over all
 // its media (decisions §5). Media that is still being analysed makes the caller wait.
-import type { MediaAnalysis } from '@rapport/analysis';
+import { enoughSpeech, MIN_SPEECH_SEC_TO_JUDGE, type MediaAnalysis } from '@rapport/analysis';
 import { JobFailure } from '../http/errors.ts';
 import type { EntityStore } from '../entities/entities.store.ts';
 import type { AnalysisEngine, MemberInput } from '../analysis/engine.ts';
@@ -80,6 +80,7 @@ export async function resolveMember(
       .map((a) => media.get(a.mediaId)?.analysis?.speakers[a.speakerIndex])
       .filter((s): s is NonNullable<typeof s> => s !== undefined && s.speechSec > 0);
     if (items.length === 0) throw new JobFailure('target_not_found', `${ref}: entity ${member.entityId} has no usable speech in any media`);
+    notEnough(ref, `entity ${member.entityId}`, items.reduce((s, i) => s + i.speechSec, 0));
     return {
       source: member,
       entityId: entity.id,
@@ -104,6 +105,7 @@ export async function resolveMember(
   if (!picked.ok) throw new JobFailure('target_not_found', `${ref}: the ${member.selector.strategy} selector found no speaker in media ${m.id} (${picked.reason})`);
   const speaker = analysis.speakers[picked.speakerIndex];
   if (!speaker) throw new JobFailure('target_not_found', `${ref}: speaker ${picked.speakerIndex} does not exist in media ${m.id}`);
+  notEnough(ref, `Speaker ${speaker.index + 1} in ${m.label ?? m.filename}`, speaker.speechSec);
   const entityId = speakerEntityIds[picked.speakerIndex] ?? null;
   const label = (entityId ? entities[entityId]?.label : null) ?? speaker.label ?? null;
   return {
@@ -120,6 +122,12 @@ export async function resolveMember(
       appearances: [{ mediaId: m.id, speakerIndex: speaker.index }],
     },
   };
+}
+
+/** Decisions §16: a member with too little speech to judge its voice fails the job (`not_enough_speech`). */
+function notEnough(ref: string, who: string, speechSec: number): void {
+  if (enoughSpeech(speechSec)) return;
+  throw new JobFailure('not_enough_speech', `${ref}: ${who} speaks ${Math.round(speechSec * 10) / 10} s; at least ${MIN_SPEECH_SEC_TO_JUDGE} s of speech are needed to judge a voice`);
 }
 
 /**

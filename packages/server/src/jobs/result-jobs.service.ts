@@ -6,11 +6,13 @@ import type { AuthContext } from '../http/context.ts';
 import type { Member } from './job-request.schemas.ts';
 import { memberRuleErrors, webhookRuleErrors } from './job-request.rules.ts';
 import type { ResultStore } from '../results/results.store.ts';
+import type { MediaStore } from '../files/media.store.ts';
 import { resultHtml } from '../results/result-html.ts';
 import type { JobService } from './jobs.service.ts';
 import type { JobStore } from './jobs.store.ts';
 import type { Reference, ReferenceStore } from './references.store.ts';
 import type { JobKind, JobRequest } from './job-kind.ts';
+import { destinationErrors, type DestinationRules } from '../webhooks/destination-rules.ts';
 
 /** What ResultJobService uses: job creation, the job and result stores, and the reference checks. */
 export interface ResultJobDeps {
@@ -18,6 +20,10 @@ export interface ResultJobDeps {
   jobs: JobStore;
   results: ResultStore;
   references: ReferenceStore;
+  /** The recordings a result's pairs share: their turns are drawn in its HTML file. */
+  media: Pick<MediaStore, 'get'>;
+  /** WEBHOOK_ALLOW_PRIVATE and WEBHOOK_REQUIRE_HTTPS: a webhook URL they refuse is a 400 at creation. */
+  webhookRules: DestinationRules;
 }
 
 type Located = { member: Member; at: string };
@@ -50,7 +56,9 @@ export class ResultJobService {
   async create(kind: JobKind, auth: AuthContext, body: JobRequest, headerKey: string | undefined) {
     const { target, group } = kind.members(body);
     const members: Located[] = [{ member: target, at: '/target' }, ...group.map((member, i) => ({ member, at: `/group/${i}` }))];
-    const rules = [...kind.ruleErrors(body), ...members.flatMap(({ member, at }) => memberRuleErrors(member, at)), ...webhookRuleErrors(body.webhook)];
+    const webhook = webhookRuleErrors(body.webhook);
+    const destination = body.webhook && webhook.length === 0 ? destinationErrors(body.webhook.url, this.deps.webhookRules) : [];
+    const rules = [...kind.ruleErrors(body), ...members.flatMap(({ member, at }) => memberRuleErrors(member, at)), ...webhook, ...destination];
     if (rules.length) throw new ApiError('VALIDATION_FAILED', 'The request is not valid; see details.', { details: rules });
     const refs = await referenceErrors(this.deps.references, auth.workspaceId, members);
     if (refs.length) throw new ApiError('REFERENCE_NOT_FOUND', 'The request references media or entities that do not exist in this workspace.', { details: refs });
@@ -80,7 +88,7 @@ export class ResultJobService {
 
   /** The result as one standalone HTML file. */
   html(kind: JobKind, auth: AuthContext, id: string): Promise<string> {
-    return resultHtml(this.deps.results, auth, id, kind.type, kind.names.result);
+    return resultHtml(this.deps.results, this.deps.media, auth, id, kind.type, kind.names.result);
   }
 
   /** The payload once the job succeeded; `null` while queued/running and when it failed. */

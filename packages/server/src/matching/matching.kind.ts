@@ -1,7 +1,7 @@
 // Matching jobs as a job kind (jobs/job-kind.ts): a target compared with a group of 1 to 20.
 import type { JobKind, JobRequest } from '../jobs/job-kind.ts';
 import { MatchingJobRequest, MatchingPayload } from './matching.schemas.ts';
-import { groupRuleErrors } from './matching.rules.ts';
+import { groupRuleErrors, selfMatchErrors } from './matching.rules.ts';
 
 export const MATCHING: JobKind = {
   type: 'matching',
@@ -22,7 +22,10 @@ export const MATCHING: JobKind = {
   },
   names: { result: 'matching result', job: 'matching job' },
   members: (body: JobRequest) => ({ target: body.target, group: (body as MatchingJobRequest).group }),
-  ruleErrors: (body: JobRequest) => groupRuleErrors((body as MatchingJobRequest).group),
+  ruleErrors: (body: JobRequest) => {
+    const group = (body as MatchingJobRequest).group;
+    return [...groupRuleErrors(group), ...selfMatchErrors(body.target, group)];
+  },
   result: { idPrefix: 'mat', context: 'behavioral_compatibility', template: 'matching', withGroup: true },
   build: (engine, input) => engine.buildMatching(input),
   events: { completed: 'matching.completed', failed: 'matching.failed', resultField: 'matchingId' },

@@ -3,7 +3,7 @@
 // responses in tests, the types and the OpenAPI document. Units: seconds, shares 0–1, pitch in
 // semitones above 27.5 Hz, loudness in dBFS / dB, rates per second or per minute.
 import { Type, type Static } from 'typebox';
-import { Nullable, Strict } from '../http/schema-helpers.ts';
+import { Nullable, OneOf, Strict } from '../http/schema-helpers.ts';
 
 const num = (description: string) => Nullable(Type.Number({ description }));
 
@@ -11,11 +11,12 @@ export const LanguageMeasures = Strict({
   words: Type.Integer({ minimum: 0 }),
   wordsPerMinute: num('words per minute of speech'),
   questionRate: Type.Number({ description: 'questions per 100 words' }),
-  hedgeRate: Type.Number({ description: 'hedges per 100 words' }),
-  firstPersonSingularRate: Type.Number({ description: '"I" words per 100 words' }),
-  firstPersonPluralRate: Type.Number({ description: '"we" words per 100 words' }),
-  sentiment: Type.Number({ minimum: -1, maximum: 1, description: 'VADER compound, mean over lines' }),
-  functionWords: Type.Record(Type.String(), Type.Number(), { description: 'percent of words in each function-word category' }),
+  lexicon: Type.Optional(Nullable(Type.Literal('en', { description: 'the language the word lists were applied in; null: the transcript is not in English and the lexical measures (hedges, pronouns, sentiment, function words) are null, not measured (English only)' }))),
+  hedgeRate: num('hedges per 100 words; null: not measured (English only)'),
+  firstPersonSingularRate: num('"I" words per 100 words; null: not measured (English only)'),
+  firstPersonPluralRate: num('"we" words per 100 words; null: not measured (English only)'),
+  sentiment: Nullable(Type.Number({ minimum: -1, maximum: 1, description: 'VADER compound, mean over lines; null: not measured (English only)' })),
+  functionWords: Nullable(Type.Record(Type.String(), Type.Number(), { description: 'percent of words in each function-word category; null: not measured (English only)' })),
 });
 
 export const SpeakerMeasures = Strict({
@@ -64,3 +65,9 @@ export const EntityMetrics = Strict({
   })),
 });
 export type EntityMetrics = Static<typeof EntityMetrics>;
+
+export const METRICS_FORMATS = ['json', 'csv'] as const;
+export const MetricsQuery = Strict({
+  format: Type.Optional(OneOf(METRICS_FORMATS, { default: 'json', description: 'json (default) or csv (text/csv: one row per speaker, units in the header, empty where not measured)' })),
+});
+export type MetricsQuery = Static<typeof MetricsQuery>;

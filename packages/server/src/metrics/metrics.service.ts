@@ -28,9 +28,12 @@ export class MetricsService {
       throw new ApiError('CONFLICT', `The analysis of media ${id} is ${m.analysisStatus}; its measurements exist once analysis.status is ready.`);
     }
     const links = await this.deps.media.links(m.id);
+    const people = await this.deps.entities.labels(auth.workspaceId, [...links.values()]);
+    // Decisions §17: a speaker is named by its person's label, else the transcript's name.
+    const label = (index: number): string | null => people[links.get(index) ?? '']?.label ?? m.analysis?.speakers[index]?.label ?? null;
     return {
       mediaId: m.id,
-      speakers: m.analysis.speakers.map((s) => ({ index: s.index, entityId: links.get(s.index) ?? null, label: s.label, metrics: s.metrics as SpeakerMeasures })),
+      speakers: m.analysis.speakers.map((s) => ({ index: s.index, entityId: links.get(s.index) ?? null, label: label(s.index), metrics: s.metrics as SpeakerMeasures })),
     };
   }
 

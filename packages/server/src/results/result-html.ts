@@ -2,18 +2,31 @@
 // its figures, drawn from the evidence stored beside it).
 import { renderHtml } from '@rapport/analysis';
 import type { MatchingEvidence, ResultDocument } from '@rapport/analysis';
+import { conversationPairs, pairRecording, type SharedDiarization } from '@rapport/analysis/render';
+import type { MediaStore } from '../files/media.store.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AuthContext } from '../http/context.ts';
 import type { ResultStore } from './results.store.ts';
 import type { JobType } from '../jobs/jobs.schemas.ts';
 
-/** `what` names the result in errors and in the footer ("matching result", "report"). */
-export async function resultHtml(results: ResultStore, auth: AuthContext, id: string, kind: JobType, what: string): Promise<string> {
+/**
+ * `what` names the result in errors and in the footer ("matching result", "report"). The
+ * recordings pairs share give the turns drawn under their `conversation` figure, as in the
+ * dashboard (one renderer: pair-timeline.ts); a recording deleted since is left out.
+ */
+export async function resultHtml(results: ResultStore, media: Pick<MediaStore, 'get'>, auth: AuthContext, id: string, kind: JobType, what: string): Promise<string> {
   const r = await results.get(auth.workspaceId, id, kind);
   if (!r) throw new ApiError('NOT_FOUND', `No ${what} ${id}.`);
   const payload = JSON.parse(r.payloadJson) as { json?: ResultDocument | null; createdAt?: string; label?: string };
   if (!payload.json) throw new ApiError('CONFLICT', `The ${what} ${id} holds no document to render.`);
   const evidence = r.evidenceJson ? (JSON.parse(r.evidenceJson) as MatchingEvidence) : null;
   const footer = `Rapport ${what} ${id}${payload.label ? ` (${payload.label})` : ''}${payload.createdAt ? `, ${payload.createdAt}` : ''}. Every figure comes from the measurements of the recordings; scores describe behavior in these recordings, not personality or worth.`;
-  return renderHtml(payload.json, evidence, { footer });
+  const shared: Record<string, SharedDiarization> = {};
+  for (const pair of evidence ? conversationPairs(payload.json, evidence) : []) {
+    const mediaId = pair ? pairRecording(pair) : null;
+    if (!mediaId || shared[mediaId]) continue;
+    const m = await media.get(auth.workspaceId, mediaId);
+    if (m?.analysis) shared[mediaId] = { durationSec: m.durationSec ?? m.analysis.durationSec, segments: m.analysis.segments };
+  }
+  return renderHtml(payload.json, evidence, { footer, shared });
 }

@@ -82,9 +82,10 @@ describe('webhook delivery across a crash (kill -9)', () => {
     });
     try {
       const first = await startChild(dataDir);
-      const member = { type: 'media_target', mediaId: first.mediaId, selector: { strategy: 'dominant' } };
+      const target = { type: 'media_target', mediaId: first.mediaId, selector: { strategy: 'speaker_index', speaker_index: 0 } };
+      const member = { type: 'media_target', mediaId: first.mediaId, selector: { strategy: 'speaker_index', speaker_index: 1 } };
       for (let i = 0; i < JOBS; i++) {
-        const created = await api(first, 'POST', '/v1/matching/jobs', { context: 'behavioral_compatibility', target: member, group: [member], webhook: { url: receiver.url('/hook') } });
+        const created = await api(first, 'POST', '/v1/matching/jobs', { context: 'behavioral_compatibility', target, group: [member], webhook: { url: receiver.url('/hook') } });
         assert.equal(created.status, 202);
         await api(first, 'POST', `/v1/jobs/${(created.json as { jobId: string }).jobId}/cancel`);
       }

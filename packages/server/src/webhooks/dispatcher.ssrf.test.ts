@@ -41,7 +41,8 @@ describe('webhook dispatcher without WEBHOOK_ALLOW_PRIVATE', () => {
   ];
   for (const [name, url, range] of cases) {
     it(`refuses ${name} without connecting, and logs the attempt as refused`, async () => {
-      const jobId = await svc.endJob({ url: url(receiver.port) });
+      // Refused at creation now (webhook-destination.test.ts); a job that holds one anyway is still refused at delivery.
+      const jobId = await svc.endJob({ url: url(receiver.port) }, { direct: true });
       const d = await finalDelivery(jobId);
       assert.equal(d.status, 'failed');
       assert.equal(d.attempts?.length, 1);

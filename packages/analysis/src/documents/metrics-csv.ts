@@ -1,6 +1,24 @@
 // Per-speaker measurements as CSV (one row per speaker, units in the header) and as a table for
-// the terminal (one row per measure). Pitch is given in Hz beside the engine's semitones.
-import type { EntityMetrics, MediaMetrics, SpeakerMeasures } from '@rapport/client';
+// the terminal (one row per measure). Pitch is given in Hz beside the engine's semitones. One
+// renderer for the API's `?format=csv`, the CLI's `--csv` and tables, and the dashboard's download.
+// Speakers are named as decisions §17 says: the person's label, else "Speaker N" from 1.
+import type { SpeakerMetrics } from '../types.ts';
+
+type SpeakerMeasures = SpeakerMetrics;
+
+/** A media's measurements as the API answers them (GET /v1/files/:id/metrics). */
+export interface MediaMeasures {
+  mediaId: string;
+  speakers: { index: number; entityId: string | null; label: string | null; metrics: SpeakerMeasures }[];
+}
+
+/** An entity's measurements as the API answers them (GET /v1/entities/:id/metrics). */
+export interface EntityMeasures {
+  entityId: string;
+  label: string | null;
+  metrics: SpeakerMeasures | null;
+  appearances: { mediaId: string; speakerIndex: number; metrics: SpeakerMeasures }[];
+}
 
 const PITCH_REFERENCE_HZ = 27.5;
 
@@ -60,14 +78,14 @@ function csv(idHeaders: string[], rows: { ids: (string | number | null)[]; metri
   return `${lines.join('\n')}\n`;
 }
 
-/** One row per speaker: media, speaker index, entity, label, then every measure. */
-export function mediaMetricsCsv(m: MediaMetrics): string {
-  return csv(['media', 'speaker (index)', 'entity', 'label'], m.speakers.map((s) => ({ ids: [m.mediaId, s.index, s.entityId, s.label], metrics: s.metrics })));
+/** One row per speaker: media, speaker (its name, else "Speaker N"), its 0-based index as the API's, entity, then every measure. */
+export function mediaMetricsCsv(m: MediaMeasures): string {
+  return csv(['media', 'speaker', 'speaker index (from 0)', 'entity'], m.speakers.map((s) => ({ ids: [m.mediaId, s.label ?? `Speaker ${s.index + 1}`, s.index, s.entityId], metrics: s.metrics })));
 }
 
 /** The profile (media `all`) and then one row per appearance. */
-export function entityMetricsCsv(e: EntityMetrics): string {
-  return csv(['entity', 'label', 'media', 'speaker (index)'], [
+export function entityMetricsCsv(e: EntityMeasures): string {
+  return csv(['entity', 'label', 'media', 'speaker index (from 0)'], [
     { ids: [e.entityId, e.label, 'all', null], metrics: e.metrics },
     ...e.appearances.map((a) => ({ ids: [e.entityId, e.label, a.mediaId, a.speakerIndex], metrics: a.metrics })),
   ]);

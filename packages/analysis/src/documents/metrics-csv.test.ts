@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SpeakerMeasures } from '@rapport/client';
+import type { SpeakerMetrics as SpeakerMeasures } from '../types.ts';
 import { MEASURE_COLUMNS, entityMetricsCsv, measuresTable, mediaMetricsCsv } from './metrics-csv.ts';
 
 const m = (speechSec: number, pitchMedianSt: number | null): SpeakerMeasures => ({
@@ -42,10 +42,12 @@ test('a media as CSV: one row per speaker, every header with its unit, nulls emp
   ] }));
   const [header, a, b] = rows;
   assert.equal(rows.length, 3);
-  assert.deepEqual(header?.slice(0, 4), ['media', 'speaker (index)', 'entity', 'label']);
+  assert.deepEqual(header?.slice(0, 4), ['media', 'speaker', 'speaker index (from 0)', 'entity']);
   for (const h of header?.slice(4) ?? []) assert.match(h, /\(.+\)$/, `unit in ${h}`);
   const at = (row: string[] | undefined, h: string) => row?.[header?.indexOf(h) ?? -1];
-  assert.equal(at(a, 'label'), 'Smith, "Jo"');
+  assert.equal(at(a, 'speaker'), 'Smith, "Jo"');
+  assert.equal(at(b, 'speaker'), 'Speaker 2', 'decisions §17: no label, "Speaker N" from 1');
+  assert.equal(at(b, 'speaker index (from 0)'), '1');
   assert.equal(at(a, 'speech (s)'), '80.123');
   assert.equal(at(a, 'talk share (%)'), '62.5');
   assert.equal(at(a, 'pitch median (Hz)'), '220', '36 semitones above 27.5 Hz is three octaves: 220 Hz');
@@ -59,7 +61,7 @@ test('a media as CSV: one row per speaker, every header with its unit, nulls emp
 
 test('an entity as CSV: the profile first (media "all"), then each appearance', () => {
   const rows = parseCsv(entityMetricsCsv({ entityId: 'ent_a', label: null, metrics: m(30, 30), appearances: [{ mediaId: 'med_1', speakerIndex: 0, metrics: m(10, 29) }, { mediaId: 'med_2', speakerIndex: 1, metrics: m(20, 31) }] }));
-  assert.deepEqual(rows.map((r) => r.slice(0, 4)), [['entity', 'label', 'media', 'speaker (index)'], ['ent_a', '', 'all', ''], ['ent_a', '', 'med_1', '0'], ['ent_a', '', 'med_2', '1']]);
+  assert.deepEqual(rows.map((r) => r.slice(0, 4)), [['entity', 'label', 'media', 'speaker index (from 0)'], ['ent_a', '', 'all', ''], ['ent_a', '', 'med_1', '0'], ['ent_a', '', 'med_2', '1']]);
   const none = parseCsv(entityMetricsCsv({ entityId: 'ent_b', label: 'B', metrics: null, appearances: [] }));
   assert.ok(none[1]?.slice(4).every((c) => c === ''), 'no speech: empty measures');
 });

@@ -1,0 +1,82 @@
+// The pair's turns on the recording they share, overlaps shaded, as one SVG element: drawn the
+// same in the standalone HTML report and in the dashboard (issue 33 item 14: one renderer for
+// both), under the `conversation` figure of each pair that spoke together. Pure string building
+// from the evidence and the shared recording's diarization; no script, nothing fetched.
+import { escapeXml } from './figure-svg.ts';
+import type { MatchingEvidence, MemberEvidence, PairEvidence, ResultDocument } from './types.ts';
+
+/** A recording's diarization, as the API answers it (seconds; speakers by index). */
+export interface SharedDiarization {
+  durationSec: number | null;
+  segments: readonly { speaker: number; start: number; end: number }[];
+}
+
+/** The two speakers' colours: the first two of the Okabe–Ito palette the dashboard uses. */
+const COLOURS = ['#0072B2', '#D55E00'] as const;
+const NAME_CHARS = 30;
+
+function clock(sec: number): string {
+  const t = Math.round(Math.max(0, sec) * 10);
+  return `${Math.floor(t / 600)}:${((t % 600) / 10).toFixed(1).padStart(4, '0')}`;
+}
+
+const nameOf = (m: MemberEvidence): string => m.shortName ?? m.name;
+const short = (s: string): string => ([...s].length > NAME_CHARS ? `${[...s].slice(0, NAME_CHARS - 1).join('')}…` : s);
+
+/** For a matching document's k-th `conversation` block: its k-th pair that met (the order the renderer counts). */
+export function conversationPairs(doc: ResultDocument, evidence: MatchingEvidence): (PairEvidence | null)[] {
+  const met = evidence.kind === 'matching' ? evidence.pairs.filter((p) => p.met) : [];
+  const out: (PairEvidence | null)[] = [];
+  for (const s of doc.sections) {
+    const c = s.section_content;
+    const blocks = Array.isArray(c) ? c : 'type' in c ? [c] : [];
+    for (const b of blocks) if (b.type === 'illustration' && b.variant === 'conversation') out.push(met[out.length] ?? null);
+  }
+  return out;
+}
+
+/** The recording a pair's timeline is drawn from: the first they share. */
+export function pairRecording(pair: PairEvidence): string | null {
+  return pair.sharedMediaIds[0] ?? null;
+}
+
+/** The SVG of the pair's turns on `d`, the diarization of `pairRecording(pair)`; null when the pair is not in it. */
+export function pairTimelineSvg(evidence: MatchingEvidence, pair: PairEvidence, d: SharedDiarization): string | null {
+  const mediaId = pairRecording(pair);
+  const member = evidence.kind === 'matching' ? evidence.group.find((g) => g.ref === pair.member) : undefined;
+  if (!member || !mediaId) return null;
+  const a = evidence.target.appearances.find((x) => x.mediaId === mediaId)?.speakerIndex;
+  const b = member.appearances.find((x) => x.mediaId === mediaId)?.speakerIndex;
+  if (a === undefined || b === undefined) return null;
+  const rows = [{ name: nameOf(evidence.target), sp: a }, { name: nameOf(member), sp: b }];
+  const dur = Math.max(d.durationSec ?? 0, ...d.segments.map((s) => s.end), 0.001);
+  const x = (t: number): number => Number((210 + (t / dur) * 520).toFixed(2));
+  const w = (s: { start: number; end: number }): number => Math.max(1, Number((x(s.end) - x(s.start)).toFixed(2)));
+  const segs = (sp: number) => d.segments.filter((s) => s.speaker === sp);
+  const overlaps: { start: number; end: number }[] = [];
+  for (const s of segs(a)) for (const t of segs(b)) {
+    const start = Math.max(s.start, t.start);
+    const end = Math.min(s.end, t.end);
+    if (end > start) overlaps.push({ start, end });
+  }
+  const label = `Turns of ${rows[0]!.name} and ${rows[1]!.name} over ${clock(dur)}, ${overlaps.length} ${overlaps.length === 1 ? 'overlap' : 'overlaps'}`;
+  const body = rows.flatMap((r, i) => [
+    `<text x="202" y="${i * 30 + 24}" text-anchor="end" font-size="14" fill="#1f2937">${escapeXml(short(r.name))}<title>${escapeXml(r.name)}</title></text>`,
+    ...segs(r.sp).map((s) => `<rect x="${x(s.start)}" y="${i * 30 + 10}" width="${w(s)}" height="20" fill="${COLOURS[i] ?? '#333'}"/>`),
+  ]);
+  const shade = overlaps.map((o) => `<rect class="overlap" x="${x(o.start)}" y="8" width="${w(o)}" height="54" fill="#000" fill-opacity="0.25"/>`);
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" class="pair-timeline-svg" viewBox="0 0 760 96" width="100%" role="img" aria-label="${escapeXml(label)}" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif">`,
+    ...body,
+    ...shade,
+    `<text x="210" y="88" font-size="14" fill="#4b5563">0:00</text>`,
+    `<text x="730" y="88" text-anchor="end" font-size="14" fill="#4b5563">${clock(dur)}</text>`,
+    '</svg>',
+  ].join('\n');
+}
+
+/** The caption above it. */
+export function pairTimelineCaption(d: SharedDiarization): string {
+  const dur = Math.max(d.durationSec ?? 0, ...d.segments.map((s) => s.end), 0);
+  return `Their turns in the recording they share (${clock(dur)}), overlaps shaded:`;
+}
