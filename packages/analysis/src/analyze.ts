@@ -184,7 +184,7 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   });
   progress('measuring_behavior', 1);
   const elapsedSec = (performance.now() - started) / 1000;
-  const warnings = speakerCountWarnings(hint, speakers);
+  const warnings = speakerCountWarnings(hint, speakers, diarization.countEvidence);
   return {
     version: 1,
     engineVersion: ENGINE_VERSION,

@@ -2,7 +2,7 @@
 // (hint_not_met: asked, found, reason), never silence; a hint that was met, or none, says nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { speakerCountWarnings } from './speaker-count-warnings.ts';
+import { speakerCountWarnings, uncertainCount } from './speaker-count-warnings.ts';
 import { analyzeSamples } from './analyze.ts';
 import { synthConversation } from './speech/synthetic.ts';
 
@@ -16,14 +16,14 @@ test('a hint met, or no hint, gives no warning', () => {
 test('an exact count not met: hint_not_met with what was asked, what was found and why', () => {
   const [w, ...rest] = speakerCountWarnings({ exact: 20 }, 9);
   assert.equal(rest.length, 0);
-  assert.deepEqual({ code: w?.code, asked: w?.asked, found: w?.found }, { code: 'hint_not_met', asked: { numSpeakers: 20 }, found: 9 });
+  assert.deepEqual({ code: w?.code, asked: w?.code === 'hint_not_met' ? w.asked : null, found: w?.found }, { code: 'hint_not_met', asked: { numSpeakers: 20 }, found: 9 });
   assert.match(w?.reason ?? '', /exactly 20 speakers were asked for, but the speech holds only 9 voices/);
 });
 
 test('bounds not met, on either side, in the API\'s words', () => {
-  assert.deepEqual(speakerCountWarnings({ min: 3 }, 1).map((w) => [w.asked, w.found]), [[{ minSpeakers: 3 }, 1]]);
+  assert.deepEqual(speakerCountWarnings({ min: 3 }, 1).map((w) => [w.code === 'hint_not_met' ? w.asked : null, w.found]), [[{ minSpeakers: 3 }, 1]]);
   const [over] = speakerCountWarnings({ min: 1, max: 2 }, 4);
-  assert.deepEqual(over?.asked, { minSpeakers: 1, maxSpeakers: 2 });
+  assert.deepEqual(over?.code === 'hint_not_met' ? over.asked : null, { minSpeakers: 1, maxSpeakers: 2 });
   assert.match(over?.reason ?? '', /at most 2 speakers were asked for, but the speech holds 4 voices/);
 });
 
@@ -36,4 +36,18 @@ test('analyzeSamples carries the warning when the count it ends with is not the 
   assert.equal(a.warnings?.[0]?.code, 'hint_not_met');
   const met = analyzeSamples(samples, rate, { speakers: { max: 20 } });
   assert.equal(met.warnings, undefined, 'no warnings field when the hint is met');
+});
+
+test('a count found without a hint is flagged uncertain when its evidence says so, and in which direction', () => {
+  const rule = { near: 3, split: 20 };
+  assert.deepEqual(uncertainCount(3, { nearestPair: 8, widestSplit: 10 }, rule), []);
+  assert.deepEqual(uncertainCount(3, undefined, rule), []);
+  const [fewer] = uncertainCount(3, { nearestPair: 2, widestSplit: 10 }, rule);
+  assert.equal(fewer?.code, 'speaker_count_uncertain');
+  assert.equal(fewer?.code === 'speaker_count_uncertain' ? fewer.maybe : null, 'fewer');
+  assert.match(fewer?.reason ?? '', /give a speaker-count hint/);
+  const [more] = uncertainCount(2, { nearestPair: null, widestSplit: 30 }, rule);
+  assert.equal(more?.code === 'speaker_count_uncertain' ? more.maybe : null, 'more');
+  const [either] = uncertainCount(2, { nearestPair: 1, widestSplit: 30 }, rule);
+  assert.equal(either?.code === 'speaker_count_uncertain' ? either.maybe : null, 'either');
 });

@@ -4,11 +4,33 @@
 // falls outside the user's bounds).
 import type { AnalysisWarning, AskedSpeakers, SpeakerCountHint } from './types.ts';
 
+type CountEvidence = { nearestPair: number | null; widestSplit: number | null };
+
+/**
+ * When a count found without a hint is flagged as uncertain (count evidence, count-evidence.ts):
+ * its two nearest speakers lie closer than `near` in the window embedding (maybe one too many),
+ * or one speaker's runs split further apart than `split` (maybe one too few). Fitted on the
+ * speaker-disjoint folds of real voices with eval/count-certainty.ts (docs/analysis-speech.md,
+ * "Say when unsure").
+ */
+export const COUNT_UNCERTAIN = { near: 0, split: Infinity };
+
+/** The speaker_count_uncertain warning of a count the user gave no hint for, or none. */
+export function uncertainCount(found: number, evidence: CountEvidence | undefined, rule = COUNT_UNCERTAIN): AnalysisWarning[] {
+  if (!evidence) return [];
+  const fewer = evidence.nearestPair !== null && evidence.nearestPair < rule.near;
+  const more = evidence.widestSplit !== null && evidence.widestSplit > rule.split;
+  if (!fewer && !more) return [];
+  const maybe = fewer && more ? 'either' : fewer ? 'fewer' : 'more';
+  const what = maybe === 'fewer' ? `two of the ${voices(found)} sound alike and may be one person` : maybe === 'more' ? `one of the ${voices(found)} may be two people` : `two voices sound alike and another may be two people`;
+  return [{ code: 'speaker_count_uncertain', found, maybe, reason: `the number of speakers is uncertain (${what}): give a speaker-count hint if you know it` }];
+}
+
 const voices = (n: number): string => `${n} ${n === 1 ? 'voice' : 'voices'}`;
 
 /** The warnings of an analysis that found `found` speakers under `hint` (none without a hint, or when it was met). */
-export function speakerCountWarnings(hint: SpeakerCountHint | undefined, found: number): AnalysisWarning[] {
-  if (!hint) return [];
+export function speakerCountWarnings(hint: SpeakerCountHint | undefined, found: number, evidence?: CountEvidence): AnalysisWarning[] {
+  if (!hint) return uncertainCount(found, evidence);
   const asked: AskedSpeakers = hint.exact !== undefined ? { numSpeakers: hint.exact } : { ...(hint.min !== undefined ? { minSpeakers: hint.min } : {}), ...(hint.max !== undefined ? { maxSpeakers: hint.max } : {}) };
   const min = hint.exact ?? hint.min ?? 1;
   const max = hint.exact ?? hint.max ?? Infinity;

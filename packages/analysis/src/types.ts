@@ -157,15 +157,26 @@ export interface AskedSpeakers {
   maxSpeakers?: number;
 }
 
-/** A statement the analysis makes about itself; `hint_not_met` is the only one so far. */
-export interface AnalysisWarning {
-  code: 'hint_not_met';
-  asked: AskedSpeakers;
-  /** Speakers the analysis found. */
-  found: number;
-  /** Why, in words a person reads. */
-  reason: string;
-}
+/**
+ * A statement the analysis makes about itself: a speaker-count hint it could not meet (decisions
+ * §15), or a count it is unsure of (issue 31: give a hint).
+ */
+export type AnalysisWarning =
+  | {
+      code: 'hint_not_met';
+      asked: AskedSpeakers;
+      /** Speakers the analysis found. */
+      found: number;
+      /** Why, in words a person reads. */
+      reason: string;
+    }
+  | {
+      code: 'speaker_count_uncertain';
+      found: number;
+      /** Whether the count may be too high ('fewer'), too low ('more'), or either. */
+      maybe: 'fewer' | 'more' | 'either';
+      reason: string;
+    };
 
 /** Everything the engine learns from one media file; cached by the server per media. */
 export interface MediaAnalysis {

@@ -216,13 +216,13 @@ export interface FileListParams extends ListParams {
   outdated?: boolean;
 }
 
-/** A speaker-count hint the analysis could not meet: what was asked, how many were found, and why. */
-export interface AnalysisWarning {
-  code: 'hint_not_met';
-  asked: SpeakerHints;
-  found: number;
-  reason: string;
-}
+/**
+ * What an analysis says of itself: a speaker-count hint it could not meet (what was asked, how
+ * many were found, and why), or a count found without a hint that it is unsure of.
+ */
+export type AnalysisWarning =
+  | { code: 'hint_not_met'; asked: SpeakerHints; found: number; reason: string }
+  | { code: 'speaker_count_uncertain'; found: number; maybe: 'fewer' | 'more' | 'either'; reason: string };
 
 export interface Media {
   id: Id;
@@ -238,7 +238,7 @@ export interface Media {
     status: 'pending' | 'running' | 'ready' | 'failed';
     error?: JobError;
     speakers: Speaker[];
-    /** What the analysis says of itself: `hint_not_met` when the speaker-count hint could not be met (decisions §15). */
+    /** What the analysis says of itself: `hint_not_met` when the speaker-count hint could not be met (decisions §15), `speaker_count_uncertain` when a count found without a hint is unsure. */
     warnings: AnalysisWarning[];
     /** The engine version that made (or failed) the current analysis; null while one is owed. */
     engineVersion: string | null;

@@ -114,7 +114,7 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
       <p class="meta">{media.kind} · {fmtSec(media.durationSec)} · {fmtBytes(media.sizeBytes)} · uploaded {fmtDate(media.createdAt)} · <span aria-live="polite">{analysisText(media)}</span>
         {media.analysis.speakerHints ? ` · asked for ${hintsText(media.analysis.speakerHints)}` : ''}</p>
       {media.analysis.status === 'ready' ? media.analysis.warnings.map((w) => (
-        <p key={w.code} class="warning" role="note" data-code={w.code}><strong>Speaker count not met:</strong> {w.reason} ({w.found} found).</p>
+        <p key={w.code} class="warning" role="note" data-code={w.code}><strong>{w.code === 'hint_not_met' ? 'Speaker count not met:' : 'Speaker count uncertain:'}</strong> {w.reason} ({w.found} found).</p>
       )) : null}
       <ErrorNote error={data.error} />
       <ErrorNote error={live.error} context="The live analysis stream stopped" />

@@ -60,20 +60,31 @@ export const UploadForm = Type.Object({
 export const ANALYSIS_STAGES = ['detecting_speech', 'identifying_speakers', 'measuring_behavior'] as const;
 export type AnalysisStageName = (typeof ANALYSIS_STAGES)[number];
 
-/** Decisions §15: a speaker-count hint the analysis could not meet, and why. */
-export const AnalysisWarning = Strict({
-  code: Type.Literal('hint_not_met'),
-  asked: SpeakerHints,
-  found: Type.Integer({ minimum: 0, description: 'speakers the analysis found' }),
-  reason: Type.String({ description: 'why, in words a person reads' }),
-});
+/**
+ * What an analysis says of itself: a speaker-count hint it could not meet (decisions §15), or a
+ * count found without a hint that it is unsure of (issue 31: give a hint).
+ */
+export const AnalysisWarning = Type.Union([
+  Strict({
+    code: Type.Literal('hint_not_met'),
+    asked: SpeakerHints,
+    found: Type.Integer({ minimum: 0, description: 'speakers the analysis found' }),
+    reason: Type.String({ description: 'why, in words a person reads' }),
+  }),
+  Strict({
+    code: Type.Literal('speaker_count_uncertain'),
+    found: Type.Integer({ minimum: 0, description: 'speakers the analysis found' }),
+    maybe: Type.Union([Type.Literal('fewer'), Type.Literal('more'), Type.Literal('either')], { description: 'whether the count may be too high (fewer), too low (more), or either' }),
+    reason: Type.String({ description: 'why, in words a person reads' }),
+  }),
+]);
 export type AnalysisWarning = Static<typeof AnalysisWarning>;
 
 export const MediaAnalysisState = Strict({
   status: Type.Union([Type.Literal('pending'), Type.Literal('running'), Type.Literal('ready'), Type.Literal('failed')]),
   error: Type.Optional(Strict({ code: Type.String(), message: Type.String() })),
   speakers: Type.Array(MediaSpeaker),
-  warnings: Type.Array(AnalysisWarning, { description: 'what the analysis says of itself: hint_not_met when the speaker-count hint could not be met (decisions §15); empty when none' }),
+  warnings: Type.Array(AnalysisWarning, { description: 'what the analysis says of itself: hint_not_met when the speaker-count hint could not be met (decisions §15), speaker_count_uncertain when a count found without a hint is unsure; empty when none' }),
   engineVersion: Nullable(Type.String({ description: 'the engine version that made the current analysis (or failed it); null before it ends, and for analyses made before versions were recorded' })),
   speakerHints: Nullable(SpeakerHints),
   stage: Nullable(Type.Union([Type.Literal(ANALYSIS_STAGES[0]), Type.Literal(ANALYSIS_STAGES[1]), Type.Literal(ANALYSIS_STAGES[2])], { description: 'the step a running analysis is in; null unless status is running' })),
