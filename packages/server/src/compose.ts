@@ -26,6 +26,7 @@ import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { closeDeliveryAgents } from './webhooks/deliver.ts';
 import { RetentionSweeper } from './retention/retention.ts';
 import { useCursorKey } from './store/cursor.ts';
+import { ServiceMetrics } from './health/metrics.ts';
 
 export interface ComposedService {
   services: Services;
@@ -42,7 +43,10 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   let wake: () => void = () => undefined;
   // A job that ended in this process wakes the webhook dispatcher, so its event goes out at once.
   let wakeWebhooks: () => void = () => undefined;
+  // Counters raised where things happen, so that /metrics reads no table (decisions §12).
+  const counters = new ServiceMetrics();
   const { stores, bus, mediaBus, taskSignal } = await openBackend(config, (_ws, e) => {
+    counters.jobEvent(e.event);
     if (e.event !== 'job.updated') wakeWebhooks();
   });
   // List cursors are encrypted with a key every process of the service shares (store/cursor.ts).
@@ -62,6 +66,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   const services: Services = {
     config,
     streams,
+    counters,
     lifecycle: { closing: false },
     stores,
     bus,
@@ -108,6 +113,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
       allowPrivate: config.webhookAllowPrivate,
       requireHttps: config.webhookRequireHttps,
       log: (msg, extra) => app.log.warn(extra ?? {}, msg),
+      onAttempt: (claim, outcome, status) => counters.webhookAttempt(claim.firstAttemptLatencyMs, outcome, status),
     });
     wakeWebhooks = webhooks.wake;
     // Started here rather than in serve.ts: deliveries left by a previous run go out as soon as

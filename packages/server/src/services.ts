@@ -16,6 +16,7 @@ import type { CreditsService } from './credits/credits.service.ts';
 import type { FeedbackService } from './feedback/feedback.service.ts';
 import type { WebhookService } from './webhooks/webhooks.service.ts';
 import type { Stores } from './store/backends.ts';
+import type { ServiceMetrics } from './health/metrics.ts';
 
 export type { Stores } from './store/backends.ts';
 
@@ -46,4 +47,6 @@ export interface Services {
   wakeWorker: () => void;
   /** Open event streams, capped per key and workspace, ended when their key is revoked. */
   streams: StreamRegistry;
+  /** This process's counters, shown by /metrics. */
+  counters: ServiceMetrics;
 }

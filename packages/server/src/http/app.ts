@@ -122,6 +122,8 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     if (routeConfig?.admin && req.auth?.scope !== 'admin') throw new ApiError('FORBIDDEN', 'Workspace administration needs an admin API key.');
   });
 
+  app.addHook('onResponse', async (_req, reply) => services.counters.httpResponse(reply.statusCode));
+
   // A multipart body sent to a JSON route (or JSON to the upload route) is the wrong content type.
   app.addHook('preValidation', async (req) => {
     if (req.method === 'GET' || req.method === 'DELETE') return;
