@@ -53,7 +53,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   useCursorKey(await stores.backend.serviceKey('cursor'));
   const { workspaces, jobs } = stores;
   const workspaceService = new WorkspaceService(workspaces, config.initialCredits, config);
-  const streams = new StreamRegistry((apiKey) => workspaceService.authenticate(apiKey));
+  const streams = new StreamRegistry((apiKey) => workspaceService.authenticate(apiKey), config.streamRecheckSec * 1000);
   workspaceService.onKeyRevoked((keyId) => streams.closeKey(keyId));
   // Each service is given what it uses, no more: nothing but this file sees the whole set.
   // A task queued here starts this process's worker at once, and other processes' workers (PostgreSQL).

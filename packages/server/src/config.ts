@@ -63,6 +63,8 @@ export interface Config {
   mediaQuotaBytes: number;
   /** Uploads are refused (507) while the media directory's file system has less free space than this. */
   minFreeDiskBytes: number;
+  /** How often the keys of open event streams are authenticated again (a key revoked by another process). */
+  streamRecheckSec: number;
   /** The bearer token `GET /metrics` needs; null: /metrics is 404 (decisions §12). */
   metricsToken: string | null;
 }
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaQuotaBytes: int('MEDIA_QUOTA_BYTES', 50 * 1024 ** 3, 1),
     minFreeDiskBytes: int('MIN_FREE_DISK_BYTES', 1024 ** 3, 0),
     metricsToken,
+    streamRecheckSec: int('STREAM_RECHECK_SEC', 15, 1, 3600),
     rateLimits: {
       upload: int('RATE_LIMIT_UPLOAD', 10, 1),
       reportCreation: int('RATE_LIMIT_REPORT_CREATION', 20, 1),

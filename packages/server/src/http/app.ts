@@ -57,7 +57,7 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
       const apiError = new ApiError('VALIDATION_FAILED', 'The request path is not valid.', { details: [{ path: '/path', message: err.message }] });
       const r = reply as unknown as FastifyReply;
       r.header('x-request-id', req.id);
-      return r.code(apiError.status).type('application/json; charset=utf-8').send(errorBody(apiError, req.id));
+      r.code(apiError.status).type('application/json; charset=utf-8').send(errorBody(apiError, req.id));
     },
   });
   app.server.headersTimeout = config.headersTimeoutSec * 1000;

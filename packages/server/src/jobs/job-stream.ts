@@ -94,8 +94,15 @@ export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, 
       last = e.id;
     }
   };
+  // A store that fails a read ends the stream cleanly (as a job stream does): the client
+  // reconnects after `retry` with its Last-Event-ID and misses nothing.
+  const fail = () => {
+    closed = true;
+    stop();
+    reply.raw.end();
+  };
   const schedule = () => {
-    pumping = pumping.then(pump).catch(() => undefined);
+    pumping = pumping.then(pump).catch(fail);
   };
   const unsubscribe = bus.subscribeWorkspace(workspaceId, schedule);
   const heartbeat = setInterval(() => reply.raw.write(': ping\n\n'), HEARTBEAT_MS);
@@ -105,7 +112,7 @@ export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, 
     clearInterval(heartbeat);
     if (poll) clearInterval(poll);
   };
-  pumping = pumping.then(pump).catch(() => undefined);
+  pumping = pumping.then(pump).catch(fail);
 }
 
 /** Whether the client of this request has already gone. */
