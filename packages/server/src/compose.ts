@@ -67,6 +67,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     config,
     streams,
     counters,
+    rateLimits: null,
     lifecycle: { closing: false },
     stores,
     bus,
@@ -88,7 +89,11 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   };
 
   // With REDIS_URL, every API process shares the same rate-limit windows.
-  const rateLimitCounter = config.redisUrl ? new RedisRateLimitCounter(config.redisUrl) : new MemoryRateLimitCounter();
+  // While Redis does not answer, each process counts alone, with a warning (redis-rate-limit.ts).
+  const rateLimitCounter = config.redisUrl
+    ? new RedisRateLimitCounter(config.redisUrl, undefined, (msg) => app.log.warn(msg))
+    : new MemoryRateLimitCounter();
+  services.rateLimits = rateLimitCounter;
   const app = await buildApp({ config, services, rateLimitCounter, ...(opts.logger !== undefined ? { logger: opts.logger } : {}) }, ROUTES);
 
   let worker: Worker | null = null;

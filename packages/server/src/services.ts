@@ -17,6 +17,7 @@ import type { FeedbackService } from './feedback/feedback.service.ts';
 import type { WebhookService } from './webhooks/webhooks.service.ts';
 import type { Stores } from './store/backends.ts';
 import type { ServiceMetrics } from './health/metrics.ts';
+import type { RateLimitCounter } from './http/rate-limit.ts';
 
 export type { Stores } from './store/backends.ts';
 
@@ -49,4 +50,6 @@ export interface Services {
   streams: StreamRegistry;
   /** This process's counters, shown by /metrics. */
   counters: ServiceMetrics;
+  /** The rate-limit counter (shared through Redis with REDIS_URL), whose reachability /readyz reports. */
+  rateLimits: RateLimitCounter | null;
 }

@@ -8,14 +8,15 @@ import { ApiError } from '../http/errors.ts';
 
 export function registerHealthRoutes(app: FastifyInstance, services: Services): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
-    let ok = false;
-    try {
-      ok = !services.lifecycle.closing && (await services.stores.backend.ping());
-    } catch {
-      ok = false;
-    }
-    return reply.code(ok ? 200 : 503).send(ok ? { status: 'ready' } : { error: { code: 'UNAVAILABLE', message: 'A backing store is unreachable or the service is shutting down.', requestId: _req.id } });
+  app.get('/readyz', async (req, reply) => {
+    if (services.lifecycle.closing) throw new ApiError('UNAVAILABLE', 'The service is shutting down.');
+    const store = await services.stores.backend.ping().catch(() => false);
+    // Redis where configured (decisions §12): without it the service still answers, but each
+    // process counts rate limits alone, so the process is reported not ready.
+    const redis = (await services.rateLimits?.reachable?.().catch(() => false)) ?? true;
+    if (store && redis) return reply.send({ status: 'ready' });
+    const down = [store ? null : 'the store', redis ? null : 'Redis (rate limits are counted by each process alone meanwhile)'].filter((x) => x !== null);
+    throw new ApiError('UNAVAILABLE', `Not ready: ${down.join(' and ')} does not answer.`, { headers: { 'retry-after': '5' } });
   });
   const token = services.config.metricsToken;
   app.get('/metrics', async (req, reply) => {
