@@ -13,7 +13,7 @@ import { analysisCost, type MediaRecord, type MediaStore } from './media.store.t
 import type { ContentLinkStore } from './content-links.store.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { receiveUpload, type ReceivedUpload } from './upload-stream.ts';
-import { requireFreeSpace } from './storage-space.ts';
+import { DiskSpaceGuard } from './storage-space.ts';
 import { QuotaExceeded, type QuotaUsage, type Quotas } from '../workspace/quotas.ts';
 import { detectMedia } from './media-probe.ts';
 import { toDiarization, toMediaResource } from './media-resource.ts';
@@ -76,21 +76,31 @@ export interface FilesDeps {
 export class FilesService {
   private readonly deps: FilesDeps;
   private readonly media: MediaStore;
+  /** The free-space floor, counting the bytes of this process's uploads under way. */
+  private readonly disk: DiskSpaceGuard;
   constructor(deps: FilesDeps) {
     this.deps = deps;
     this.media = deps.media;
+    this.disk = new DiskSpaceGuard(deps.mediaDir, deps.minFreeDiskBytes);
   }
 
   async upload(auth: AuthContext, req: FastifyRequest, claimKey: ClaimKey = async () => null): Promise<UploadOutcome> {
-    const { blobs, mediaDir, minFreeDiskBytes } = this.deps;
-    // Before the body is read: the disk must keep MIN_FREE_DISK_BYTES free after it, and the
-    // workspace must have room left in its storage quota (checked again, exactly, when stored).
+    const { blobs } = this.deps;
+    // Before the body is read: the disk must keep MIN_FREE_DISK_BYTES free after it, beside the
+    // uploads under way (checked again before each chunk is written), and the workspace must have
+    // room left in its storage quota (checked again, exactly, when stored).
     const announced = Number(req.headers['content-length']);
-    await requireFreeSpace(mediaDir, minFreeDiskBytes, Number.isSafeInteger(announced) && announced > 0 ? announced : 0);
-    const quota = (await this.deps.quotas(auth.workspaceId)).mediaBytes;
-    const used = (await this.deps.usage(auth.workspaceId)).mediaBytes;
-    if (used >= quota) throw quotaError(quota, used);
-    const up = await receiveUpload(req, blobs, { maxBytes: quota - used, overMaxBytes: () => quotaError(quota, used) });
+    const space = await this.disk.admit(Number.isSafeInteger(announced) && announced > 0 ? announced : 0);
+    let up: ReceivedUpload;
+    let quota: number;
+    try {
+      quota = (await this.deps.quotas(auth.workspaceId)).mediaBytes;
+      const used = (await this.deps.usage(auth.workspaceId)).mediaBytes;
+      if (used >= quota) throw quotaError(quota, used);
+      up = await receiveUpload(req, blobs, { maxBytes: quota - used, overMaxBytes: () => quotaError(quota, used), beforeWrite: space.beforeWrite });
+    } finally {
+      space.release();
+    }
     let committedPath: string | null = null;
     try {
       const hints = checkFields(up);
