@@ -164,7 +164,7 @@ export class FilesService {
   }
 
   private async attachTranscript(auth: AuthContext, mediaId: string, transcript: NonNullable<MediaRecord['transcript']>, hints: SpeakerHints | null): Promise<Media> {
-    const target = await this.media.get(auth.workspaceId, mediaId);
+    const target = await this.media.getLight(auth.workspaceId, mediaId);
     if (!target) throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
     if (target.kind === 'transcript') {
       throw new ApiError('VALIDATION_FAILED', 'A transcript can only be attached to audio or video media.', {
@@ -248,7 +248,7 @@ export class FilesService {
    * client knows whether to wait (pending, running) or give up (failed).
    */
   async diarization(auth: AuthContext, id: string): Promise<Diarization> {
-    const m = await this.load(auth, id);
+    const m = await this.loadWhole(auth, id);
     if (m.analysisStatus === 'failed') {
       throw new ApiError('CONFLICT', `Media ${id} could not be analysed (${m.analysisError?.code ?? 'internal_error'}: ${m.analysisError?.message ?? 'unknown error'}); it has no diarization.`);
     }
@@ -261,7 +261,7 @@ export class FilesService {
   /** The diarization as an RTTM, WebVTT or SRT file (decisions §7), with the transcript's text. */
   async diarizationFile(auth: AuthContext, id: string, format: Exclude<DiarizationFormat, 'json'>): Promise<{ contentType: string; body: string }> {
     const d = await this.diarization(auth, id);
-    const m = await this.load(auth, id);
+    const m = await this.loadWhole(auth, id);
     // Transcript media: one segment per cue, in cue order. Audio and video: the attached
     // transcript's cues placed on the segments of the speakers their names were aligned to.
     const texts = !m.analysis && m.transcript
@@ -301,14 +301,23 @@ export class FilesService {
     return this.resource(m);
   }
 
+  /** The media without its transcript and analysis (their summary instead: media-summary.ts). */
   private async load(auth: AuthContext, id: string): Promise<MediaRecord> {
+    const m = await this.media.getLight(auth.workspaceId, id);
+    if (!m) throw new ApiError('NOT_FOUND', `No media ${id}.`);
+    return m;
+  }
+
+  /** The media with its transcript and analysis (the diarization). */
+  private async loadWhole(auth: AuthContext, id: string): Promise<MediaRecord> {
     const m = await this.media.get(auth.workspaceId, id);
     if (!m) throw new ApiError('NOT_FOUND', `No media ${id}.`);
     return m;
   }
 
   private async resource(m: MediaRecord): Promise<Media> {
-    return toMediaResource(m, m.analysis ? await this.media.links(m.id) : new Map());
+    const analysed = m.summary ? m.summary.analysed : m.analysis !== null;
+    return toMediaResource(m, analysed ? await this.media.links(m.id) : new Map());
   }
 }
 

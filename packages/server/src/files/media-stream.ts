@@ -53,7 +53,7 @@ export function streamMedia(req: FastifyRequest, reply: FastifyReply, deps: Stre
   if (!openStream(req, reply)) return;
   let last = lastEventId(req) ?? -1;
   run(req, reply, (wake) => deps.bus.subscribeMedia(media.id, wake), async (finish) => {
-    const m = await deps.store.get(media.workspaceId, media.id);
+    const m = await deps.store.getLight(media.workspaceId, media.id);
     // Deleted meanwhile: nothing more will happen to it.
     if (!m) return finish();
     const event = mediaEventName(m);
