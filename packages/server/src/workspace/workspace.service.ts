@@ -156,10 +156,13 @@ export class WorkspaceService {
     return this.store.listKeys(workspaceId);
   }
 
+  /** Revokes a key; never the workspace's last live admin key (409), checked atomically with the revoke. */
   async revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord> {
     this.revocations++;
-    const key = await this.store.revokeKey(workspaceId, keyId);
+    const key = await this.store.revokeUnlessLastAdmin(workspaceId, keyId);
     this.revocations++;
+    // Revoking the last admin key would lock the workspace out of its own administration.
+    if (key === 'last_admin') throw new ApiError('CONFLICT', 'This is the last live admin key of the workspace; create another admin key before revoking it.');
     this.authLookups.clear();
     for (const [k, v] of this.authCache) if (v.auth.keyId === keyId) this.authCache.delete(k);
     for (const listener of this.revokedListeners) listener(keyId);

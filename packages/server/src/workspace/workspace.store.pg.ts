@@ -108,6 +108,22 @@ export class PgWorkspaceStore implements WorkspaceStore {
     return (await this.db.all<KeyRow>('SELECT * FROM api_keys WHERE workspace_id = $1 ORDER BY created_at DESC, id', workspaceId)).map(toKey);
   }
 
+  async revokeUnlessLastAdmin(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null | 'last_admin'> {
+    return this.db.transaction(async (tx) => {
+      // The workspace row's lock orders key changes of one workspace (as createKey does): two
+      // revokes at once count the live admin keys one after the other.
+      await tx.get('SELECT id FROM workspaces WHERE id = $1 FOR UPDATE', workspaceId);
+      const key = await tx.get<KeyRow>('SELECT * FROM api_keys WHERE id = $1 AND workspace_id = $2', keyId, workspaceId);
+      if (!key) return null;
+      if (key.revoked_at === null && key.scope === 'admin') {
+        const admins = (await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = $1 AND scope = 'admin' AND revoked_at IS NULL", workspaceId))?.n ?? 0;
+        if (admins <= 1) return 'last_admin';
+      }
+      const r = await tx.get<KeyRow>('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING *', nowIso(), keyId);
+      return r ? toKey(r) : null;
+    });
+  }
+
   async revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null> {
     const r = await this.db.get<KeyRow>(
       'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 AND workspace_id = $3 RETURNING *',

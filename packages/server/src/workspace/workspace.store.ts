@@ -68,6 +68,11 @@ export interface WorkspaceStore {
   wasSigningSecret(workspaceId: string, secret: string): Promise<boolean>;
   listKeys(workspaceId: string): Promise<ApiKeyRecord[]>;
   revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null>;
+  /**
+   * Revokes the key unless it is the workspace's last live admin key ('last_admin'), checked and
+   * done atomically: two revokes at once cannot remove the last two (issue 32, finding 15).
+   */
+  revokeUnlessLastAdmin(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null | 'last_admin'>;
   getSigningSecrets(workspaceId: string, now?: number): Promise<SigningSecrets>;
   setSigningSecret(workspaceId: string, secret: string): Promise<void>;
   rotateSigningSecret(workspaceId: string, newSecret: string, now?: number): Promise<SigningSecrets>;
@@ -253,6 +258,20 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
 
   async listKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
     return this.db.all<KeyRow>('SELECT * FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC', workspaceId).map(toKey);
+  }
+
+  async revokeUnlessLastAdmin(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null | 'last_admin'> {
+    // One transaction of the embedded store's single writer: the count and the revoke see the same keys.
+    return this.db.transaction(() => {
+      const key = this.db.get<KeyRow>('SELECT * FROM api_keys WHERE id = ? AND workspace_id = ?', keyId, workspaceId);
+      if (!key) return null;
+      if (key.revoked_at === null && key.scope === 'admin') {
+        const admins = this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND scope = 'admin' AND revoked_at IS NULL", workspaceId)?.n ?? 0;
+        if (admins <= 1) return 'last_admin';
+      }
+      this.db.run('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?', nowIso(), keyId);
+      return toKey(this.db.get<KeyRow>('SELECT * FROM api_keys WHERE id = ?', keyId) as KeyRow);
+    });
   }
 
   async revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null> {
