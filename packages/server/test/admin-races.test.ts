@@ -38,4 +38,14 @@ describe('revoking admin keys at once', () => {
       if (kept) t.main.apiKey = kept.apiKey as string;
     }
   });
+
+  it('rotates the signing secret twice within 24 h keeping both rotated-out secrets, and refuses a third (issue 32, finding 14)', async () => {
+    const first = await call(t, t.other, { method: 'POST', url: '/v1/workspace/signing-secret/rotate' });
+    const second = await call(t, t.other, { method: 'POST', url: '/v1/workspace/signing-secret/rotate' });
+    assert.deepEqual([first.statusCode, second.statusCode], [200, 200]);
+    assert.equal((await t.services.workspace.signingSecrets(t.other.workspaceId)).secrets.length, 3, 'three sign at once');
+    const third = await call(t, t.other, { method: 'POST', url: '/v1/workspace/signing-secret/rotate' });
+    assert.equal(third.statusCode, 409, third.body);
+    assert.equal(json<{ error: { code: string } }>(third).error.code, 'CONFLICT');
+  });
 });

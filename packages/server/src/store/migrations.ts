@@ -360,4 +360,13 @@ CREATE INDEX media_ws ON media(workspace_id, seq DESC);
 CREATE INDEX media_changes ON media(workspace_id, changed_seq);
 `,
   },
+  {
+    // A second rotated-out signing secret with its own grace (issue 32, finding 14): rotating
+    // twice within 24 h ended the first one's grace at once.
+    version: 11,
+    sql: `
+ALTER TABLE workspaces ADD COLUMN older_signing_secret TEXT;
+ALTER TABLE workspaces ADD COLUMN older_secret_expires_at INTEGER;
+`,
+  },
 ];

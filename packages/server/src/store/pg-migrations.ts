@@ -295,4 +295,13 @@ INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value 
     version: 7,
     sql: `ALTER TABLE media ADD COLUMN summary_json TEXT;`,
   },
+  {
+    // A second rotated-out signing secret with its own grace (issue 32, finding 14). The
+    // embedded store's migration 11.
+    version: 8,
+    sql: `
+ALTER TABLE workspaces ADD COLUMN older_signing_secret TEXT;
+ALTER TABLE workspaces ADD COLUMN older_secret_expires_at BIGINT;
+`,
+  },
 ];

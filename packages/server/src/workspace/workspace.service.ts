@@ -4,6 +4,7 @@ import { ApiError } from '../http/errors.ts';
 import {
   generateApiKey,
   generateSigningSecret,
+  RotationTooSoon,
   type ApiKeyRecord,
   type KeyScope,
   type WorkspaceRecord,
@@ -117,7 +118,8 @@ export class WorkspaceService {
     }
     if (env.signingSecret && !(await this.store.wasSigningSecret(existing.id, env.signingSecret))) {
       // A secret the workspace never had is installed as a rotation: the previous one keeps signing for 24 h.
-      await this.store.rotateSigningSecret(existing.id, env.signingSecret);
+      // An operator's change wins: with two secrets already graced, the older one's grace ends now.
+      await this.store.rotateSigningSecret(existing.id, env.signingSecret, undefined, true);
     }
     return { workspaceId: existing.id, generated: null, warnings };
   }
@@ -174,7 +176,13 @@ export class WorkspaceService {
     return this.store.getSigningSecrets(workspaceId);
   }
 
-  rotateSigningSecret(workspaceId: string) {
-    return this.store.rotateSigningSecret(workspaceId, generateSigningSecret());
+  /** 409 while two rotated-out secrets are still in their grace: at most three sign at once. */
+  async rotateSigningSecret(workspaceId: string) {
+    try {
+      return await this.store.rotateSigningSecret(workspaceId, generateSigningSecret());
+    } catch (err) {
+      if (!(err instanceof RotationTooSoon)) throw err;
+      throw new ApiError('CONFLICT', `Two rotated-out signing secrets still sign (each for 24 h after its rotation; at most three secrets at once); rotate again after ${new Date(err.until).toISOString()}.`);
+    }
   }
 }
