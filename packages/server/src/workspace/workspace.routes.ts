@@ -119,7 +119,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, services: Services
   }, async (req, reply) => {
     const auth = requireAuth(req.auth);
     // The last live admin key is refused (409) in the same transaction as the revoke.
-    await ws.revokeKey(auth.workspaceId, (req.params as Static<typeof KeyIdParams>).keyId);
+    await ws.revokeKey(auth.workspaceId, (req.params as Static<typeof KeyIdParams>).keyId, { keepLastAdmin: true });
     return reply.code(204).send();
   });
 

@@ -158,10 +158,13 @@ export class WorkspaceService {
     return this.store.listKeys(workspaceId);
   }
 
-  /** Revokes a key; never the workspace's last live admin key (409), checked atomically with the revoke. */
-  async revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord> {
+  /**
+   * Revokes a key. With `keepLastAdmin` (the API) never the workspace's last live admin key
+   * (409), checked atomically with the revoke; an operator's revoke may take any key.
+   */
+  async revokeKey(workspaceId: string, keyId: string, opts: { keepLastAdmin?: boolean } = {}): Promise<ApiKeyRecord> {
     this.revocations++;
-    const key = await this.store.revokeUnlessLastAdmin(workspaceId, keyId);
+    const key = opts.keepLastAdmin ? await this.store.revokeUnlessLastAdmin(workspaceId, keyId) : await this.store.revokeKey(workspaceId, keyId);
     this.revocations++;
     // Revoking the last admin key would lock the workspace out of its own administration.
     if (key === 'last_admin') throw new ApiError('CONFLICT', 'This is the last live admin key of the workspace; create another admin key before revoking it.');
