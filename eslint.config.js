@@ -20,6 +20,18 @@ export default tseslint.config(
     },
   },
   {
+    // The service (issue 32, finding 4): a promise nobody handles is an unhandled rejection, which
+    // ends the process. In its sources `void promise` is no escape (the promise must be awaited or
+    // end in .catch / .then with a rejection handler), and no async function is given where a
+    // callback's result is ignored (setInterval, event listeners).
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.testkit.ts'],
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // node:test's describe/it return promises the runner tracks itself; awaiting them is noise.
     files: ['**/*.test.ts', '**/test/**/*.ts'],
     rules: { '@typescript-eslint/no-floating-promises': 'off' },

@@ -4,7 +4,7 @@ export { Rapport as default } from './client.ts';
 export type { ClientOptions } from './core/http.ts';
 export {
   RapportError, APIError, ValidationError, AuthenticationError, InsufficientCreditsError,
-  PermissionDeniedError, NotFoundError, MethodNotAllowedError, ConflictError, PayloadTooLargeError,
+  PermissionDeniedError, NotFoundError, MethodNotAllowedError, ConflictError, PayloadTooLargeError, RequestTimeoutError,
   UnsupportedMediaTypeError, RangeNotSatisfiableError, GoneError, RateLimitError, InternalServerError, APIConnectionError, TimeoutError,
   AbortError, JobFailedError, ERROR_CODES,
 } from './core/errors.ts';

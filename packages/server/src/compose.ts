@@ -26,6 +26,7 @@ import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { closeDeliveryAgents } from './webhooks/deliver.ts';
 import { RetentionSweeper } from './retention/retention.ts';
 import { useCursorKey } from './store/cursor.ts';
+import { ServiceMetrics } from './health/metrics.ts';
 
 export interface ComposedService {
   services: Services;
@@ -42,14 +43,17 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   let wake: () => void = () => undefined;
   // A job that ended in this process wakes the webhook dispatcher, so its event goes out at once.
   let wakeWebhooks: () => void = () => undefined;
+  // Counters raised where things happen, so that /metrics reads no table (decisions §12).
+  const counters = new ServiceMetrics();
   const { stores, bus, mediaBus, taskSignal } = await openBackend(config, (_ws, e) => {
+    counters.jobEvent(e.event);
     if (e.event !== 'job.updated') wakeWebhooks();
   });
   // List cursors are encrypted with a key every process of the service shares (store/cursor.ts).
   useCursorKey(await stores.backend.serviceKey('cursor'));
   const { workspaces, jobs } = stores;
   const workspaceService = new WorkspaceService(workspaces, config.initialCredits, config);
-  const streams = new StreamRegistry((apiKey) => workspaceService.authenticate(apiKey));
+  const streams = new StreamRegistry((apiKey) => workspaceService.authenticate(apiKey), config.streamRecheckSec * 1000);
   workspaceService.onKeyRevoked((keyId) => streams.closeKey(keyId));
   // Each service is given what it uses, no more: nothing but this file sees the whole set.
   // A task queued here starts this process's worker at once, and other processes' workers (PostgreSQL).
@@ -62,6 +66,8 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   const services: Services = {
     config,
     streams,
+    counters,
+    rateLimits: null,
     lifecycle: { closing: false },
     stores,
     bus,
@@ -86,7 +92,11 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   };
 
   // With REDIS_URL, every API process shares the same rate-limit windows.
-  const rateLimitCounter = config.redisUrl ? new RedisRateLimitCounter(config.redisUrl) : new MemoryRateLimitCounter();
+  // While Redis does not answer, each process counts alone, with a warning (redis-rate-limit.ts).
+  const rateLimitCounter = config.redisUrl
+    ? new RedisRateLimitCounter(config.redisUrl, undefined, (msg) => app.log.warn(msg))
+    : new MemoryRateLimitCounter();
+  services.rateLimits = rateLimitCounter;
   const app = await buildApp({ config, services, rateLimitCounter, ...(opts.logger !== undefined ? { logger: opts.logger } : {}) }, ROUTES);
 
   let worker: Worker | null = null;
@@ -111,6 +121,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
       allowPrivate: config.webhookAllowPrivate,
       requireHttps: config.webhookRequireHttps,
       log: (msg, extra) => app.log.warn(extra ?? {}, msg),
+      onAttempt: (claim, outcome, status) => counters.webhookAttempt(claim.firstAttemptLatencyMs, outcome, status),
     });
     wakeWebhooks = webhooks.wake;
     // Started here rather than in serve.ts: deliveries left by a previous run go out as soon as

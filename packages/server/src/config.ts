@@ -63,6 +63,10 @@ export interface Config {
   mediaQuotaBytes: number;
   /** Uploads are refused (507) while the media directory's file system has less free space than this. */
   minFreeDiskBytes: number;
+  /** How often the keys of open event streams are authenticated again (a key revoked by another process). */
+  streamRecheckSec: number;
+  /** The bearer token `GET /metrics` needs; null: /metrics is 404 (decisions §12). */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -121,6 +125,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (signingSecret !== null && !/^whsec_[A-Za-z0-9_+/=-]{16,}$/.test(signingSecret)) {
     problems.push('SIGNING_SECRET must look like whsec_ followed by 16 or more characters');
   }
+  const metricsToken = optional('METRICS_TOKEN');
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,512}$/.test(metricsToken)) {
+    problems.push('METRICS_TOKEN must be 16 to 512 printable ASCII characters without spaces');
+  }
   const databaseUrl = optional('DATABASE_URL');
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must be a PostgreSQL connection URL (postgres://user@host:port/database)');
@@ -161,6 +169,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxApiKeys: int('MAX_API_KEYS', 20, 1, 10_000),
     mediaQuotaBytes: int('MEDIA_QUOTA_BYTES', 50 * 1024 ** 3, 1),
     minFreeDiskBytes: int('MIN_FREE_DISK_BYTES', 1024 ** 3, 0),
+    metricsToken,
+    streamRecheckSec: int('STREAM_RECHECK_SEC', 15, 1, 3600),
     rateLimits: {
       upload: int('RATE_LIMIT_UPLOAD', 10, 1),
       reportCreation: int('RATE_LIMIT_REPORT_CREATION', 20, 1),

@@ -64,6 +64,12 @@ export async function serveFromEnv(config: Config = loadConfig()): Promise<void>
     await running.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  const stopOn = (signal: string) => () => {
+    stop(signal).catch((err: unknown) => {
+      process.stderr.write(`${signal}: shutdown failed: ${(err as Error).message}\n`);
+      process.exit(1);
+    });
+  };
+  process.once('SIGINT', stopOn('SIGINT'));
+  process.once('SIGTERM', stopOn('SIGTERM'));
 }

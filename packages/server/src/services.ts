@@ -16,6 +16,8 @@ import type { CreditsService } from './credits/credits.service.ts';
 import type { FeedbackService } from './feedback/feedback.service.ts';
 import type { WebhookService } from './webhooks/webhooks.service.ts';
 import type { Stores } from './store/backends.ts';
+import type { ServiceMetrics } from './health/metrics.ts';
+import type { RateLimitCounter } from './http/rate-limit.ts';
 
 export type { Stores } from './store/backends.ts';
 
@@ -46,4 +48,8 @@ export interface Services {
   wakeWorker: () => void;
   /** Open event streams, capped per key and workspace, ended when their key is revoked. */
   streams: StreamRegistry;
+  /** This process's counters, shown by /metrics. */
+  counters: ServiceMetrics;
+  /** The rate-limit counter (shared through Redis with REDIS_URL), whose reachability /readyz reports. */
+  rateLimits: RateLimitCounter | null;
 }

@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { buildTestApp, insertEntity, insertMedia, type TestApp } from './helpers.ts';
 import { wavFile } from '../src/files/files.fixtures.testkit.ts';
+import { MAX_TRANSCRIPT_CUES } from '../src/files/media-probe.ts';
 import { seededRandom } from '@rapport/analysis';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2000);
@@ -133,12 +134,14 @@ describe('request fuzzer', () => {
       context: pick(['behavioral_compatibility', 'x', 1]),
       ...(rand() < 0.3 ? { webhook: { url: pick(['https://hooks.example.com/a', 'http://127.0.0.1/x', 'notaurl', 'http://[::1]/']) } } : {}),
     });
+    // A transcript one cue over the cap (413), sent now and then (issue 32, finding 1).
+    const hugeVtt = Buffer.from(['WEBVTT', '', ...Array.from({ length: MAX_TRANSCRIPT_CUES + 1 }, (_, i) => `${new Date(i * 1000).toISOString().slice(11, 23)} --> ${new Date(i * 1000 + 800).toISOString().slice(11, 23)}\n<v S${i % 3}>w\n`)].join('\n'));
     const multipartBody = (): { body: Buffer; type: string } => {
       const boundary = `fz${Math.floor(rand() * 1e9)}`;
       const parts: Buffer[] = [];
       for (let i = 0; i < Math.floor(rand() * 4); i++) {
         const name = pick(['file', 'file', 'label', 'mediaId', junk(2)]);
-        const data = pick([wavFile(0.2), Buffer.from('WEBVTT\n\n00:00.000 --> 00:01.000\n<v A>hi\n'), Buffer.from(junk(200)), Buffer.alloc(0), Buffer.from('RIFF\0\0\0\0WAVE'), Buffer.from('ID3\x04\0\0\0\0\0\0#EXTM3U\n/etc/passwd\n', 'latin1')]);
+        const data = rand() < 0.01 ? hugeVtt : pick([wavFile(0.2), Buffer.from('WEBVTT\n\n00:00.000 --> 00:01.000\n<v A>hi\n'), Buffer.from(junk(200)), Buffer.alloc(0), Buffer.from('RIFF\0\0\0\0WAVE'), Buffer.from('ID3\x04\0\0\0\0\0\0#EXTM3U\n/etc/passwd\n', 'latin1')]);
         const filename = name === 'file' ? `; filename="${pick(['a.wav', '', '../../x', junk(5)])}"` : '';
         parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename}\r\n\r\n`), data, Buffer.from('\r\n'));
       }
@@ -151,6 +154,9 @@ describe('request fuzzer', () => {
       let path = route.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(pick([...ids, ...ids, 'med_x', '', 'x'.repeat(300), junk(4), '..', '%00', 'evt_1'])));
       if (rand() < 0.1) path = path.replace(/\/[^/]*$/, `/${pick(['%ZZ', '%00', '..%2F..', '%E2%82', 'a;b'])}`);
       if (rand() < 0.2) path += `?${pick(['limit=0', 'limit=101', 'limit=abc', 'cursor=zzz', 'cursor=' + 'a'.repeat(500), 'format=rttm', 'format=xml', 'tag=' + encodeURIComponent(junk(3)), 'q=%', 'limit=5&limit=6'])}`;
+      // A letter or digit of the path percent-encoded (`/%761/files`): routed, authenticated and
+      // limited as the path it decodes to (issue 32, finding 9).
+      if (rand() < 0.05) path = path.replace(/[a-z0-9]/g, (c) => (rand() < 0.3 ? `%${c.charCodeAt(0).toString(16)}` : c));
       if (rand() < 0.03) path = `http://127.0.0.1${path}`;
       const headers: Record<string, string> = {};
       const key = rand();
@@ -196,6 +202,16 @@ describe('request fuzzer', () => {
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         const what = `${req.method} ${req.path.slice(0, 120)}`;
         if (r.status >= 500 || r.status < 0) failures.push(`${what}: ${r.status} ${r.body.slice(0, 200)}`);
+        // No /v1 route but the OpenAPI document answers 2xx without a valid key, however its path is spelled.
+        const key = req.headers['service-api-key'];
+        const decoded = (() => {
+          try {
+            return decodeURIComponent(req.path.replace(/^http:\/\/[^/]+/, '').split('?')[0] ?? '');
+          } catch {
+            return '';
+          }
+        })();
+        if (r.status < 300 && decoded.startsWith('/v1/') && decoded !== '/v1/openapi.json' && key !== t.main.apiKey && key !== t.other.apiKey) failures.push(`${what}: ${r.status} without a valid key`);
         if (/\bat [\w.<>]+ \(|node:internal|\.ts:\d+:\d+/.test(r.body)) failures.push(`${what}: stack trace in the body`);
         if (r.status >= 400 && req.method !== 'HEAD' && r.contentType.startsWith('application/json')) {
           const parsed = JSON.parse(r.body) as { error?: { code?: string; requestId?: string } };

@@ -20,7 +20,7 @@ describe('SqliteJobStore.create', { skip: process.env.TEST_STORE === 'postgres' 
   it('commits concurrent creations together and undoes only the one that cannot pay', async () => {
     const ws = t.main.workspaceId;
     const jobs = t.services.stores.jobs;
-    const before = await jobs.activeCount();
+    const before = await jobs.activeCount(ws);
     const outcomes = await Promise.allSettled([1, 1, 5, 1].map((cost, i) => jobs.create({ workspaceId: ws, type: 'matching', label: `j${i}`, request: { i }, cost })));
     assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     const rejected = outcomes[2] as PromiseRejectedResult;
@@ -37,7 +37,7 @@ describe('SqliteJobStore.create', { skip: process.env.TEST_STORE === 'postgres' 
       assert.deepEqual(events[0]?.job, job, 'the first event carries the job as stored');
       assert.deepEqual(await jobs.get(ws, job.id), job);
     }
-    assert.equal(await jobs.activeCount(), before + 3, 'the queue count follows creations');
+    assert.equal(await jobs.activeCount(ws), before + 3, 'the queue count follows creations');
     // List order is creation order (newest first).
     const listed = await jobs.list(ws, {});
     assert.deepEqual(listed.data.map((j) => j.label), ['j3', 'j1', 'j0']);
@@ -60,8 +60,8 @@ describe('SqliteJobStore.create', { skip: process.env.TEST_STORE === 'postgres' 
   it('a job that ends lowers the queue count', async () => {
     const jobs = t.services.stores.jobs;
     const job = await jobs.create({ workspaceId: t.other.workspaceId, type: 'report', request: {}, cost: 0 });
-    const n = await jobs.activeCount();
+    const n = await jobs.activeCount(t.other.workspaceId);
     await jobs.fail(job.id, { code: 'canceled', message: 'test' }, { type: 'report.failed', data: {}, webhook: undefined });
-    assert.equal(await jobs.activeCount(), n - 1);
+    assert.equal(await jobs.activeCount(t.other.workspaceId), n - 1);
   });
 });

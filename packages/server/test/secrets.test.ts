@@ -38,10 +38,11 @@ describe('restarts and the bootstrap credentials', () => {
     await bootstrapAgain({ signingSecret: fresh });
     const after2 = await t.services.stores.workspaces.getSigningSecrets(t.main.workspaceId);
     assert.equal(after2.current, fresh);
-    assert.deepEqual(after2.secrets, [fresh, rotated.signingSecret], 'the previous secret keeps signing');
+    // Each rotated-out secret keeps its own 24 h (issue 32, finding 14): the original too.
+    assert.deepEqual(after2.secrets, [fresh, rotated.signingSecret, original], 'the previous secrets keep signing');
     assert.ok(after2.previousExpiresAt);
     await bootstrapAgain({ signingSecret: fresh });
-    assert.deepEqual((await t.services.stores.workspaces.getSigningSecrets(t.main.workspaceId)).secrets, [fresh, rotated.signingSecret], 'applying the same secret again changes nothing');
+    assert.deepEqual((await t.services.stores.workspaces.getSigningSecrets(t.main.workspaceId)).secrets, [fresh, rotated.signingSecret, original], 'applying the same secret again changes nothing');
   });
 });
 

@@ -2,6 +2,7 @@
 // block, readable in a terminal and on GitHub. Bars are 20 cells of full and eighth blocks; a
 // marker (threshold or norm) is a ┃ across the bars, named in the group's heading.
 import type { Figure, FigureGroup } from './figures.ts';
+import { escapeMarkdown } from './markdown-escape.ts';
 
 const WIDTH = 20;
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
@@ -37,5 +38,6 @@ export function figureText(f: Figure): string {
   // A fence longer than any run of backticks in the text, so no label can close it.
   const longest = Math.max(2, ...lines.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((r) => r.length))));
   const fence = '`'.repeat(longest + 1);
-  return [`**Figure: ${f.title}**`, '', `${fence}text`, ...lines, fence].join('\n');
+  // Inside the fence text is literal; the title outside it is escaped (it may name a person).
+  return [`**Figure: ${escapeMarkdown(f.title)}**`, '', `${fence}text`, ...lines.map((l) => l.replace(/[\r\n\u2028\u2029]+/g, ' ')), fence].join('\n');
 }

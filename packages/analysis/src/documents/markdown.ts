@@ -1,21 +1,23 @@
 // Markdown rendering of a result document: every title, card and text of the document appears,
 // in document order, and every illustration as a text figure drawn from the evidence
-// (decisions §11). Without evidence an illustration is an HTML comment naming its variant.
+// (decisions §11). Without evidence an illustration is an HTML comment naming its variant. Every
+// string of the document is plain text (some of it written by users): it is escaped here.
 import { figureFor } from './figures.ts';
+import { escapeMarkdown as md } from './markdown-escape.ts';
 import { figureText } from './figure-text.ts';
 import type { Block, IllustrationVariant, MatchingEvidence, ResultDocument } from './types.ts';
 
 function renderBlock(block: Block, out: string[], figure: () => string | null): void {
   switch (block.type) {
     case 'card':
-      out.push(`- **${block.title}**: ${block.content}`);
+      out.push(`- **${md(block.title)}**: ${md(block.content)}`);
       return;
     case 'grid':
-      for (const item of block.items) out.push(`- **${item.title}**: ${item.content}`);
+      for (const item of block.items) out.push(`- **${md(item.title)}**: ${md(item.content)}`);
       return;
     case 'text':
-      if (block.title) out.push(`### ${block.title}`, '');
-      out.push(block.content);
+      if (block.title) out.push(`### ${md(block.title)}`, '');
+      out.push(md(block.content));
       return;
     case 'illustration':
       out.push(figure() ?? `<!-- illustration: ${block.variant} -->`);
@@ -24,10 +26,10 @@ function renderBlock(block: Block, out: string[], figure: () => string | null): 
 }
 
 export function renderMarkdown(doc: ResultDocument, evidence?: MatchingEvidence): string {
-  const out: string[] = [`# ${doc.title}`, '', doc.summary];
+  const out: string[] = [`# ${md(doc.title)}`, '', md(doc.summary)];
   const seen: Partial<Record<IllustrationVariant, number>> = {};
   for (const section of doc.sections) {
-    out.push('', `## ${section.section_title}`);
+    out.push('', `## ${md(section.section_title)}`);
     const content = section.section_content;
     const blocks: Block[] = Array.isArray(content) ? content : 'type' in content ? [content as Block] : [];
     let previous: Block['type'] | null = null;

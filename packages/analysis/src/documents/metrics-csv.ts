@@ -61,9 +61,15 @@ export const MEASURE_COLUMNS: readonly Column[] = [
   col('sentiment (VADER compound, -1 to 1)', 3, (m) => m.language?.sentiment),
 ];
 
+/**
+ * One CSV cell. A text that starts with `=`, `+`, `-`, `@`, a tab or a carriage return would be
+ * read as a formula by a spreadsheet (a label `=HYPERLINK(...)`): it gets a leading `'`, which
+ * spreadsheets show as text (OWASP's CSV injection advice; issue 32, finding 8). Numbers stay
+ * numbers, negative ones included.
+ */
 function cell(v: string | number | null): string {
   if (v === null) return '';
-  const s = String(v);
+  const s = typeof v === 'string' && /^[=+\-@\t\r]/.test(v) ? `'${v}` : String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -31,10 +31,12 @@ export const ERROR_CODES = {
   CONFLICT: 409,
   QUOTA_EXCEEDED: 409,
   GONE: 410,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RANGE_NOT_SATISFIABLE: 416,
   IDEMPOTENCY_KEY_REUSED: 422,
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
@@ -96,8 +98,13 @@ export class MethodNotAllowedError extends APIError {
 export class ConflictError extends APIError {
   override name = 'ConflictError';
 }
+/** 413, and 431 `HEADERS_TOO_LARGE` (the request's headers). */
 export class PayloadTooLargeError extends APIError {
   override name = 'PayloadTooLargeError';
+}
+/** 408: the request did not reach the server in time (its headers, or a stalled body); the connection was closed. */
+export class RequestTimeoutError extends APIError {
+  override name = 'RequestTimeoutError';
 }
 export class UnsupportedMediaTypeError extends APIError {
   override name = 'UnsupportedMediaTypeError';
@@ -186,8 +193,9 @@ export function makeAPIError(status: number, body: APIErrorBody | undefined, hea
     case 404: return new NotFoundError(status, body, headers, raw);
     case 405: return new MethodNotAllowedError(status, body, headers, raw);
     case 409: case 422: return new ConflictError(status, body, headers, raw);
+    case 408: return new RequestTimeoutError(status, body, headers, raw);
     case 410: return new GoneError(status, body, headers, raw);
-    case 413: return new PayloadTooLargeError(status, body, headers, raw);
+    case 413: case 431: return new PayloadTooLargeError(status, body, headers, raw);
     case 415: return new UnsupportedMediaTypeError(status, body, headers, raw);
     case 416: return new RangeNotSatisfiableError(status, body, headers, raw);
     case 429: return new RateLimitError(status, body, headers, raw);

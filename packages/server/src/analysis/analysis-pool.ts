@@ -93,10 +93,11 @@ export class AnalysisProcessPool {
     const proc = new AnalysisProcess(settings);
     this.started++;
     this.live.add(proc);
-    void proc.exited.then(() => {
+    const gone = () => {
       this.live.delete(proc);
       this.drop(proc);
-    });
+    };
+    proc.exited.then(gone, gone);
     return proc;
   }
 
@@ -112,7 +113,7 @@ export class AnalysisProcessPool {
   private keep(key: string, proc: AnalysisProcess): void {
     const timer = setTimeout(() => {
       this.drop(proc);
-      void proc.end();
+      proc.end().catch(() => undefined);
     }, this.options.idleMs ?? IDLE_MS);
     timer.unref();
     this.idle.push({ key, proc, timer });
@@ -120,7 +121,7 @@ export class AnalysisProcessPool {
       const oldest = this.idle.shift();
       if (!oldest) break;
       clearTimeout(oldest.timer);
-      void oldest.proc.end();
+      oldest.proc.end().catch(() => undefined);
     }
   }
 

@@ -58,7 +58,7 @@ async function run(start: ChildStart): Promise<boolean> {
       maxDurationSec: start.maxDurationSec,
       onProgress: (stage, fraction) => {
         if (process.ppid !== parent) process.exit(1); // adopted: the service died
-        void send({ type: 'progress', stage, fraction });
+        send({ type: 'progress', stage, fraction }).catch(() => undefined); // advisory
       },
     });
     await send({ type: 'result', result });

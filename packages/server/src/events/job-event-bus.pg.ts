@@ -200,10 +200,12 @@ export class PgJobEventBus implements JobEventBus {
     }
     this.syncing = true;
     this.resync = false;
-    void this.syncOnce().finally(() => {
+    const done = () => {
       this.syncing = false;
       if (this.resync) this.sync();
-    });
+    };
+    // syncOnce handles the session's errors itself; a rejection here would be a bug, not a crash.
+    this.syncOnce().then(done, done);
   }
 
   private async syncOnce(): Promise<void> {

@@ -1,7 +1,10 @@
 // Open event streams (SSE), by API key and workspace: each key and each workspace may hold only so
 // many at once, and a key that is revoked loses its streams. A revocation through this process
-// ends them at once; one made elsewhere (the admin CLI on the same store) within RECHECK_MS, when
-// every streaming key is authenticated again.
+// ends them at once; one made elsewhere (the admin CLI on the same store) within the re-check
+// interval (STREAM_RECHECK_SEC, 15 s), when every streaming key is authenticated again. A key that
+// cannot be checked because the store does not answer loses its streams too, ended cleanly (its
+// client reconnects with Last-Event-ID once the store is back): before issue 32 (finding 4) the
+// re-check's rejection was left unhandled and ended the process.
 import { apiKeyOf } from '../http/api-key.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth, type AuthContext } from '../http/context.ts';
@@ -9,7 +12,6 @@ import { ApiError } from '../http/errors.ts';
 
 export const MAX_STREAMS_PER_KEY = 10;
 export const MAX_STREAMS_PER_WORKSPACE = 50;
-export const RECHECK_MS = 15_000;
 
 interface OpenStream {
   apiKey: string;
@@ -20,10 +22,12 @@ export class StreamRegistry {
   private readonly byKey = new Map<string, Set<OpenStream>>();
   private readonly perWorkspace = new Map<string, number>();
   private readonly authenticate: (apiKey: string) => Promise<AuthContext | null>;
+  private readonly recheckMs: number;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(authenticate: (apiKey: string) => Promise<AuthContext | null>) {
+  constructor(authenticate: (apiKey: string) => Promise<AuthContext | null>, recheckMs = 15_000) {
     this.authenticate = authenticate;
+    this.recheckMs = recheckMs;
   }
 
   /**
@@ -38,7 +42,9 @@ export class StreamRegistry {
     streams.add(entry);
     this.byKey.set(auth.keyId, streams);
     this.perWorkspace.set(auth.workspaceId, inWorkspace + 1);
-    this.timer ??= setInterval(() => void this.recheck(), RECHECK_MS).unref();
+    this.timer ??= setInterval(() => {
+      this.recheck().catch(() => undefined); // recheck handles each key's failure itself
+    }, this.recheckMs).unref();
     let released = false;
     return () => {
       if (released) return;
@@ -60,11 +66,16 @@ export class StreamRegistry {
     for (const s of [...(this.byKey.get(keyId) ?? [])]) s.close();
   }
 
-  /** Ends the streams of keys that no longer authenticate (revoked by another process). */
-  private async recheck(): Promise<void> {
+  /**
+   * Ends the streams of keys that no longer authenticate (revoked by another process), and of
+   * keys that cannot be checked now (the store is unreachable).
+   */
+  async recheck(): Promise<void> {
     for (const [keyId, streams] of [...this.byKey]) {
       const first = streams.values().next().value;
-      if (first && !(await this.authenticate(first.apiKey))) this.closeKey(keyId);
+      if (!first) continue;
+      const valid = await this.authenticate(first.apiKey).then((auth) => auth !== null, () => false);
+      if (!valid) this.closeKey(keyId);
     }
   }
 

@@ -14,7 +14,7 @@ import type { ContentLinkStore } from './content-links.store.ts';
 import type { EntityStore } from '../entities/entities.store.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { receiveUpload, type ReceivedUpload } from './upload-stream.ts';
-import { requireFreeSpace } from './storage-space.ts';
+import { DiskSpaceGuard } from './storage-space.ts';
 import { QuotaExceeded, type QuotaUsage, type Quotas } from '../workspace/quotas.ts';
 import { detectMedia } from './media-probe.ts';
 import { toDiarization, toMediaResource } from './media-resource.ts';
@@ -79,21 +79,31 @@ export interface FilesDeps {
 export class FilesService {
   private readonly deps: FilesDeps;
   private readonly media: MediaStore;
+  /** The free-space floor, counting the bytes of this process's uploads under way. */
+  private readonly disk: DiskSpaceGuard;
   constructor(deps: FilesDeps) {
     this.deps = deps;
     this.media = deps.media;
+    this.disk = new DiskSpaceGuard(deps.mediaDir, deps.minFreeDiskBytes);
   }
 
   async upload(auth: AuthContext, req: FastifyRequest, claimKey: ClaimKey = async () => null): Promise<UploadOutcome> {
-    const { blobs, mediaDir, minFreeDiskBytes } = this.deps;
-    // Before the body is read: the disk must keep MIN_FREE_DISK_BYTES free after it, and the
-    // workspace must have room left in its storage quota (checked again, exactly, when stored).
+    const { blobs } = this.deps;
+    // Before the body is read: the disk must keep MIN_FREE_DISK_BYTES free after it, beside the
+    // uploads under way (checked again before each chunk is written), and the workspace must have
+    // room left in its storage quota (checked again, exactly, when stored).
     const announced = Number(req.headers['content-length']);
-    await requireFreeSpace(mediaDir, minFreeDiskBytes, Number.isSafeInteger(announced) && announced > 0 ? announced : 0);
-    const quota = (await this.deps.quotas(auth.workspaceId)).mediaBytes;
-    const used = (await this.deps.usage(auth.workspaceId)).mediaBytes;
-    if (used >= quota) throw quotaError(quota, used);
-    const up = await receiveUpload(req, blobs, { maxBytes: quota - used, overMaxBytes: () => quotaError(quota, used) });
+    const space = await this.disk.admit(Number.isSafeInteger(announced) && announced > 0 ? announced : 0);
+    let up: ReceivedUpload;
+    let quota: number;
+    try {
+      quota = (await this.deps.quotas(auth.workspaceId)).mediaBytes;
+      const used = (await this.deps.usage(auth.workspaceId)).mediaBytes;
+      if (used >= quota) throw quotaError(quota, used);
+      up = await receiveUpload(req, blobs, { maxBytes: quota - used, overMaxBytes: () => quotaError(quota, used), beforeWrite: space.beforeWrite });
+    } finally {
+      space.release();
+    }
     let committedPath: string | null = null;
     try {
       const hints = checkFields(up);
@@ -157,7 +167,7 @@ export class FilesService {
   }
 
   private async attachTranscript(auth: AuthContext, mediaId: string, transcript: NonNullable<MediaRecord['transcript']>, hints: SpeakerHints | null): Promise<Media> {
-    const target = await this.media.get(auth.workspaceId, mediaId);
+    const target = await this.media.getLight(auth.workspaceId, mediaId);
     if (!target) throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
     if (target.kind === 'transcript') {
       throw new ApiError('VALIDATION_FAILED', 'A transcript can only be attached to audio or video media.', {
@@ -241,7 +251,7 @@ export class FilesService {
    * client knows whether to wait (pending, running) or give up (failed).
    */
   async diarization(auth: AuthContext, id: string): Promise<Diarization> {
-    const m = await this.load(auth, id);
+    const m = await this.loadWhole(auth, id);
     if (m.analysisStatus === 'failed') {
       throw new ApiError('CONFLICT', `Media ${id} could not be analysed (${m.analysisError?.code ?? 'internal_error'}: ${m.analysisError?.message ?? 'unknown error'}); it has no diarization.`);
     }
@@ -254,7 +264,7 @@ export class FilesService {
   /** The diarization as an RTTM, WebVTT or SRT file (decisions §7), with the transcript's text. */
   async diarizationFile(auth: AuthContext, id: string, format: Exclude<DiarizationFormat, 'json'>): Promise<{ contentType: string; body: string }> {
     const d = await this.diarization(auth, id);
-    const m = await this.load(auth, id);
+    const m = await this.loadWhole(auth, id);
     // Transcript media: one segment per cue, in cue order. Audio and video: the attached
     // transcript's cues placed on the segments of the speakers their names were aligned to.
     const texts = !m.analysis && m.transcript
@@ -306,14 +316,23 @@ export class FilesService {
     return this.resource(m);
   }
 
+  /** The media without its transcript and analysis (their summary instead: media-summary.ts). */
   private async load(auth: AuthContext, id: string): Promise<MediaRecord> {
+    const m = await this.media.getLight(auth.workspaceId, id);
+    if (!m) throw new ApiError('NOT_FOUND', `No media ${id}.`);
+    return m;
+  }
+
+  /** The media with its transcript and analysis (the diarization). */
+  private async loadWhole(auth: AuthContext, id: string): Promise<MediaRecord> {
     const m = await this.media.get(auth.workspaceId, id);
     if (!m) throw new ApiError('NOT_FOUND', `No media ${id}.`);
     return m;
   }
 
   private async resource(m: MediaRecord): Promise<Media> {
-    return toMediaResource(m, m.analysis ? await this.media.links(m.id) : new Map());
+    const analysed = m.summary ? m.summary.analysed : m.analysis !== null;
+    return toMediaResource(m, analysed ? await this.media.links(m.id) : new Map());
   }
 }
 

@@ -61,7 +61,8 @@ export class MediaAnalysisRunner implements TaskHandler {
           const now = Date.now();
           if (now - lastWrite < 250 && fraction < 1) return;
           lastWrite = now;
-          void media.setAnalysisProgress(m.id, stage, fraction);
+          // A store that cannot take it now (down, a lost connection) costs the progress, never the process.
+          media.setAnalysisProgress(m.id, stage, fraction).catch(() => undefined);
         },
       })
       .catch(async (err: unknown) => {

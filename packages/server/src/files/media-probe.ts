@@ -3,11 +3,12 @@
 // container their bytes show (which tells a video container from an audio-only one and gives the
 // declared duration); text is parsed as a transcript. Anything that is none of these is a 415;
 // media that declares more than MAX_MEDIA_SEC is a 413.
-import { open, readFile } from 'node:fs/promises';
-import { DEMUXERS, parseTranscript, probeMedia, type ProbeOutput, type ProbeStream, type Transcript } from '@rapport/analysis';
+import { open } from 'node:fs/promises';
+import { DEMUXERS, probeMedia, type ProbeOutput, type ProbeStream, type Transcript } from '@rapport/analysis';
 import { ApiError } from '../http/errors.ts';
 import type { MediaKind } from './media.store.ts';
 import { sniffFormat, type ProbeFormat } from './media-format.ts';
+import { parseTranscriptFile } from './transcript-parse.ts';
 
 export interface DetectedMedia {
   kind: MediaKind;
@@ -17,10 +18,17 @@ export interface DetectedMedia {
 }
 
 /**
- * Transcripts are parsed whole, so their size is bounded well below the media limit: 16 MiB of
- * text is days of speech.
+ * Transcripts are parsed whole (in a worker thread, transcript-parse.ts) and stored as one value,
+ * so their size is bounded well below the media limit: 4 MiB of WebVTT is 20,000 cues of 25 words,
+ * and MAX_MEDIA_SEC's 4 h of speech is about 250 KB of text. (It was 16 MiB: storing and reading
+ * back such a value held the event loop for a quarter of a second; issue 32, finding 1.)
  */
-export const MAX_TRANSCRIPT_BYTES = 16 * 1024 * 1024;
+export const MAX_TRANSCRIPT_BYTES = 4 * 1024 * 1024;
+/**
+ * And so are their cues: one every 0.72 s over MAX_MEDIA_SEC's 4 h. Every read of a transcript's
+ * media and every analysis with it handles them all (a 16 MiB WebVTT held 351k cues).
+ */
+export const MAX_TRANSCRIPT_CUES = 20_000;
 
 const unsupported = (message: string) => new ApiError('UNSUPPORTED_MEDIA_TYPE', message);
 
@@ -146,16 +154,20 @@ async function readTranscript(filePath: string, sizeBytes: number): Promise<Dete
   if (sizeBytes > MAX_TRANSCRIPT_BYTES) {
     throw new ApiError('PAYLOAD_TOO_LARGE', `Transcripts are limited to ${MAX_TRANSCRIPT_BYTES / (1024 * 1024)} MiB.`);
   }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(filePath));
-  } catch {
-    throw unsupported('The file is text but not valid UTF-8; transcripts must be UTF-8.');
+  const parsed = await parseTranscriptFile(filePath, MAX_TRANSCRIPT_CUES);
+  if ('error' in parsed) {
+    switch (parsed.error) {
+      case 'not_utf8':
+        throw unsupported('The file is text but not valid UTF-8; transcripts must be UTF-8.');
+      case 'not_transcript':
+        throw unsupported('The file is text but no supported transcript: send WebVTT, SRT or JSON {"segments":[{"speaker","start","end","text"}]}.');
+      case 'too_many_cues':
+        throw new ApiError('PAYLOAD_TOO_LARGE', `Transcripts are limited to ${MAX_TRANSCRIPT_CUES} cues; this one has ${parsed.cues}.`);
+      case 'failed':
+        throw new Error(`the transcript could not be parsed: ${parsed.message}`);
+    }
   }
-  const transcript = parseTranscript(text);
-  if (!transcript) {
-    throw unsupported('The file is text but no supported transcript: send WebVTT, SRT or JSON {"segments":[{"speaker","start","end","text"}]}.');
-  }
+  const transcript = parsed.transcript;
   const end = transcript.cues.reduce((m, c) => Math.max(m, c.end), 0);
   return { kind: 'transcript', contentType: TRANSCRIPT_TYPES[transcript.format], durationSec: round3(end), transcript };
 }

@@ -1,23 +1,25 @@
 // A stored media row as the API shows it (decisions §7). Speakers come from the cached analysis
 // and their entity links; a transcript on its own has no audio analysis, so its speakers and
 // segments are read from its cues (named, linked to no entity).
-import { enoughSpeech, type Transcript } from '@rapport/analysis';
+import { enoughSpeech } from '@rapport/analysis';
 import type { MediaRecord } from './media.store.ts';
+import { cueSpeakers, summarize } from './media-summary.ts';
 import { ANALYSIS_STAGES, type AnalysisStageName, type Diarization, type Media, type MediaSpeaker } from './files.schemas.ts';
 
+/**
+ * The resource of a record: from its summary when it was read without its transcript and
+ * analysis (lists, gets, streams: media-summary.ts), else from them.
+ */
 export function toMediaResource(m: MediaRecord, links: Map<number, string>): Media {
-  const speakers: MediaSpeaker[] = m.analysis
-    ? m.analysis.speakers.map((s) => ({
-        index: s.index,
-        entityId: links.get(s.index) ?? null,
-        speechSec: s.speechSec,
-        firstSpeechSec: s.firstSpeechSec,
-        label: s.label,
-        enough: enoughSpeech(s.speechSec),
-      }))
-    : m.kind === 'transcript' && m.transcript
-      ? transcriptSpeakers(m.transcript)
-      : [];
+  const summary = m.summary ?? summarize(m.kind, m.analysis, m.transcript);
+  const speakers: MediaSpeaker[] = summary.speakers.map((s) => ({
+    index: s.index,
+    entityId: summary.analysed ? (links.get(s.index) ?? null) : null,
+    speechSec: s.speechSec,
+    firstSpeechSec: s.firstSpeechSec,
+    label: s.label,
+    enough: enoughSpeech(s.speechSec),
+  }));
   return {
     id: m.id,
     kind: m.kind,
@@ -27,12 +29,12 @@ export function toMediaResource(m: MediaRecord, links: Map<number, string>): Med
     sha256: m.sha256,
     durationSec: m.durationSec,
     ...(m.label !== null ? { label: m.label } : {}),
-    hasTranscript: m.transcript !== null,
+    hasTranscript: summary.hasTranscript,
     analysis: {
       status: m.analysisStatus,
       ...(m.analysisError ? { error: { code: m.analysisError.code, message: m.analysisError.message } } : {}),
       speakers,
-      warnings: m.analysis?.warnings ?? [],
+      warnings: summary.warnings ?? m.analysis?.warnings ?? [],
       engineVersion: m.engineVersion,
       speakerHints: m.speakerHints,
       ...analysisProgress(m),
@@ -53,27 +55,6 @@ function analysisProgress(m: MediaRecord): { stage: AnalysisStageName | null; pr
   return { stage: ANALYSIS_STAGES[at] ?? 'detecting_speech', progress: Math.round(((at + fraction) / ANALYSIS_STAGES.length) * 1000) / 1000 };
 }
 
-/** Speaker index of each cue: speakers numbered by first cue, as the engine numbers voices. */
-function cueSpeakers(t: Transcript): { names: (string | null)[]; index: number[] } {
-  const names: (string | null)[] = [];
-  const index = t.cues.map((c) => {
-    const at = names.indexOf(c.speaker);
-    if (at >= 0) return at;
-    names.push(c.speaker);
-    return names.length - 1;
-  });
-  return { names, index };
-}
-
-function transcriptSpeakers(t: Transcript): MediaSpeaker[] {
-  const { names, index } = cueSpeakers(t);
-  return names.map((label, i) => {
-    const cues = t.cues.filter((_c, k) => index[k] === i);
-    const speechSec = round3(cues.reduce((s, c) => s + (c.end - c.start), 0));
-    return { index: i, entityId: null, speechSec, firstSpeechSec: cues[0]?.start ?? 0, label, enough: enoughSpeech(speechSec) };
-  });
-}
-
 export function toDiarization(m: MediaRecord): Diarization {
   if (m.analysis) {
     return {
@@ -90,8 +71,4 @@ export function toDiarization(m: MediaRecord): Diarization {
     durationSec: m.durationSec,
     segments: t.cues.map((c, k) => ({ speaker: index[k] ?? 0, start: c.start, end: c.end })),
   };
-}
-
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }

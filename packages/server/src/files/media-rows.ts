@@ -3,6 +3,7 @@
 import { upgradeCachedAnalysis, type MediaAnalysis, type Transcript } from '@rapport/analysis';
 import type { SpeakerHints } from './files.schemas.ts';
 import type { PreviousSpeaker } from './speaker-links.ts';
+import { EMPTY_SUMMARY, summarize, type MediaSummary } from './media-summary.ts';
 
 export type MediaKind = 'audio' | 'video' | 'transcript';
 export type AnalysisStatus = 'pending' | 'running' | 'ready' | 'failed';
@@ -34,6 +35,11 @@ export interface MediaRecord {
   /** The number of the row's latest change (media-changes.ts): the id of its latest event. */
   changedSeq: number;
   createdAt: string;
+  /**
+   * Set on a record read without its transcript and analysis (`transcript` and `analysis` are
+   * then null): what the resource shows of them (media-summary.ts).
+   */
+  summary: MediaSummary | null;
 }
 
 export interface MediaRow {
@@ -59,6 +65,34 @@ export interface MediaRow {
   changed_seq: number;
   created_at: string;
   seq: number;
+  summary_json: string | null;
+}
+
+/** A row read without its transcript and analysis (LIGHT_COLUMNS). */
+export type LightMediaRow = Omit<MediaRow, 'transcript_json' | 'analysis_json'> & {
+  /** 1 (or true) when the row has no summary yet (made from its whole row when read). */
+  needs_summary: number | boolean;
+};
+
+/**
+ * The columns of a media read for its resource: never the transcript's or the analysis's JSON
+ * (the previous speakers, a voiceprint and segment times per linked speaker, are kept).
+ */
+export const LIGHT_COLUMNS = `id, workspace_id, kind, filename, content_type, size_bytes, sha256, duration_sec, label, storage_path,
+  analysis_status, analysis_error, speaker_hints_json, engine_version, previous_speakers_json, analysis_stage, analysis_progress, changed_seq, created_at, seq,
+  summary_json, (summary_json IS NULL) AS needs_summary`;
+
+/** The summary a full row shows, as stored in `summary_json`. */
+export function summaryJson(r: MediaRow): string {
+  return JSON.stringify(summarize(r.kind, r.analysis_json ? (JSON.parse(r.analysis_json) as MediaAnalysis) : null, r.transcript_json ? (JSON.parse(r.transcript_json) as Transcript) : null));
+}
+
+/** A light row as a record; `summary` is its stored summary (made by `fill` when it has none yet). */
+export function toLightMedia(r: LightMediaRow, summary: MediaSummary | null): MediaRecord {
+  return {
+    ...toMedia({ ...r, transcript_json: null, analysis_json: null }),
+    summary: summary ?? (r.summary_json ? (JSON.parse(r.summary_json) as MediaSummary) : EMPTY_SUMMARY),
+  };
 }
 
 export function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
@@ -86,6 +120,7 @@ export function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
     analysisProgress: r.analysis_progress,
     changedSeq: r.changed_seq,
     createdAt: r.created_at,
+    summary: null,
   };
 }
 
@@ -99,4 +134,15 @@ export function entityLabel(name: string | null): string | null {
 /** Media analysis costs 1 credit per started minute of audio (decisions §10). */
 export function analysisCost(durationSec: number | null): number {
   return durationSec === null ? 1 : Math.max(1, Math.ceil(durationSec / 60));
+}
+
+/** The linked speakers of a stored analysis, with their voiceprints and speech, as JSON. */
+export function previousSpeakersJson(analysisJson: string, links: { speaker_index: number; entity_id: string }[]): string | null {
+  const analysis = JSON.parse(analysisJson) as MediaAnalysis;
+  const previous: PreviousSpeaker[] = links.map((l) => ({
+    entityId: l.entity_id,
+    voiceprint: analysis.speakers.find((s) => s.index === l.speaker_index)?.voiceprint ?? [],
+    segments: analysis.segments.filter((g) => g.speaker === l.speaker_index).map((g) => [g.start, g.end] as [number, number]),
+  }));
+  return previous.length > 0 ? JSON.stringify(previous) : null;
 }

@@ -36,6 +36,7 @@ function run(req: FastifyRequest, reply: FastifyReply, subscribe: (wake: () => v
     unsubscribe();
     clearInterval(heartbeat);
     clearInterval(poll);
+    reply.raw.off('drain', schedule);
     reply.raw.end();
   };
   const schedule = (): void => {
@@ -44,6 +45,7 @@ function run(req: FastifyRequest, reply: FastifyReply, subscribe: (wake: () => v
   const unsubscribe = subscribe(schedule);
   const heartbeat = setInterval(() => reply.raw.write(': ping\n\n'), HEARTBEAT_MS);
   const poll = setInterval(schedule, STORE_POLL_MS);
+  reply.raw.on('drain', schedule);
   req.raw.on('close', finish);
   schedule();
 }
@@ -53,7 +55,7 @@ export function streamMedia(req: FastifyRequest, reply: FastifyReply, deps: Stre
   if (!openStream(req, reply)) return;
   let last = lastEventId(req) ?? -1;
   run(req, reply, (wake) => deps.bus.subscribeMedia(media.id, wake), async (finish) => {
-    const m = await deps.store.get(media.workspaceId, media.id);
+    const m = await deps.store.getLight(media.workspaceId, media.id);
     // Deleted meanwhile: nothing more will happen to it.
     if (!m) return finish();
     const event = mediaEventName(m);
@@ -78,11 +80,15 @@ export async function streamWorkspaceMedia(req: FastifyRequest, reply: FastifyRe
   // A client that left during the read: nothing will close this stream for it.
   if (req.raw.socket.destroyed) return void reply.raw.end();
   run(req, reply, (wake) => deps.bus.subscribeWorkspace(workspaceId, wake), async () => {
+    // A client that does not read gets no more than its socket's buffer (issue 32, finding 13):
+    // reading goes on once it drains.
+    if (reply.raw.writableNeedDrain) return;
     for (;;) {
       const changed = await deps.store.changesAfter(workspaceId, last, PAGE);
       for (const m of changed) {
-        reply.raw.write(frame(m.changedSeq, mediaEventName(m), await deps.resource(m)));
+        const more = reply.raw.write(frame(m.changedSeq, mediaEventName(m), await deps.resource(m)));
         last = m.changedSeq;
+        if (!more) return;
       }
       if (changed.length < PAGE) return;
     }

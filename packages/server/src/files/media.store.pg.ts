@@ -17,6 +17,8 @@ import {
   analysisCost, entityLabel, previousSpeakersJson, toMedia,
   type MediaRecord, type MediaRow, type MediaStore, type NewMedia, type ReanalyzeOutcome, type SpeakerLink,
 } from './media.store.ts';
+import { LIGHT_COLUMNS, summaryJson, toLightMedia, type LightMediaRow } from './media-rows.ts';
+import { analysisSummary, pendingSummary, summarize, type MediaSummary } from './media-summary.ts';
 
 export class PgMediaStore implements MediaStore {
   private readonly db: PgDb;
@@ -47,8 +49,22 @@ export class PgMediaStore implements MediaStore {
   }
 
   async changesAfter(workspaceId: string, after: number, limit = 100): Promise<MediaRecord[]> {
-    const rows = await this.db.all<MediaRow>('SELECT * FROM media WHERE workspace_id = $1 AND changed_seq > $2 ORDER BY changed_seq LIMIT $3', workspaceId, after, limit);
-    return rows.map((r) => toMedia(r));
+    return this.light(await this.db.all<LightMediaRow>(`SELECT ${LIGHT_COLUMNS} FROM media WHERE workspace_id = $1 AND changed_seq > $2 ORDER BY changed_seq LIMIT $3`, workspaceId, after, limit));
+  }
+
+  /** Light records (media-summary.ts); a row without its summary yet gets it from its full row, stored. */
+  private async light(rows: LightMediaRow[]): Promise<MediaRecord[]> {
+    const out: MediaRecord[] = [];
+    for (const r of rows) out.push(toLightMedia(r, r.needs_summary ? await this.fillSummary(r.id) : null));
+    return out;
+  }
+
+  private async fillSummary(id: string): Promise<MediaSummary | null> {
+    const full = await this.db.get<MediaRow>('SELECT * FROM media WHERE id = $1', id);
+    if (!full) return null;
+    const json = summaryJson(full);
+    await this.db.run('UPDATE media SET summary_json = $1 WHERE id = $2 AND summary_json IS NULL', json, id);
+    return JSON.parse(json) as MediaSummary;
   }
 
   async latestChange(workspaceId: string): Promise<number> {
@@ -69,19 +85,25 @@ export class PgMediaStore implements MediaStore {
       if (analysable) await reserveCreditsPg(tx, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
       await tx.run(
         `INSERT INTO media (id, workspace_id, kind, filename, content_type, size_bytes, sha256, duration_sec, label, storage_path,
-         transcript_json, analysis_status, speaker_hints_json, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+         transcript_json, analysis_status, speaker_hints_json, created_at, summary_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
         m.id, m.workspaceId, m.kind, m.filename, m.contentType, m.sizeBytes, m.sha256, m.durationSec, m.label, m.storagePath,
         m.transcript ? JSON.stringify(m.transcript) : null, m.analysisStatus, m.speakerHints ? JSON.stringify(m.speakerHints) : null, nowIso(),
+        JSON.stringify(summarize(m.kind, null, m.transcript)),
       );
       if (analysable) await enqueueTaskPg(tx, 'media.analyze', m.id, m.workspaceId);
       return { out: undefined, changed: [m.id] };
     });
-    return (await this.get(m.workspaceId, m.id)) as MediaRecord;
+    return (await this.getLight(m.workspaceId, m.id)) as MediaRecord;
   }
 
   async get(workspaceId: string, id: string): Promise<MediaRecord | null> {
     const r = await this.db.get<MediaRow>('SELECT * FROM media WHERE id = $1 AND workspace_id = $2', id, workspaceId);
     return r ? toMedia(r) : null;
+  }
+
+  async getLight(workspaceId: string, id: string): Promise<MediaRecord | null> {
+    const r = await this.db.get<LightMediaRow>(`SELECT ${LIGHT_COLUMNS} FROM media WHERE id = $1 AND workspace_id = $2`, id, workspaceId);
+    return r ? ((await this.light([r]))[0] ?? null) : null;
   }
 
   async exists(workspaceId: string, id: string): Promise<boolean> {
@@ -96,20 +118,21 @@ export class PgMediaStore implements MediaStore {
   async list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }> {
     const before = cursor ? decodeCursor(cursor) : Number.MAX_SAFE_INTEGER;
     const rows = outdatedFor === undefined
-      ? await this.db.all<MediaRow>('SELECT * FROM media WHERE workspace_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3', workspaceId, before, limit + 1)
-      : await this.db.all<MediaRow>(
-          `SELECT * FROM media WHERE workspace_id = $1 AND seq < $2 AND kind <> 'transcript' AND analysis_status IN ('ready', 'failed')
+      ? await this.db.all<LightMediaRow>(`SELECT ${LIGHT_COLUMNS} FROM media WHERE workspace_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`, workspaceId, before, limit + 1)
+      : await this.db.all<LightMediaRow>(
+          `SELECT ${LIGHT_COLUMNS} FROM media WHERE workspace_id = $1 AND seq < $2 AND kind <> 'transcript' AND analysis_status IN ('ready', 'failed')
            AND (engine_version IS NULL OR engine_version <> $3) ORDER BY seq DESC LIMIT $4`,
           workspaceId, before, outdatedFor, limit + 1,
         );
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { data: page.map((r) => toMedia(r)), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+    return { data: await this.light(page), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
   }
 
   async attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void> {
     await this.changing(async (tx) => {
-      const n = await tx.run('UPDATE media SET transcript_json = $1 WHERE id = $2 AND workspace_id = $3', JSON.stringify(transcript), id, workspaceId);
+      // The summary is made again from the whole row when next read (media-summary.ts).
+      const n = await tx.run('UPDATE media SET transcript_json = $1, summary_json = NULL WHERE id = $2 AND workspace_id = $3', JSON.stringify(transcript), id, workspaceId);
       return { out: undefined, changed: n ? [id] : [] };
     });
   }
@@ -204,8 +227,8 @@ export class PgMediaStore implements MediaStore {
     }
     await tx.run(
       `UPDATE media SET analysis_status = 'ready', analysis_json = $1, engine_version = $2, previous_speakers_json = NULL,
-       duration_sec = $3 WHERE id = $4`,
-      JSON.stringify(analysis), engineVersion, analysis.durationSec, id,
+       duration_sec = $3, summary_json = $5 WHERE id = $4`,
+      JSON.stringify(analysis), engineVersion, analysis.durationSec, id, analysisSummary(analysis, r.transcript_json !== null),
     );
     await chargeCreditsPg(tx, r.workspace_id, analysisCost(analysis.durationSec), { mediaId: id });
     const unused = analysisCost(r.duration_sec) - analysisCost(analysis.durationSec);
@@ -273,9 +296,11 @@ async function reanalyzeRow(
   if (r.analysis_status === 'running') return { state: 'running' };
   const hintsJson = change.hints === undefined ? r.speaker_hints_json : change.hints ? JSON.stringify(change.hints) : null;
   const transcriptJson = change.transcript ? JSON.stringify(change.transcript) : r.transcript_json;
+  // No analysis while one is owed: no speakers yet (audio and video).
+  const summary = pendingSummary(transcriptJson !== null);
   if (r.analysis_status === 'pending') {
-    const updated = await tx.get<MediaRow>('UPDATE media SET transcript_json = $1, speaker_hints_json = $2 WHERE id = $3 RETURNING *', transcriptJson, hintsJson, id);
-    return { state: 'pending', media: toMedia(updated as MediaRow) };
+    const updated = await tx.get<LightMediaRow>(`UPDATE media SET transcript_json = $1, speaker_hints_json = $2, summary_json = $4 WHERE id = $3 RETURNING ${LIGHT_COLUMNS}`, transcriptJson, hintsJson, id, summary);
+    return { state: 'pending', media: toLightMedia(updated as LightMediaRow, null) };
   }
   if (change.whileUsed === 'refuse') {
     const jobs = await activeJobsUsing(tx, workspaceId, id);
@@ -285,12 +310,12 @@ async function reanalyzeRow(
   const previous = r.analysis_json
     ? previousSpeakersJson(r.analysis_json, await tx.all<{ speaker_index: number; entity_id: string }>('SELECT speaker_index, entity_id FROM appearances WHERE media_id = $1', id))
     : r.previous_speakers_json;
-  const updated = await tx.get<MediaRow>(
+  const updated = await tx.get<LightMediaRow>(
     `UPDATE media SET transcript_json = $1, speaker_hints_json = $2, previous_speakers_json = $3, analysis_status = 'pending', analysis_error = NULL,
-     analysis_json = NULL, engine_version = NULL, analysis_stage = NULL, analysis_progress = 0 WHERE id = $4 RETURNING *`,
-    transcriptJson, hintsJson, previous, id,
+     analysis_json = NULL, engine_version = NULL, analysis_stage = NULL, analysis_progress = 0, summary_json = $5 WHERE id = $4 RETURNING ${LIGHT_COLUMNS}`,
+    transcriptJson, hintsJson, previous, id, summary,
   );
   await dropTasksPg(tx, 'media.analyze', id);
   await enqueueTaskPg(tx, 'media.analyze', id, workspaceId);
-  return { state: 'reanalysing', media: toMedia(updated as MediaRow) };
+  return { state: 'reanalysing', media: toLightMedia(updated as LightMediaRow, null) };
 }

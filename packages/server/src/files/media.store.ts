@@ -10,12 +10,13 @@ import { chargeCredits, InsufficientCredits, releaseCredits, reserveCredits } fr
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import type { MediaAnalysis, Transcript } from '@rapport/analysis';
 import type { SpeakerHints } from './files.schemas.ts';
-import type { PreviousSpeaker, SpeakerLink } from './speaker-links.ts';
-import { analysisCost, entityLabel, toMedia, type MediaRecord, type MediaRow } from './media-rows.ts';
+import type { SpeakerLink } from './speaker-links.ts';
+import { analysisCost, entityLabel, LIGHT_COLUMNS, previousSpeakersJson, summaryJson, toLightMedia, toMedia, type LightMediaRow, type MediaRecord, type MediaRow } from './media-rows.ts';
+import { analysisSummary, pendingSummary, summarize } from './media-summary.ts';
 import { latestMediaChange, recordMediaChange } from './media-changes.ts';
 import { QuotaExceeded } from '../workspace/quotas.ts';
 
-export { analysisCost, entityLabel, toMedia } from './media-rows.ts';
+export { analysisCost, entityLabel, previousSpeakersJson, toMedia } from './media-rows.ts';
 export type { AnalysisStatus, MediaKind, MediaRecord, MediaRow } from './media-rows.ts';
 export type { SpeakerLink } from './speaker-links.ts';
 
@@ -25,7 +26,7 @@ export type ReanalyzeOutcome =
   | { state: 'pending' | 'reanalysing'; media: MediaRecord };
 
 /** What a new media row is given; the rest starts empty (its analysis, progress and change number). */
-export type NewMedia = Omit<MediaRecord, 'analysis' | 'analysisError' | 'createdAt' | 'engineVersion' | 'previousSpeakers' | 'speakerHints' | 'analysisStage' | 'analysisProgress' | 'changedSeq'>
+export type NewMedia = Omit<MediaRecord, 'analysis' | 'analysisError' | 'createdAt' | 'engineVersion' | 'previousSpeakers' | 'speakerHints' | 'analysisStage' | 'analysisProgress' | 'changedSeq' | 'summary'>
   & { speakerHints?: SpeakerHints | null };
 
 export interface MediaStore {
@@ -35,11 +36,15 @@ export interface MediaStore {
    * and QuotaExceeded is thrown.
    */
   insert(m: NewMedia, quotaBytes?: number): Promise<MediaRecord>;
+  /** The whole record: its transcript and analysis too (jobs, measurements, diarization). */
   get(workspaceId: string, id: string): Promise<MediaRecord | null>;
+  /** The record without its transcript and analysis, with their summary (the resource). */
+  getLight(workspaceId: string, id: string): Promise<MediaRecord | null>;
   exists(workspaceId: string, id: string): Promise<boolean>;
   load(id: string): Promise<MediaRecord | null>;
+  /** A page of light records (getLight), newest first. */
   list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }>;
-  /** Media of the workspace changed after `after`, oldest change first (the event streams). */
+  /** Media of the workspace changed after `after`, oldest change first (the event streams), light (getLight). */
   changesAfter(workspaceId: string, after: number, limit?: number): Promise<MediaRecord[]>;
   /** The workspace's newest change number: where a stream without Last-Event-ID starts. */
   latestChange(workspaceId: string): Promise<number>;
@@ -54,17 +59,6 @@ export interface MediaStore {
   failAnalysis(id: string, error: { code: string; message: string }, engineVersion?: string | null): Promise<void>;
   links(mediaId: string): Promise<Map<number, string>>;
   delete(workspaceId: string, id: string): Promise<MediaRecord | null>;
-}
-
-/** The linked speakers of a stored analysis, with their voiceprints and speech, as JSON. */
-export function previousSpeakersJson(analysisJson: string, links: { speaker_index: number; entity_id: string }[]): string | null {
-  const analysis = JSON.parse(analysisJson) as MediaAnalysis;
-  const previous: PreviousSpeaker[] = links.map((l) => ({
-    entityId: l.entity_id,
-    voiceprint: analysis.speakers.find((s) => s.index === l.speaker_index)?.voiceprint ?? [],
-    segments: analysis.segments.filter((g) => g.speaker === l.speaker_index).map((g) => [g.start, g.end] as [number, number]),
-  }));
-  return previous.length > 0 ? JSON.stringify(previous) : null;
 }
 
 export class SqliteMediaStore implements MediaStore {
@@ -96,9 +90,24 @@ export class SqliteMediaStore implements MediaStore {
 
   /** Media of the workspace changed after `after`, oldest change first (the event streams). */
   async changesAfter(workspaceId: string, after: number, limit = 100): Promise<MediaRecord[]> {
-    return this.db
-      .all<MediaRow>('SELECT * FROM media WHERE workspace_id = ? AND changed_seq > ? ORDER BY changed_seq LIMIT ?', workspaceId, after, limit)
-      .map((r) => toMedia(r));
+    return this.light(`SELECT ${LIGHT_COLUMNS} FROM media WHERE workspace_id = ? AND changed_seq > ? ORDER BY changed_seq LIMIT ?`, workspaceId, after, limit);
+  }
+
+  /** Light records (media-summary.ts); a row without its summary yet gets it from its full row, stored. */
+  private light(sql: string, ...params: (string | number)[]): MediaRecord[] {
+    return this.db.all<LightMediaRow>(sql, ...params).map((r) => this.toLight(r));
+  }
+
+  private toLight(r: LightMediaRow): MediaRecord {
+    return toLightMedia(r, r.needs_summary ? this.fillSummary(r.id) : null);
+  }
+
+  private fillSummary(id: string): ReturnType<typeof summarize> | null {
+    const full = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
+    if (!full) return null;
+    const json = summaryJson(full);
+    this.db.run('UPDATE media SET summary_json = ? WHERE id = ? AND summary_json IS NULL', json, id);
+    return JSON.parse(json) as ReturnType<typeof summarize>;
   }
 
   async latestChange(workspaceId: string): Promise<number> {
@@ -119,19 +128,24 @@ export class SqliteMediaStore implements MediaStore {
       if (analysable) reserveCredits(this.db, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
       this.db.run(
         `INSERT INTO media (id, workspace_id, kind, filename, content_type, size_bytes, sha256, duration_sec, label, storage_path,
-         transcript_json, analysis_status, speaker_hints_json, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         transcript_json, analysis_status, speaker_hints_json, created_at, seq, summary_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         m.id, m.workspaceId, m.kind, m.filename, m.contentType, m.sizeBytes, m.sha256, m.durationSec, m.label, m.storagePath,
         m.transcript ? JSON.stringify(m.transcript) : null, m.analysisStatus, m.speakerHints ? JSON.stringify(m.speakerHints) : null, nowIso(), this.db.nextSeq(),
+        JSON.stringify(summarize(m.kind, null, m.transcript)),
       );
       if (analysable) enqueueTask(this.db, 'media.analyze', m.id, m.workspaceId);
       return { out: undefined, changed: [m.id] };
     });
-    return (await this.get(m.workspaceId, m.id)) as MediaRecord;
+    return (await this.getLight(m.workspaceId, m.id)) as MediaRecord;
   }
 
   async get(workspaceId: string, id: string): Promise<MediaRecord | null> {
     const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
     return r ? toMedia(r) : null;
+  }
+
+  async getLight(workspaceId: string, id: string): Promise<MediaRecord | null> {
+    return this.light(`SELECT ${LIGHT_COLUMNS} FROM media WHERE id = ? AND workspace_id = ?`, id, workspaceId)[0] ?? null;
   }
 
   async exists(workspaceId: string, id: string): Promise<boolean> {
@@ -150,20 +164,21 @@ export class SqliteMediaStore implements MediaStore {
   async list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }> {
     const before = cursor ? decodeCursor(cursor) : Number.MAX_SAFE_INTEGER;
     const rows = outdatedFor === undefined
-      ? this.db.all<MediaRow>('SELECT * FROM media WHERE workspace_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?', workspaceId, before, limit + 1)
-      : this.db.all<MediaRow>(
-          `SELECT * FROM media WHERE workspace_id = ? AND seq < ? AND kind <> 'transcript' AND analysis_status IN ('ready', 'failed')
+      ? this.db.all<LightMediaRow>(`SELECT ${LIGHT_COLUMNS} FROM media WHERE workspace_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`, workspaceId, before, limit + 1)
+      : this.db.all<LightMediaRow>(
+          `SELECT ${LIGHT_COLUMNS} FROM media WHERE workspace_id = ? AND seq < ? AND kind <> 'transcript' AND analysis_status IN ('ready', 'failed')
            AND (engine_version IS NULL OR engine_version <> ?) ORDER BY seq DESC LIMIT ?`,
           workspaceId, before, outdatedFor, limit + 1,
         );
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { data: page.map((r) => toMedia(r)), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+    return { data: page.map((r) => this.toLight(r)), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
   }
 
   async attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void> {
     this.changing(() => {
-      const n = this.db.run('UPDATE media SET transcript_json = ? WHERE id = ? AND workspace_id = ?', JSON.stringify(transcript), id, workspaceId);
+      // The summary is made again from the whole row when next read (media-summary.ts).
+      const n = this.db.run('UPDATE media SET transcript_json = ?, summary_json = NULL WHERE id = ? AND workspace_id = ?', JSON.stringify(transcript), id, workspaceId);
       return { out: undefined, changed: n ? [id] : [] };
     });
   }
@@ -203,8 +218,10 @@ export class SqliteMediaStore implements MediaStore {
     if (r.analysis_status === 'running') return { state: 'running' };
     const hintsJson = change.hints === undefined ? r.speaker_hints_json : change.hints ? JSON.stringify(change.hints) : null;
     const transcriptJson = change.transcript ? JSON.stringify(change.transcript) : r.transcript_json;
+    // No analysis while one is owed: no speakers yet (audio and video).
+    const summary = pendingSummary(transcriptJson !== null);
     if (r.analysis_status === 'pending') {
-      this.db.run('UPDATE media SET transcript_json = ?, speaker_hints_json = ? WHERE id = ?', transcriptJson, hintsJson, id);
+      this.db.run('UPDATE media SET transcript_json = ?, speaker_hints_json = ?, summary_json = ? WHERE id = ?', transcriptJson, hintsJson, summary, id);
       return { state: 'pending', media: this.reload(id) };
     }
     if (change.whileUsed === 'refuse') {
@@ -216,8 +233,8 @@ export class SqliteMediaStore implements MediaStore {
     // Appearances stay until the new analysis ends, so that jobs naming their entities wait for it.
     this.db.run(
       `UPDATE media SET transcript_json = ?, speaker_hints_json = ?, previous_speakers_json = ?, analysis_status = 'pending', analysis_error = NULL,
-       analysis_json = NULL, engine_version = NULL, analysis_stage = NULL, analysis_progress = 0 WHERE id = ?`,
-      transcriptJson, hintsJson, previous, id,
+       analysis_json = NULL, engine_version = NULL, analysis_stage = NULL, analysis_progress = 0, summary_json = ? WHERE id = ?`,
+      transcriptJson, hintsJson, previous, summary, id,
     );
     dropTasks(this.db, 'media.analyze', id);
     enqueueTask(this.db, 'media.analyze', id, workspaceId);
@@ -230,7 +247,7 @@ export class SqliteMediaStore implements MediaStore {
   }
 
   private reload(id: string): MediaRecord {
-    return toMedia(this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id) as MediaRow);
+    return this.toLight(this.db.get<LightMediaRow>(`SELECT ${LIGHT_COLUMNS} FROM media WHERE id = ?`, id) as LightMediaRow);
   }
 
   /** Queued or running jobs of the workspace whose request names this media. */
@@ -326,8 +343,8 @@ export class SqliteMediaStore implements MediaStore {
     }
     this.db.run(
       `UPDATE media SET analysis_status = 'ready', analysis_json = ?, engine_version = ?, previous_speakers_json = NULL,
-       duration_sec = ? WHERE id = ?`,
-      JSON.stringify(analysis), engineVersion, analysis.durationSec, id,
+       duration_sec = ?, summary_json = ? WHERE id = ?`,
+      JSON.stringify(analysis), engineVersion, analysis.durationSec, analysisSummary(analysis, r.transcript_json !== null), id,
     );
     chargeCredits(this.db, r.workspace_id, analysisCost(analysis.durationSec), { mediaId: id });
     const unused = analysisCost(r.duration_sec) - analysisCost(analysis.durationSec);

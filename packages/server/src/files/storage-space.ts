@@ -1,7 +1,11 @@
-// The free-space check before an upload is accepted (issue 20, finding 9): while the file system
-// of the media directory has less than MIN_FREE_DISK_BYTES free (after the announced body), an
-// upload is refused with 507 INSUFFICIENT_STORAGE before its body is written, rather than
-// filling the disk that the database and every other workspace's uploads share.
+// The free-space floor of uploads (issue 20, finding 9): while the file system of the media
+// directory would have less than MIN_FREE_DISK_BYTES free, an upload is refused with 507
+// INSUFFICIENT_STORAGE, rather than filling the disk that the database and every other
+// workspace's uploads share. It was checked once, against Content-Length, so chunked uploads (no
+// length) and concurrent ones (each saw the same free space) filled a small disk (issue 32,
+// finding 6). Now `DiskSpaceGuard` counts the bytes in flight: an upload's announced length is
+// reserved when it is admitted, and every chunk is checked before it is written against the free
+// space (measured at most every MEASURE_MS) less what this process wrote since and still expects.
 import { statfs } from 'node:fs/promises';
 import { ApiError } from '../http/errors.ts';
 
@@ -15,13 +19,81 @@ export async function freeBytes(dir: string): Promise<number | null> {
   }
 }
 
-/** Throws 507 when storing `incomingBytes` more in `dir` would leave less than `minFreeBytes` free. */
-export async function requireFreeSpace(dir: string, minFreeBytes: number, incomingBytes: number): Promise<void> {
-  if (minFreeBytes <= 0) return;
-  const free = await freeBytes(dir);
-  if (free === null || free - incomingBytes >= minFreeBytes) return;
-  throw new ApiError(
-    'INSUFFICIENT_STORAGE',
-    `The service's media storage is nearly full (${free} bytes free, ${minFreeBytes} kept free: MIN_FREE_DISK_BYTES); uploads are refused until room is made. Retry later.`,
-  );
+/** How long a measurement of the free space stands in for the disk (plus what was written since). */
+const MEASURE_MS = 200;
+
+/** One admitted upload's share of the guard. */
+export interface UploadSpace {
+  /** Before `n` more bytes are written: throws 507 when they would cross the floor. */
+  beforeWrite(n: number): Promise<void>;
+  /** The upload ended (kept or not): what it announced and did not write is no longer expected. */
+  release(): void;
+}
+
+const UNGUARDED: UploadSpace = { beforeWrite: async () => undefined, release: () => undefined };
+
+export class DiskSpaceGuard {
+  readonly #dir: string;
+  readonly #minFree: number;
+  readonly #measureFree: (dir: string) => Promise<number | null>;
+  /** Bytes admitted uploads announced and have not written yet. */
+  #pending = 0;
+  #free: number | null = null;
+  #measuredAt = 0;
+  /** Bytes written by this process's uploads since the last measurement. */
+  #writtenSince = 0;
+
+  /** `measureFree`: the free bytes of `dir`'s file system (statfs; tests simulate a small disk). */
+  constructor(dir: string, minFreeBytes: number, measureFree: (dir: string) => Promise<number | null> = freeBytes) {
+    this.#dir = dir;
+    this.#minFree = minFreeBytes;
+    this.#measureFree = measureFree;
+  }
+
+  /** Admits an upload that announced `announced` bytes (0 when unknown), or throws 507. */
+  async admit(announced: number): Promise<UploadSpace> {
+    if (this.#minFree <= 0) return UNGUARDED;
+    await this.#measure(true);
+    this.#require(announced);
+    this.#pending += announced;
+    let left = announced;
+    let released = false;
+    return {
+      beforeWrite: async (n) => {
+        if (released) return;
+        await this.#measure(false);
+        const reserved = Math.min(left, n);
+        left -= reserved;
+        this.#pending -= reserved;
+        this.#writtenSince += n;
+        // The reserved part moved from expected to written; what goes beyond it must fit too, and
+        // so must the whole when the disk filled from elsewhere meanwhile.
+        this.#require(0);
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#pending -= left;
+        left = 0;
+      },
+    };
+  }
+
+  async #measure(force: boolean): Promise<void> {
+    const now = Date.now();
+    if (!force && this.#free !== null && now - this.#measuredAt < MEASURE_MS) return;
+    this.#free = await this.#measureFree(this.#dir);
+    this.#measuredAt = now;
+    this.#writtenSince = 0;
+  }
+
+  #require(more: number): void {
+    if (this.#free === null) return;
+    const left = this.#free - this.#writtenSince - this.#pending - more;
+    if (left >= this.#minFree) return;
+    throw new ApiError(
+      'INSUFFICIENT_STORAGE',
+      `The service's media storage is nearly full (${Math.max(0, this.#free - this.#writtenSince)} bytes free, ${this.#pending + more} more expected by uploads under way, ${this.#minFree} kept free: MIN_FREE_DISK_BYTES); uploads are refused until room is made. Retry later.`,
+    );
+  }
 }

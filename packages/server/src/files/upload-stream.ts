@@ -35,6 +35,11 @@ const invalid = (details: ErrorDetail[]) => new ApiError('VALIDATION_FAILED', 'T
 export interface UploadBounds {
   maxBytes: number;
   overMaxBytes: () => Error;
+  /**
+   * Called before each chunk is written (the free-space floor): when it throws, nothing more is
+   * written, the rest of the body is read, and its error is thrown.
+   */
+  beforeWrite?: (n: number) => Promise<void>;
 }
 
 export async function receiveUpload(req: FastifyRequest, blobs: BlobStore, bounds?: UploadBounds): Promise<ReceivedUpload> {
@@ -85,6 +90,7 @@ async function streamToTemp(file: Readable & { truncated?: boolean }, blobs: Blo
   let size = 0;
   const headParts: Buffer[] = [];
   let headLength = 0;
+  let refused: unknown = null;
   const meter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       hash.update(chunk);
@@ -94,8 +100,16 @@ async function streamToTemp(file: Readable & { truncated?: boolean }, blobs: Blo
         headParts.push(take);
         headLength += take.length;
       }
-      // Over the workspace's storage left: counted, not written.
-      cb(null, bounds && size > bounds.maxBytes ? undefined : chunk);
+      // Over the workspace's storage left, or refused by the free-space floor: counted, not written.
+      if ((bounds && size > bounds.maxBytes) || refused !== null) return cb();
+      if (!bounds?.beforeWrite) return cb(null, chunk);
+      bounds.beforeWrite(chunk.length).then(
+        () => cb(null, chunk),
+        (err: unknown) => {
+          refused = err;
+          cb();
+        },
+      );
     },
   });
   try {
@@ -103,6 +117,7 @@ async function streamToTemp(file: Readable & { truncated?: boolean }, blobs: Blo
     // Busboy ends a part that hit the size limit early and marks it truncated.
     if (file.truncated) throw new ApiError('PAYLOAD_TOO_LARGE', 'The file is over the upload size limit.');
     if (bounds && size > bounds.maxBytes) throw bounds.overMaxBytes();
+    if (refused !== null) throw refused;
   } catch (err) {
     await settle(temp.stream);
     await blobs.remove(temp.path);

@@ -8,6 +8,7 @@ import { ApiError, errorBody } from './errors.ts';
 import { validatorCompiler, ajvDetails } from './validation.ts';
 import { OpenApiBuilder } from './openapi.ts';
 import { registerIdempotencyHooks } from './idempotency-hooks.ts';
+import { clientErrorHandler } from './client-errors.ts';
 import { checkRateLimit, type RateLimitCounter } from './rate-limit.ts';
 import { newId } from '../ids.ts';
 import type { Config } from '../config.ts';
@@ -40,6 +41,7 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     // Bodies are refused with 400 on unknown fields; never silently stripped.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
     return503OnClosing: false,
+    clientErrorHandler,
     forceCloseConnections: true,
     // A request or upload that stalls holds a socket (and a temp file) only this long: the
     // connection is closed after REQUEST_IDLE_TIMEOUT_SEC with no byte either way (event
@@ -58,7 +60,7 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
       const apiError = new ApiError('VALIDATION_FAILED', 'The request path is not valid.', { details: [{ path: '/path', message: err.message }] });
       const r = reply as unknown as FastifyReply;
       r.header('x-request-id', req.id);
-      return r.code(apiError.status).type('application/json; charset=utf-8').send(errorBody(apiError, req.id));
+      r.code(apiError.status).type('application/json; charset=utf-8').send(errorBody(apiError, req.id));
     },
   });
   app.server.headersTimeout = config.headersTimeoutSec * 1000;
@@ -84,10 +86,18 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
     if (services.lifecycle.closing) throw new ApiError('UNAVAILABLE', 'The service is shutting down; retry shortly.', { headers: { 'retry-after': '5' } });
-    const path = req.url.split('?', 1)[0] ?? '';
-    if (!path.startsWith('/v1/') && path !== '/v1') return;
     // `req.routeOptions` builds a new object on every read: read it once (a hot path).
     const route = req.routeOptions;
+    // Whether the request is under /v1 is decided on the route the router matched, which it
+    // found after decoding the path: `/%761/files` is `/v1/files` and is authenticated and
+    // limited as such (issue 32, finding 9: the raw path let it through to the handler).
+    // Unknown paths (no route) go by their raw path.
+    const path = req.url.split('?', 1)[0] ?? '';
+    const routeUrl = route.url;
+    if (!(routeUrl !== undefined ? routeUrl === '/v1' || routeUrl.startsWith('/v1/') : path === '/v1' || path.startsWith('/v1/'))) return;
+    // Answers under /v1 may show secrets (a new key, the signing secret) and always show one
+    // workspace's data: no cache keeps them (issue 32, finding 10). Streams and content set their own.
+    reply.header('cache-control', 'no-store');
     const routeConfig = route.config;
     const isPublic = routeConfig?.doc?.public === true;
     const sent = apiKeyOf(req.headers);
@@ -124,6 +134,8 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     if (!req.auth && !isPublic && route.url !== undefined) throw new ApiError('UNAUTHENTICATED', refused);
     if (routeConfig?.admin && req.auth?.scope !== 'admin') throw new ApiError('FORBIDDEN', 'Workspace administration needs an admin API key.');
   });
+
+  app.addHook('onResponse', async (_req, reply) => services.counters.httpResponse(reply.statusCode));
 
   // A multipart body sent to a JSON route (or JSON to the upload route) is the wrong content type.
   app.addHook('preValidation', async (req) => {

@@ -11,6 +11,8 @@ export interface RateLimitCounter {
    * after it; a request over the limit is not counted (rejected requests do not count).
    */
   take(key: string, windowStart: number, limit: number): Promise<{ allowed: boolean; count: number }>;
+  /** Whether a shared counter's backing service answers (/readyz); absent: always. */
+  reachable?(): Promise<boolean>;
 }
 
 export class MemoryRateLimitCounter implements RateLimitCounter {

@@ -69,7 +69,9 @@ export class PgJobCreation {
       }
       this.queues.set(input.workspaceId, [p]);
       // The rest of this turn's creations join the first batch.
-      setImmediate(() => void this.drain(input.workspaceId));
+      setImmediate(() => {
+        this.drain(input.workspaceId).catch(() => undefined);
+      });
     });
   }
 
@@ -78,7 +80,14 @@ export class PgJobCreation {
     try {
       while (queue.length > 0) {
         const batch = queue.splice(0, MAX_BATCH);
-        const outcomes = await this.write(workspaceId, batch);
+        let outcomes: Outcome[];
+        try {
+          outcomes = await this.write(workspaceId, batch);
+        } catch (err) {
+          // The store went away mid-batch: each creation fails with the error, none is left waiting.
+          for (const p of batch) p.reject(err);
+          continue;
+        }
         for (const [i, p] of batch.entries()) {
           const o = outcomes[i] as Outcome;
           if (!o.ok) {

@@ -23,11 +23,11 @@ export abstract class JobStoreReads {
     return this.events.prunedWorkspaceEventId(workspaceId);
   }
 
-  activeCount(): Promise<number> {
-    return this.estimate.activeCount();
+  activeCount(workspaceId: string): Promise<number> {
+    return this.estimate.activeCount(workspaceId);
   }
 
-  recentDurationSec(): Promise<number | null> {
-    return this.estimate.recentDurationSec();
+  recentDurationSec(workspaceId: string): Promise<number | null> {
+    return this.estimate.recentDurationSec(workspaceId);
   }
 }

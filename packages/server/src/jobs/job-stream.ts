@@ -87,25 +87,39 @@ export async function streamWorkspace(req: FastifyRequest, reply: FastifyReply, 
   });
   if (gone(req)) return;
   let pumping = Promise.resolve();
+  // A client that does not read (one that resumes from Last-Event-ID 0 and stalls) must not make
+  // the server buffer the workspace's history: once the socket's buffer is full, no more events
+  // are read until it drains (issue 32, finding 13: every wake wrote another page regardless).
   const pump = async () => {
+    if (reply.raw.writableNeedDrain) return;
     for (const e of await jobs.workspaceEventsAfter(workspaceId, last)) {
       if (closed) return;
-      reply.raw.write(frame(e.id, e.event, e.job));
+      const more = reply.raw.write(frame(e.id, e.event, e.job));
       last = e.id;
+      if (!more) return;
     }
   };
+  // A store that fails a read ends the stream cleanly (as a job stream does): the client
+  // reconnects after `retry` with its Last-Event-ID and misses nothing.
+  const fail = () => {
+    closed = true;
+    stop();
+    reply.raw.end();
+  };
   const schedule = () => {
-    pumping = pumping.then(pump).catch(() => undefined);
+    pumping = pumping.then(pump).catch(fail);
   };
   const unsubscribe = bus.subscribeWorkspace(workspaceId, schedule);
   const heartbeat = setInterval(() => reply.raw.write(': ping\n\n'), HEARTBEAT_MS);
   const poll = bus.crossProcess ? null : setInterval(schedule, STORE_POLL_MS);
+  reply.raw.on('drain', schedule);
   stop = () => {
     unsubscribe();
     clearInterval(heartbeat);
     if (poll) clearInterval(poll);
+    reply.raw.off('drain', schedule);
   };
-  pumping = pumping.then(pump).catch(() => undefined);
+  pumping = pumping.then(pump).catch(fail);
 }
 
 /** Whether the client of this request has already gone. */

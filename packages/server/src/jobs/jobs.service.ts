@@ -55,7 +55,7 @@ export class JobService {
       if (taken.state === 'in_flight') throw new ApiError('IDEMPOTENCY_KEY_IN_USE');
     }
     try {
-      const estimatedWaitSec = await this.estimateWaitSec();
+      const estimatedWaitSec = await this.estimateWaitSec(auth.workspaceId);
       let created: CreatedJob | null = null;
       const job = await this.jobs.create({
         workspaceId: auth.workspaceId,
@@ -84,8 +84,9 @@ export class JobService {
     }
   }
 
-  private async estimateWaitSec(): Promise<number> {
-    const [ahead, duration] = await Promise.all([this.jobs.activeCount(), this.jobs.recentDurationSec()]);
+  /** From the workspace's own queue and job durations: claims take turns between workspaces. */
+  private async estimateWaitSec(workspaceId: string): Promise<number> {
+    const [ahead, duration] = await Promise.all([this.jobs.activeCount(workspaceId), this.jobs.recentDurationSec(workspaceId)]);
     // Without history, assume a job takes about 5 s (a short media analysis on one core).
     return Math.round(ahead * (duration ?? 5) * 10) / 10;
   }

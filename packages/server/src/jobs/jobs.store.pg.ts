@@ -35,14 +35,15 @@ export class PgJobStore extends JobStoreReads implements JobStore {
     this.onEvent = onEvent;
     this.events = new PgJobEventLog(db);
     this.creation = new PgJobCreation(db, (workspaceId, event) => {
-      this.estimate.created();
+      this.estimate.created(workspaceId);
       this.publish(workspaceId, event);
     });
     this.estimate = new WaitEstimate({
-      countActive: async () => (await this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE kind = 'job.run'"))?.n ?? 0,
-      meanRecentDurationSec: async () => (await this.db.get<{ avg: number | null }>(
+      countActive: async (workspaceId) => (await this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE workspace_id = $1 AND kind = 'job.run'", workspaceId))?.n ?? 0,
+      meanRecentDurationSec: async (workspaceId) => (await this.db.get<{ avg: number | null }>(
         `SELECT AVG(EXTRACT(EPOCH FROM (finished_at::timestamptz - started_at::timestamptz)))::float8 AS avg FROM
-         (SELECT started_at, finished_at FROM jobs WHERE status = 'succeeded' AND started_at IS NOT NULL ORDER BY seq DESC LIMIT 50) j`,
+         (SELECT started_at, finished_at FROM jobs WHERE workspace_id = $1 AND status = 'succeeded' AND started_at IS NOT NULL ORDER BY seq DESC LIMIT 50) j`,
+        workspaceId,
       ))?.avg ?? null,
     });
   }
@@ -150,7 +151,7 @@ export class PgJobStore extends JobStoreReads implements JobStore {
       return { workspaceId: r.workspace_id, event: await this.appendEvent(tx, ended as JobRow, outcome.result ? 'job.succeeded' : 'job.failed') };
     });
     if (!out) return null;
-    this.estimate.ended();
+    this.estimate.ended(out.workspaceId);
     this.publish(out.workspaceId, out.event);
     return out.event.job;
   }

@@ -50,10 +50,10 @@ export interface JobStore extends JobEventLog {
   progress(id: string, stage: JobStage, progress: number): Promise<Job | null>;
   succeed(id: string, result: ResultToStore, outbox: OutboxEvent): Promise<Job | null>;
   fail(id: string, error: JobError, outbox: OutboxEvent): Promise<Job | null>;
-  /** Jobs waiting or running in the whole store, for `estimatedWaitSec`. */
-  activeCount(): Promise<number>;
+  /** The workspace's jobs waiting or running, for `estimatedWaitSec`. */
+  activeCount(workspaceId: string): Promise<number>;
   /** Mean duration of recently finished jobs, seconds; null when none finished yet. */
-  recentDurationSec(): Promise<number | null>;
+  recentDurationSec(workspaceId: string): Promise<number | null>;
 }
 
 export class SqliteJobStore extends JobStoreReads implements JobStore {
@@ -69,18 +69,18 @@ export class SqliteJobStore extends JobStoreReads implements JobStore {
     this.onEvent = onEvent;
     this.events = new SqliteJobEventLog(db);
     this.creation = new SqliteJobCreation(db, this.events, (workspaceId, event) => {
-      this.estimate.created();
+      this.estimate.created(workspaceId);
       this.publish(workspaceId, event);
     });
     this.estimate = new WaitEstimate({
-      countActive: () => this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE kind = 'job.run'")?.n ?? 0,
-      // Among the last RECENT_JOBS jobs written (a rowid range, so the cost does not grow with
-      // the table), the 50 newest that succeeded.
-      meanRecentDurationSec: () => this.db.get<{ avg: number | null }>(
+      countActive: (workspaceId) => this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE workspace_id = ? AND kind = 'job.run'", workspaceId)?.n ?? 0,
+      // Among the workspace's last RECENT_JOBS jobs (its index, newest first, so the cost does
+      // not grow with the table), the 50 newest that succeeded.
+      meanRecentDurationSec: (workspaceId) => this.db.get<{ avg: number | null }>(
         `SELECT AVG((julianday(finished_at) - julianday(started_at)) * 86400.0) AS avg FROM
-         (SELECT started_at, finished_at FROM jobs WHERE rowid > (SELECT COALESCE(MAX(rowid), 0) FROM jobs) - ?
-          AND status = 'succeeded' AND started_at IS NOT NULL ORDER BY seq DESC LIMIT 50)`,
-        RECENT_JOBS,
+         (SELECT started_at, finished_at FROM (SELECT started_at, finished_at, status, seq FROM jobs WHERE workspace_id = ? ORDER BY seq DESC LIMIT ?)
+          WHERE status = 'succeeded' AND started_at IS NOT NULL ORDER BY seq DESC LIMIT 50)`,
+        workspaceId, RECENT_JOBS,
       )?.avg ?? null,
     });
   }
@@ -191,7 +191,7 @@ export class SqliteJobStore extends JobStoreReads implements JobStore {
       return { workspaceId: r.workspace_id, event: this.appendEvent(id, outcome.result ? 'job.succeeded' : 'job.failed') };
     });
     if (!out) return null;
-    this.estimate.ended();
+    this.estimate.ended(out.workspaceId);
     this.publish(out.workspaceId, out.event);
     return out.event.job;
   }

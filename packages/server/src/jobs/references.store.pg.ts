@@ -38,7 +38,9 @@ export class PgReferenceStore implements ReferenceStore {
       if (!this.running) {
         this.running = true;
         // The rest of this turn's references join the first check.
-        setImmediate(() => void this.drain());
+        setImmediate(() => {
+          this.drain().catch(() => undefined); // drain answers every waiting check itself
+        });
       }
     });
   }

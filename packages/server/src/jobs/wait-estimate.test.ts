@@ -21,13 +21,13 @@ describe('wait estimate', () => {
         return 2.5;
       },
     });
-    const asked = await Promise.all(Array.from({ length: 20 }, () => Promise.all([estimate.activeCount(), estimate.recentDurationSec()])));
+    const asked = await Promise.all(Array.from({ length: 20 }, () => Promise.all([estimate.activeCount('ws_a'), estimate.recentDurationSec('ws_a')])));
     assert.ok(asked.every(([n, sec]) => n === 7 && sec === 2.5));
     assert.deepEqual([counts, durations], [1, 1]);
-    estimate.created();
-    assert.equal(await estimate.activeCount(), 8);
+    estimate.created('ws_a');
+    assert.equal(await estimate.activeCount('ws_a'), 8);
     t.mock.timers.tick(ESTIMATE_REFRESH_MS);
-    await Promise.all(Array.from({ length: 20 }, () => estimate.activeCount()));
+    await Promise.all(Array.from({ length: 20 }, () => estimate.activeCount('ws_a')));
     assert.deepEqual([counts, durations], [2, 1]);
   });
 
@@ -40,7 +40,22 @@ describe('wait estimate', () => {
       },
       meanRecentDurationSec: () => null,
     });
-    await assert.rejects(estimate.activeCount(), /connection lost/);
-    assert.equal(await estimate.activeCount(), 3);
+    await assert.rejects(estimate.activeCount('ws_a'), /connection lost/);
+    assert.equal(await estimate.activeCount('ws_a'), 3);
+  });
+
+  it("keeps each workspace's figures apart (issue 32, finding 11: the count was the whole store's)", async () => {
+    const queued: Record<string, number> = { ws_a: 2, ws_b: 40 };
+    const asked: string[] = [];
+    const estimate = new WaitEstimate({
+      countActive: (ws) => (asked.push(ws), queued[ws] ?? 0),
+      meanRecentDurationSec: (ws) => (ws === 'ws_b' ? 30 : 2),
+    });
+    assert.deepEqual([await estimate.activeCount('ws_a'), await estimate.recentDurationSec('ws_a')], [2, 2]);
+    assert.deepEqual([await estimate.activeCount('ws_b'), await estimate.recentDurationSec('ws_b')], [40, 30]);
+    estimate.created('ws_b');
+    estimate.ended('ws_a');
+    assert.deepEqual([await estimate.activeCount('ws_a'), await estimate.activeCount('ws_b')], [1, 41]);
+    assert.deepEqual(asked, ['ws_a', 'ws_b']);
   });
 });

@@ -1,61 +1,87 @@
-// The two figures behind a receipt's `estimatedWaitSec`: jobs waiting or running, and the mean
-// duration of recent jobs. They are read on every job creation; counted exactly on every call
-// they cost O(queue) and O(jobs) (46 % of a creation's time with 20,000 jobs queued, `npm run
-// bench`), so they are re-read from the store at most once a second and the count is kept
+// The two figures behind a receipt's `estimatedWaitSec`, per workspace: the workspace's jobs
+// waiting or running, and the mean duration of its recent jobs. Claims take turns between
+// workspaces (docs/architecture.md), so a job waits for its own workspace's queue, not the whole
+// store's; and a figure of the whole store told a tenant how busy every other one was (issue 32,
+// finding 11). They are read on every job creation; counted exactly on every call they cost
+// O(queue) (46 % of a creation's time with 20,000 jobs queued, `npm run bench`), so each
+// workspace's figures are re-read from the store at most once a second and its count is kept
 // current in between by this process's own creations and completions. Other processes' changes
-// show within a second: an estimate may be that stale. The same on both backends; each gives
-// its own two queries.
+// show within a second: an estimate may be that stale. The same on both backends; each gives its
+// own two queries.
 import { SingleFlight } from '../single-flight.ts';
 
 /** How often the figures behind `estimatedWaitSec` are read from the store again. */
 export const ESTIMATE_REFRESH_MS = 1000;
+/** Workspaces whose figures are kept; the least recently read are forgotten beyond it. */
+const MAX_WORKSPACES = 10_000;
 
 export interface EstimateQueries {
-  /** Jobs waiting or running in the whole store. */
-  countActive(): number | Promise<number>;
-  /** Mean duration of recently finished jobs, seconds; null when none finished yet. */
-  meanRecentDurationSec(): number | null | Promise<number | null>;
+  /** The workspace's jobs waiting or running. */
+  countActive(workspaceId: string): number | Promise<number>;
+  /** Mean duration of the workspace's recently finished jobs, seconds; null when none finished yet. */
+  meanRecentDurationSec(workspaceId: string): number | null | Promise<number | null>;
+}
+
+interface Figures {
+  active: { at: number; n: number } | null;
+  duration: { at: number; sec: number | null } | null;
 }
 
 export class WaitEstimate {
-  private active: { at: number; n: number } | null = null;
-  private duration: { at: number; sec: number | null } | null = null;
+  private readonly figures = new Map<string, Figures>();
   private readonly queries: EstimateQueries;
   // Tens of creations find a figure stale at once: one read of it at a time (one O(queue) count).
-  private readonly activeRead = new SingleFlight<null, number>();
-  private readonly durationRead = new SingleFlight<null, number | null>();
+  private readonly activeRead = new SingleFlight<string, number>();
+  private readonly durationRead = new SingleFlight<string, number | null>();
 
   constructor(queries: EstimateQueries) {
     this.queries = queries;
   }
 
-  async activeCount(): Promise<number> {
-    if (this.active && Date.now() - this.active.at < ESTIMATE_REFRESH_MS) return this.active.n;
-    return this.activeRead.run(null, async () => {
+  private of(workspaceId: string): Figures {
+    let f = this.figures.get(workspaceId);
+    if (f) {
+      // Most recently used last, so that the first is the one to forget.
+      this.figures.delete(workspaceId);
+    } else {
+      f = { active: null, duration: null };
+      if (this.figures.size >= MAX_WORKSPACES) this.figures.delete(this.figures.keys().next().value as string);
+    }
+    this.figures.set(workspaceId, f);
+    return f;
+  }
+
+  async activeCount(workspaceId: string): Promise<number> {
+    const f = this.of(workspaceId);
+    if (f.active && Date.now() - f.active.at < ESTIMATE_REFRESH_MS) return f.active.n;
+    return this.activeRead.run(workspaceId, async () => {
       const at = Date.now();
-      const n = await this.queries.countActive();
-      this.active = { at, n };
+      const n = await this.queries.countActive(workspaceId);
+      f.active = { at, n };
       return n;
     });
   }
 
-  async recentDurationSec(): Promise<number | null> {
-    if (this.duration && Date.now() - this.duration.at < ESTIMATE_REFRESH_MS) return this.duration.sec;
-    return this.durationRead.run(null, async () => {
+  async recentDurationSec(workspaceId: string): Promise<number | null> {
+    const f = this.of(workspaceId);
+    if (f.duration && Date.now() - f.duration.at < ESTIMATE_REFRESH_MS) return f.duration.sec;
+    return this.durationRead.run(workspaceId, async () => {
       const at = Date.now();
-      const sec = await this.queries.meanRecentDurationSec();
-      this.duration = { at, sec };
+      const sec = await this.queries.meanRecentDurationSec(workspaceId);
+      f.duration = { at, sec };
       return sec;
     });
   }
 
-  /** A job was created in this process. */
-  created(): void {
-    if (this.active) this.active.n++;
+  /** A job of the workspace was created in this process. */
+  created(workspaceId: string): void {
+    const active = this.figures.get(workspaceId)?.active;
+    if (active) active.n++;
   }
 
-  /** A job of this process's store ended. */
-  ended(): void {
-    if (this.active && this.active.n > 0) this.active.n--;
+  /** A job of the workspace ended in this process's store. */
+  ended(workspaceId: string): void {
+    const active = this.figures.get(workspaceId)?.active;
+    if (active && active.n > 0) active.n--;
   }
 }

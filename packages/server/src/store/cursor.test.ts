@@ -2,7 +2,8 @@
 // key every process shares; they show nothing of the store-wide number (two neighbouring
 // positions give unrelated text); a cursor altered or made by a client is refused; one made
 // under a key installed earlier in the process (two services in one test process) is still
-// read, and so is one handed out before cursors were encrypted.
+// read; a plain cursor of the kind handed out before they were encrypted is refused (a client
+// could write any position in one).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCipheriv, randomBytes } from 'node:crypto';
@@ -42,8 +43,8 @@ describe('list cursors', () => {
     assert.notEqual(made, good);
   });
 
-  it('still read one handed out before they were encrypted', () => {
-    assert.equal(decodeCursor(Buffer.from('s:123').toString('base64url')), 123);
+  it('refuse a plain cursor of the old kind, whose position a client can write (issue 32, finding 3)', () => {
+    for (const n of ['0', '123', '999999999999999']) assert.throws(() => decodeCursor(Buffer.from(`s:${n}`).toString('base64url')), InvalidCursor, n);
   });
 
   it('take a key of 32 bytes only', () => {

@@ -3,8 +3,9 @@
 // of its reads; so it is encrypted, one AES block (the number and a fixed tag) under a key kept in
 // the store (StoreBackend.serviceKey) and shared by every process, which makes a cursor 22
 // characters of noise that any process of the service can read back, and that no client can make
-// or alter (a block whose tag does not come back is refused). Cursors handed out before this
-// (base64url of "s:<number>") are still read, so that a walk begun before an upgrade goes on.
+// or alter (a block whose tag does not come back is refused). The plain cursors of before
+// (base64url of "s:<number>") are refused (issue 32, finding 3): a client could write any position
+// in them and binary-search the store-wide number; a walk begun before the upgrade starts again.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 const TAG = Buffer.from('rapport1');
@@ -43,7 +44,5 @@ export function decodeCursor(cursor: string): number {
     const seq = plain.readBigUInt64BE(0);
     if (plain.subarray(8).equals(TAG) && seq <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(seq);
   }
-  const m = /^s:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m) throw new InvalidCursor('cursor is not one this API returned');
-  return Number(m[1]);
+  throw new InvalidCursor('cursor is not one this API returned');
 }

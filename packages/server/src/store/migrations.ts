@@ -317,4 +317,56 @@ INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value 
     version: 9,
     sql: `CREATE TABLE service_keys (name TEXT PRIMARY KEY, value TEXT NOT NULL);`,
   },
+  {
+    // What the media resource shows of a media's analysis and transcript (files/media-summary.ts),
+    // so that lists, gets and streams never read those columns; rows written before get theirs
+    // when first read. And the table is written again with the transcript and the analysis last:
+    // SQLite lays a row's columns out in order, so reading any column after a large one follows
+    // its chain of overflow pages (a list of 100 media with 1 MB transcripts took 270 ms for the
+    // small columns alone).
+    version: 10,
+    sql: `
+CREATE TABLE media_v10 (
+  id TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  filename TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size_bytes INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,
+  duration_sec REAL,
+  label TEXT,
+  storage_path TEXT NOT NULL,
+  analysis_status TEXT NOT NULL,
+  analysis_error TEXT,
+  analysis_stage TEXT,
+  analysis_progress REAL NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  speaker_hints_json TEXT,
+  engine_version TEXT,
+  changed_seq INTEGER NOT NULL DEFAULT 0,
+  summary_json TEXT,
+  previous_speakers_json TEXT,
+  transcript_json TEXT,
+  analysis_json TEXT
+);
+INSERT INTO media_v10 (id, workspace_id, kind, filename, content_type, size_bytes, sha256, duration_sec, label, storage_path, analysis_status, analysis_error,
+  analysis_stage, analysis_progress, created_at, seq, speaker_hints_json, engine_version, changed_seq, previous_speakers_json, transcript_json, analysis_json) SELECT id, workspace_id, kind, filename, content_type, size_bytes, sha256, duration_sec, label, storage_path, analysis_status, analysis_error,
+  analysis_stage, analysis_progress, created_at, seq, speaker_hints_json, engine_version, changed_seq, previous_speakers_json, transcript_json, analysis_json FROM media;
+DROP TABLE media;
+ALTER TABLE media_v10 RENAME TO media;
+CREATE INDEX media_ws ON media(workspace_id, seq DESC);
+CREATE INDEX media_changes ON media(workspace_id, changed_seq);
+`,
+  },
+  {
+    // A second rotated-out signing secret with its own grace (issue 32, finding 14): rotating
+    // twice within 24 h ended the first one's grace at once.
+    version: 11,
+    sql: `
+ALTER TABLE workspaces ADD COLUMN older_signing_secret TEXT;
+ALTER TABLE workspaces ADD COLUMN older_secret_expires_at INTEGER;
+`,
+  },
 ];

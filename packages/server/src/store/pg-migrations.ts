@@ -289,4 +289,19 @@ INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value 
     version: 6,
     sql: `CREATE TABLE service_keys (name TEXT PRIMARY KEY, value TEXT NOT NULL);`,
   },
+  {
+    // What the media resource shows of a media's analysis and transcript (files/media-summary.ts),
+    // so that lists, gets and streams never read those columns. The embedded store's migration 10.
+    version: 7,
+    sql: `ALTER TABLE media ADD COLUMN summary_json TEXT;`,
+  },
+  {
+    // A second rotated-out signing secret with its own grace (issue 32, finding 14). The
+    // embedded store's migration 11.
+    version: 8,
+    sql: `
+ALTER TABLE workspaces ADD COLUMN older_signing_secret TEXT;
+ALTER TABLE workspaces ADD COLUMN older_secret_expires_at BIGINT;
+`,
+  },
 ];

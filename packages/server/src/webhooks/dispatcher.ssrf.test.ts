@@ -10,7 +10,7 @@ const receiver = new Receiver();
 
 before(async () => {
   await receiver.listen();
-  svc = await startTestService();
+  svc = await startTestService({ METRICS_TOKEN: 'metrics-token-of-the-ssrf-test' });
   // One attempt each: a refusal is a failed attempt like any other, so the schedule would retry it.
   svc.running.composed.webhooks?.configure({ schedule: () => null });
 });
@@ -56,7 +56,7 @@ describe('webhook dispatcher without WEBHOOK_ALLOW_PRIVATE', () => {
   }
 
   it('counts refusals in /metrics', async () => {
-    const text = await (await fetch(`${svc.url}/metrics`)).text();
+    const text = await (await fetch(`${svc.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-of-the-ssrf-test' } })).text();
     assert.match(text, /rapport_webhook_attempts_total\{outcome="refused"\} 6/);
   });
 });

@@ -11,6 +11,7 @@ import type { DeliveryRecord } from './webhooks.store.ts';
 
 const stripe = new Stripe('sk_test_unused');
 const FAST_RETRY = 40;
+const METRICS_TOKEN = 'metrics-token-of-the-dispatcher-test';
 const scheduleCalls: { attemptsMade: number; retryAfterSec: number | null }[] = [];
 
 let svc: TestService;
@@ -18,7 +19,7 @@ const receiver = new Receiver();
 
 before(async () => {
   await receiver.listen();
-  svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+  svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: 'true', METRICS_TOKEN });
   svc.running.composed.webhooks?.configure({
     schedule: (attemptsMade, retryAfterSec) => {
       scheduleCalls.push({ attemptsMade, retryAfterSec });
@@ -228,11 +229,11 @@ describe('webhook dispatcher, end to end', () => {
   });
 
   it('exposes delivery metrics', async () => {
-    const res = await fetch(`${svc.url}/metrics`);
+    const res = await fetch(`${svc.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     const text = await res.text();
     assert.match(text, /rapport_webhook_attempts_total\{outcome="succeeded"\} \d+/);
     assert.match(text, /rapport_webhook_attempts_total\{outcome="gone"\} 1/);
-    assert.match(text, /rapport_webhook_deliveries\{status="failed"\} \d+/);
+    assert.match(text, /rapport_webhook_deliveries_ended_total\{status="failed"\} \d+/);
     assert.match(text, /rapport_webhook_first_attempt_latency_seconds\{quantile="0.5"\} [\d.e-]+/);
     const count = /rapport_webhook_first_attempt_latency_seconds_count (\d+)/.exec(text);
     assert.ok(count && Number(count[1]) > 10);

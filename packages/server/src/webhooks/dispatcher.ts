@@ -125,7 +125,7 @@ export class WebhookDispatcher {
     this.#wakeQueued = true;
     setImmediate(() => {
       this.#wakeQueued = false;
-      void this.#pump();
+      this.#pump().catch((err: unknown) => this.#deps.log?.('webhook dispatch failed', { err: String(err) }));
     });
   }
 

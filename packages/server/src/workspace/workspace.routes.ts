@@ -118,16 +118,8 @@ export function registerWorkspaceRoutes(app: FastifyInstance, services: Services
     config: admin('Revoke an API key (the last live admin key cannot be revoked)', 204, 'Revoked'),
   }, async (req, reply) => {
     const auth = requireAuth(req.auth);
-    const keyId = (req.params as Static<typeof KeyIdParams>).keyId;
-    const keys = await ws.listKeys(auth.workspaceId);
-    const key = keys.find((k) => k.id === keyId);
-    if (!key) throw new ApiError('NOT_FOUND', `No API key ${keyId} in this workspace.`);
-    const liveAdmins = keys.filter((k) => k.scope === 'admin' && k.revokedAt === null);
-    // Revoking the last admin key would lock the workspace out of its own administration.
-    if (key.revokedAt === null && key.scope === 'admin' && liveAdmins.length === 1) {
-      throw new ApiError('CONFLICT', 'This is the last live admin key of the workspace; create another admin key before revoking it.');
-    }
-    await ws.revokeKey(auth.workspaceId, keyId);
+    // The last live admin key is refused (409) in the same transaction as the revoke.
+    await ws.revokeKey(auth.workspaceId, (req.params as Static<typeof KeyIdParams>).keyId, { keepLastAdmin: true });
     return reply.code(204).send();
   });
 

@@ -4,6 +4,7 @@ import { ApiError } from '../http/errors.ts';
 import {
   generateApiKey,
   generateSigningSecret,
+  RotationTooSoon,
   type ApiKeyRecord,
   type KeyScope,
   type WorkspaceRecord,
@@ -117,7 +118,8 @@ export class WorkspaceService {
     }
     if (env.signingSecret && !(await this.store.wasSigningSecret(existing.id, env.signingSecret))) {
       // A secret the workspace never had is installed as a rotation: the previous one keeps signing for 24 h.
-      await this.store.rotateSigningSecret(existing.id, env.signingSecret);
+      // An operator's change wins: with two secrets already graced, the older one's grace ends now.
+      await this.store.rotateSigningSecret(existing.id, env.signingSecret, undefined, true);
     }
     return { workspaceId: existing.id, generated: null, warnings };
   }
@@ -156,10 +158,16 @@ export class WorkspaceService {
     return this.store.listKeys(workspaceId);
   }
 
-  async revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord> {
+  /**
+   * Revokes a key. With `keepLastAdmin` (the API) never the workspace's last live admin key
+   * (409), checked atomically with the revoke; an operator's revoke may take any key.
+   */
+  async revokeKey(workspaceId: string, keyId: string, opts: { keepLastAdmin?: boolean } = {}): Promise<ApiKeyRecord> {
     this.revocations++;
-    const key = await this.store.revokeKey(workspaceId, keyId);
+    const key = opts.keepLastAdmin ? await this.store.revokeUnlessLastAdmin(workspaceId, keyId) : await this.store.revokeKey(workspaceId, keyId);
     this.revocations++;
+    // Revoking the last admin key would lock the workspace out of its own administration.
+    if (key === 'last_admin') throw new ApiError('CONFLICT', 'This is the last live admin key of the workspace; create another admin key before revoking it.');
     this.authLookups.clear();
     for (const [k, v] of this.authCache) if (v.auth.keyId === keyId) this.authCache.delete(k);
     for (const listener of this.revokedListeners) listener(keyId);
@@ -171,7 +179,13 @@ export class WorkspaceService {
     return this.store.getSigningSecrets(workspaceId);
   }
 
-  rotateSigningSecret(workspaceId: string) {
-    return this.store.rotateSigningSecret(workspaceId, generateSigningSecret());
+  /** 409 while two rotated-out secrets are still in their grace: at most three sign at once. */
+  async rotateSigningSecret(workspaceId: string) {
+    try {
+      return await this.store.rotateSigningSecret(workspaceId, generateSigningSecret());
+    } catch (err) {
+      if (!(err instanceof RotationTooSoon)) throw err;
+      throw new ApiError('CONFLICT', `Two rotated-out signing secrets still sign (each for 24 h after its rotation; at most three secrets at once); rotate again after ${new Date(err.until).toISOString()}.`);
+    }
   }
 }

@@ -3,7 +3,8 @@ import type { PgDb, PgExec } from '../store/pg.ts';
 import { newId, nowIso } from '../ids.ts';
 import { grantCreditsPg } from '../credits/credits.ledger.pg.ts';
 import {
-  hashKey, keyHint, parseRateLimits, rateLimitsJson, SECRET_GRACE_MS, signingSecretsOf, toKey, toWorkspace,
+  rotatedColumns,
+  hashKey, keyHint, parseRateLimits, rateLimitsJson, signingSecretsOf, toKey, toWorkspace,
   type ApiKeyRecord, type AuthenticatedKey, type KeyRow, type RateLimitOverrides, type KeyScope, type SigningSecrets, type WorkspaceRecord, type WorkspaceStore, type WsRow,
 } from './workspace.store.ts';
 import { parseQuotas, quotasJson, QuotaExceeded, type QuotaOverrides, type QuotaUsage } from './quotas.ts';
@@ -99,13 +100,29 @@ export class PgWorkspaceStore implements WorkspaceStore {
 
   private async rememberSecrets(workspaceId: string): Promise<void> {
     const r = await this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = $1', workspaceId);
-    for (const secret of [r?.signing_secret, r?.previous_signing_secret]) {
+    for (const secret of [r?.signing_secret, r?.previous_signing_secret, r?.older_signing_secret]) {
       if (secret) await this.db.run('INSERT INTO signing_secret_history (workspace_id, secret_hash) VALUES ($1, $2) ON CONFLICT DO NOTHING', workspaceId, hashKey(secret));
     }
   }
 
   async listKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
     return (await this.db.all<KeyRow>('SELECT * FROM api_keys WHERE workspace_id = $1 ORDER BY created_at DESC, id', workspaceId)).map(toKey);
+  }
+
+  async revokeUnlessLastAdmin(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null | 'last_admin'> {
+    return this.db.transaction(async (tx) => {
+      // The workspace row's lock orders key changes of one workspace (as createKey does): two
+      // revokes at once count the live admin keys one after the other.
+      await tx.get('SELECT id FROM workspaces WHERE id = $1 FOR UPDATE', workspaceId);
+      const key = await tx.get<KeyRow>('SELECT * FROM api_keys WHERE id = $1 AND workspace_id = $2', keyId, workspaceId);
+      if (!key) return null;
+      if (key.revoked_at === null && key.scope === 'admin') {
+        const admins = (await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = $1 AND scope = 'admin' AND revoked_at IS NULL", workspaceId))?.n ?? 0;
+        if (admins <= 1) return 'last_admin';
+      }
+      const r = await tx.get<KeyRow>('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING *', nowIso(), keyId);
+      return r ? toKey(r) : null;
+    });
   }
 
   async revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null> {
@@ -125,12 +142,17 @@ export class PgWorkspaceStore implements WorkspaceStore {
     await this.rememberSecrets(workspaceId);
   }
 
-  async rotateSigningSecret(workspaceId: string, newSecret: string, now: number = Date.now()): Promise<SigningSecrets> {
-    await this.db.run(
-      `UPDATE workspaces SET previous_signing_secret = signing_secret, previous_secret_expires_at = $1,
-       signing_secret = $2, updated_at = $3 WHERE id = $4`,
-      now + SECRET_GRACE_MS, newSecret, nowIso(now), workspaceId,
-    );
+  async rotateSigningSecret(workspaceId: string, newSecret: string, now: number = Date.now(), force = false): Promise<SigningSecrets> {
+    await this.db.transaction(async (tx) => {
+      // The row's lock: two rotations at once each keep the other's grace.
+      const r = await tx.get<WsRow>('SELECT * FROM workspaces WHERE id = $1 FOR UPDATE', workspaceId);
+      if (!r) throw new Error(`workspace ${workspaceId} does not exist`);
+      await tx.run(
+        `UPDATE workspaces SET signing_secret = $1, previous_signing_secret = $2, previous_secret_expires_at = $3,
+         older_signing_secret = $4, older_secret_expires_at = $5, updated_at = $6 WHERE id = $7`,
+        ...rotatedColumns(r, newSecret, now, force), nowIso(now), workspaceId,
+      );
+    });
     await this.rememberSecrets(workspaceId);
     return this.getSigningSecrets(workspaceId, now);
   }

@@ -33,7 +33,7 @@ export interface WorkspaceRecord {
 }
 
 export interface SigningSecrets {
-  /** Newest first; two while a rotated secret is in its 24 h grace period. */
+  /** Newest first: the current one, then each rotated-out secret still in its own 24 h grace period (at most two). */
   secrets: string[];
   current: string;
   previousExpiresAt: string | null;
@@ -68,9 +68,15 @@ export interface WorkspaceStore {
   wasSigningSecret(workspaceId: string, secret: string): Promise<boolean>;
   listKeys(workspaceId: string): Promise<ApiKeyRecord[]>;
   revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null>;
+  /**
+   * Revokes the key unless it is the workspace's last live admin key ('last_admin'), checked and
+   * done atomically: two revokes at once cannot remove the last two (issue 32, finding 15).
+   */
+  revokeUnlessLastAdmin(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null | 'last_admin'>;
   getSigningSecrets(workspaceId: string, now?: number): Promise<SigningSecrets>;
   setSigningSecret(workspaceId: string, secret: string): Promise<void>;
-  rotateSigningSecret(workspaceId: string, newSecret: string, now?: number): Promise<SigningSecrets>;
+  /** Throws RotationTooSoon while two rotated-out secrets are in their grace (unless `force`). */
+  rotateSigningSecret(workspaceId: string, newSecret: string, now?: number, force?: boolean): Promise<SigningSecrets>;
   getRateLimits(workspaceId: string): Promise<RateLimitOverrides | null>;
   /** Replaces the workspace's overrides; null (or an empty object) returns it to the configuration's limits. */
   setRateLimits(workspaceId: string, limits: RateLimitOverrides | null): Promise<void>;
@@ -117,17 +123,51 @@ export interface WsRow {
   signing_secret: string;
   previous_signing_secret: string | null;
   previous_secret_expires_at: number | null;
+  /** The secret rotated out before the previous one, while its own grace lasts (issue 32, finding 14). */
+  older_signing_secret: string | null;
+  older_secret_expires_at: number | null;
+}
+
+/** Rotated-out secrets of a row still in their grace period, newest first. */
+function graced(r: WsRow, now: number): { secret: string; expiresAt: number }[] {
+  return [
+    { secret: r.previous_signing_secret, expiresAt: r.previous_secret_expires_at ?? 0 },
+    { secret: r.older_signing_secret ?? null, expiresAt: r.older_secret_expires_at ?? 0 },
+  ].filter((g): g is { secret: string; expiresAt: number } => g.secret !== null && g.expiresAt > now);
+}
+
+/** Thrown when a rotation would end a rotated-out secret's grace early: two are still in theirs. */
+export class RotationTooSoon extends Error {
+  readonly until: number;
+  constructor(until: number) {
+    super(`two rotated-out signing secrets are still in their grace period, the older until ${new Date(until).toISOString()}`);
+    this.name = 'RotationTooSoon';
+    this.until = until;
+  }
+}
+
+/**
+ * The columns after rotating to `newSecret` at `now`: the current secret is graced 24 h from now,
+ * the one graced before keeps its own end; at most three secrets are valid at once, so while two
+ * are graced RotationTooSoon is thrown. `force` (an operator's SIGNING_SECRET at start) ends the
+ * older grace instead. Before, a second rotation ended the first one's grace at once.
+ */
+export function rotatedColumns(r: WsRow, newSecret: string, now: number, force = false): [string, string, number, string | null, number | null] {
+  const live = graced(r, now);
+  if (live.length >= 2 && !force) throw new RotationTooSoon(Math.min(...live.map((g) => g.expiresAt)));
+  const keep = live[0] ?? null;
+  return [newSecret, r.signing_secret, now + SECRET_GRACE_MS, keep?.secret ?? null, keep?.expiresAt ?? null];
 }
 
 export const toWorkspace = (r: WsRow): WorkspaceRecord => ({ id: r.id, name: r.name, createdAt: r.created_at, updatedAt: r.updated_at });
 
 export function signingSecretsOf(workspaceId: string, r: WsRow | undefined, now: number): SigningSecrets {
   if (!r) throw new Error(`workspace ${workspaceId} does not exist`);
-  const graceLive = r.previous_signing_secret !== null && (r.previous_secret_expires_at ?? 0) > now;
+  const live = graced(r, now);
   return {
     current: r.signing_secret,
-    secrets: graceLive ? [r.signing_secret, r.previous_signing_secret as string] : [r.signing_secret],
-    previousExpiresAt: graceLive ? new Date(r.previous_secret_expires_at as number).toISOString() : null,
+    secrets: [r.signing_secret, ...live.map((g) => g.secret)],
+    previousExpiresAt: live[0] ? new Date(live[0].expiresAt).toISOString() : null,
   };
 }
 
@@ -246,13 +286,27 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
   /** Records the workspace's current and previous secrets (hashed) in its history. */
   private rememberSecrets(workspaceId: string): void {
     const r = this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', workspaceId);
-    for (const secret of [r?.signing_secret, r?.previous_signing_secret]) {
+    for (const secret of [r?.signing_secret, r?.previous_signing_secret, r?.older_signing_secret]) {
       if (secret) this.db.run('INSERT OR IGNORE INTO signing_secret_history (workspace_id, secret_hash) VALUES (?, ?)', workspaceId, hashKey(secret));
     }
   }
 
   async listKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
     return this.db.all<KeyRow>('SELECT * FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC', workspaceId).map(toKey);
+  }
+
+  async revokeUnlessLastAdmin(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null | 'last_admin'> {
+    // One transaction of the embedded store's single writer: the count and the revoke see the same keys.
+    return this.db.transaction(() => {
+      const key = this.db.get<KeyRow>('SELECT * FROM api_keys WHERE id = ? AND workspace_id = ?', keyId, workspaceId);
+      if (!key) return null;
+      if (key.revoked_at === null && key.scope === 'admin') {
+        const admins = this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND scope = 'admin' AND revoked_at IS NULL", workspaceId)?.n ?? 0;
+        if (admins <= 1) return 'last_admin';
+      }
+      this.db.run('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?', nowIso(), keyId);
+      return toKey(this.db.get<KeyRow>('SELECT * FROM api_keys WHERE id = ?', keyId) as KeyRow);
+    });
   }
 
   async revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null> {
@@ -270,13 +324,17 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
     this.rememberSecrets(workspaceId);
   }
 
-  async rotateSigningSecret(workspaceId: string, newSecret: string, now: number = Date.now()): Promise<SigningSecrets> {
-    this.db.run(
-      `UPDATE workspaces SET previous_signing_secret = signing_secret, previous_secret_expires_at = ?,
-       signing_secret = ?, updated_at = ? WHERE id = ?`,
-      now + SECRET_GRACE_MS, newSecret, nowIso(now), workspaceId,
-    );
-    this.rememberSecrets(workspaceId);
+  async rotateSigningSecret(workspaceId: string, newSecret: string, now: number = Date.now(), force = false): Promise<SigningSecrets> {
+    this.db.transaction(() => {
+      const r = this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', workspaceId);
+      if (!r) throw new Error(`workspace ${workspaceId} does not exist`);
+      this.db.run(
+        `UPDATE workspaces SET signing_secret = ?, previous_signing_secret = ?, previous_secret_expires_at = ?,
+         older_signing_secret = ?, older_secret_expires_at = ?, updated_at = ? WHERE id = ?`,
+        ...rotatedColumns(r, newSecret, now, force), nowIso(now), workspaceId,
+      );
+      this.rememberSecrets(workspaceId);
+    });
     return this.getSigningSecrets(workspaceId, now);
   }
 }
