@@ -74,8 +74,8 @@ if (import.meta.main) {
     process.exit(2);
   }
   const folds = (JSON.parse(readFileSync(path, 'utf8')) as { folds: { fold: string; files: FileRow[] }[] }).folds;
-  const nears = [0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20];
-  const splits = [5, 8, 10, 12, 15, 20, 25, 30, 40, 60, Infinity];
+  const nears = [0, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20];
+  const splits = [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, Infinity];
   const grid = nears.flatMap((near) => splits.map((split) => ({ near, split })));
   const max = Number(values['max-flag-right']);
   console.log('| fold | rule (fitted on the other folds) | wrong counts flagged | right counts flagged |');

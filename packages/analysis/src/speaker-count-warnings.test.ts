@@ -38,16 +38,12 @@ test('analyzeSamples carries the warning when the count it ends with is not the 
   assert.equal(met.warnings, undefined, 'no warnings field when the hint is met');
 });
 
-test('a count found without a hint is flagged uncertain when its evidence says so, and in which direction', () => {
-  const rule = { near: 3, split: 20 };
-  assert.deepEqual(uncertainCount(3, { nearestPair: 8, widestSplit: 10 }, rule), []);
-  assert.deepEqual(uncertainCount(3, undefined, rule), []);
-  const [fewer] = uncertainCount(3, { nearestPair: 2, widestSplit: 10 }, rule);
-  assert.equal(fewer?.code, 'speaker_count_uncertain');
-  assert.equal(fewer?.code === 'speaker_count_uncertain' ? fewer.maybe : null, 'fewer');
-  assert.match(fewer?.reason ?? '', /give a speaker-count hint/);
-  const [more] = uncertainCount(2, { nearestPair: null, widestSplit: 30 }, rule);
-  assert.equal(more?.code === 'speaker_count_uncertain' ? more.maybe : null, 'more');
-  const [either] = uncertainCount(2, { nearestPair: 1, widestSplit: 30 }, rule);
-  assert.equal(either?.code === 'speaker_count_uncertain' ? either.maybe : null, 'either');
+test('a count found from the voices alone carries speaker_count_uncertain with the measured share; a hint or a transcript\'s names do not', () => {
+  assert.deepEqual(uncertainCount(3, undefined), []);
+  const [w] = uncertainCount(3, { nearestPair: 8, widestSplit: 2 });
+  assert.equal(w?.code, 'speaker_count_uncertain');
+  assert.equal(w?.found, 3);
+  assert.match(w?.reason ?? '', /exact for 43 % of recordings: give a speaker-count hint/);
+  assert.deepEqual(speakerCountWarnings({ exact: 3 }, 3, { nearestPair: 8, widestSplit: 2 }), []);
+  assert.equal(speakerCountWarnings(undefined, 3, { nearestPair: 8, widestSplit: 2 })[0]?.code, 'speaker_count_uncertain');
 });
