@@ -69,6 +69,6 @@ for (let a = 0; a < session.length; ) {
 const keep = Number(values.keep);
 const lda = fitLda(vectors, labels, keep);
 const voices = meta.voices.filter((_, i) => excluded < 0 || meta.voiceFolds[i] !== excluded);
-const trained = `${voices.length} real voices x ${meta.speeds.length} speeds (training/train-real-voices.sh export, ${excluded < 0 ? 'every' : `fold ${excluded}'s voices left out:`} sessions), ${vectors.length} windows of ${new Set(labels).size} classes`;
+const trained = `${voices.length} real voices x ${meta.speeds.length} speeds (the sessions of training/train-real-voices.sh, ${excluded < 0 ? 'all of them' : `those of the other folds than ${excluded}`}), ${vectors.length} windows of ${new Set(labels).size} classes`;
 writeLdaModel(values.out, 'window-stats-lda-v2', WIN, lda, trained, 'training/train-lda-export.ts');
 console.error(`wrote ${values.out}: ${vectors.length} windows, ${new Set(labels).size} classes, ${keep} dims`);

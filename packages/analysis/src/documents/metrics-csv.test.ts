@@ -76,7 +76,7 @@ test('labels that a spreadsheet would read as formulas are written as text (issu
   const hostile = ['=HYPERLINK("http://evil.example","x")', '+1+1', '-2+3', '@SUM(A1:A9)', '\tx'];
   const csv = mediaMetricsCsv({ mediaId: 'med_1', speakers: hostile.map((label, index) => ({ index, entityId: null, label, metrics: m(10, 40) })) });
   const rows = parseCsv(csv).slice(1);
-  assert.deepEqual(rows.map((r) => r[3]), hostile.map((l) => `'${l}`));
+  assert.deepEqual(rows.map((r) => r[1]), hostile.map((l) => `'${l}`), 'the speaker column carries the label (decisions §17)');
   // Negative figures stay numbers.
   assert.equal(rows[0]?.[MEASURE_COLUMNS.findIndex((c) => c.header === 'loudness mean (dBFS)') + 4], '-24');
   assert.equal(entityMetricsCsv({ entityId: 'ent_1', label: '=1+2', metrics: m(1, 40), appearances: [] }).split('\n')[1]?.split(',')[1], "'=1+2");

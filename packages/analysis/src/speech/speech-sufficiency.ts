@@ -6,9 +6,9 @@
 /**
  * Seconds of speech below which a speaker's voice is not judged (no entity of its own, no
  * matching, `enough: false`). Measured on the real-voice folds (issue 31, docs/analysis-speech.md,
- * "Speaker-count hints, enough speech"): the window embedding tells an unheard voice from another
- * at an equal error rate of 14.3 % from 1 s, 11.2 % from 1.5 s, 6.4 % from 3 s (worst fold 7.4 %)
- * and 4.8 % from 5 s; 3 s is the shortest length under 10 % in every fold.
+ * "Speaker-count hints, enough speech"): the shipped window embedding tells an unheard voice from
+ * another at an equal error rate of 12.4 % from 1 s, 9.2 % from 1.5 s (worst fold 10.2 %), 5.5 %
+ * from 3 s (worst 6.1 %) and 4.0 % from 5 s; 3 s is the shortest length under 10 % in every fold.
  */
 export const MIN_SPEECH_SEC_TO_JUDGE = 3;
 

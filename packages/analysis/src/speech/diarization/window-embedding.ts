@@ -1,9 +1,9 @@
 // A speaker embedding of a short window of speech that needs no pretrained network: the mean and
 // standard deviation of the window's standardised cepstra and log F0 (40 numbers), projected by
-// a linear discriminant analysis (LDA) trained offline on 40 recorded voices from Debian
-// packages, none of them in the dev set (training/README.md). LDA keeps the directions along
-// which voices differ more than one voice's windows do (what is said, and the channel, which the
-// training varied on purpose), and whitens them: one voice's windows scatter with unit variance
+// a linear discriminant analysis (LDA) trained offline on 716 real voices (the shared real-voice
+// corpus in simulated sessions with rooms, noise and telephone codecs: training/README.md). LDA
+// keeps the directions along which voices differ more than one voice's windows do (what is said,
+// and the channel, which the training varied on purpose), and whitens them: one voice's windows scatter with unit variance
 // in every direction, so a distance between two clusters' mean embeddings reads the same in
 // any recording.
 import { project, type LinearProjection } from './lda.ts';
