@@ -282,6 +282,10 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     // Their profile's pace and pitch, from the API's measurements across recordings.
     await page.locator('dl.figures dd', { hasText: /^\d+ Hz$/ }).waitFor();
     await page.locator('dl.figures dd', { hasText: /^\d+\.\d syl\/s$/ }).waitFor();
+    // The units are explained here too (issue 33 item 6).
+    const units = page.getByRole('definition').filter({ hasText: 'syllables per second' });
+    assert.equal(await units.count(), 1);
+    await page.locator('dl.legend[aria-label="Units"] dt', { hasText: 'Hz' }).waitFor();
     await page.getByLabel('Add tags (comma-separated)').fill('coach, team-a');
     await page.getByRole('button', { name: 'Tag' }).click();
     await page.getByRole('list', { name: 'Tags' }).getByText('team-a').waitFor();

@@ -36,3 +36,12 @@ test('the HTML report carries it when given the shared recording, and nothing is
   assert.match(html, /Their turns in the recording they share \(0:20\.0\), overlaps shaded:/);
   assert.doesNotMatch(renderHtml(doc, evidence), /<svg[^>]*class="pair-timeline-svg"/, 'without the recording (deleted), the figure alone');
 });
+
+test('a long name stands whole above its row (issue 33 items 6 and 7: names were cut at 30 characters)', () => {
+  const long = 'Ada Lovelace, Countess of Lovelace (interview)';
+  const renamed: MatchingEvidence = { ...evidence, target: { ...evidence.target, name: long, shortName: long } };
+  const pair = conversationPairs(doc, renamed)[0]!;
+  const svg = pairTimelineSvg(renamed, pair, interview) ?? '';
+  assert.ok(svg.includes(`>${long}<title>`), 'the label is the whole name');
+  assert.doesNotMatch(svg, /…/);
+});

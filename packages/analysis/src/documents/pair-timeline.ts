@@ -13,7 +13,8 @@ export interface SharedDiarization {
 
 /** The two speakers' colours: the first two of the Okabe–Ito palette the dashboard uses. */
 const COLOURS = ['#0072B2', '#D55E00'] as const;
-const NAME_CHARS = 30;
+/** Names stand above their row across the whole width: past this many characters (about the width) they end in an ellipsis, whole in the tooltip. */
+const NAME_CHARS = 100;
 
 function clock(sec: number): string {
   const t = Math.round(Math.max(0, sec) * 10);
@@ -50,7 +51,7 @@ export function pairTimelineSvg(evidence: MatchingEvidence, pair: PairEvidence, 
   if (a === undefined || b === undefined) return null;
   const rows = [{ name: nameOf(evidence.target), sp: a }, { name: nameOf(member), sp: b }];
   const dur = Math.max(d.durationSec ?? 0, ...d.segments.map((s) => s.end), 0.001);
-  const x = (t: number): number => Number((210 + (t / dur) * 520).toFixed(2));
+  const x = (t: number): number => Number((10 + (t / dur) * 740).toFixed(2));
   const w = (s: { start: number; end: number }): number => Math.max(1, Number((x(s.end) - x(s.start)).toFixed(2)));
   const segs = (sp: number) => d.segments.filter((s) => s.speaker === sp);
   const overlaps: { start: number; end: number }[] = [];
@@ -61,16 +62,16 @@ export function pairTimelineSvg(evidence: MatchingEvidence, pair: PairEvidence, 
   }
   const label = `Turns of ${rows[0]!.name} and ${rows[1]!.name} over ${clock(dur)}, ${overlaps.length} ${overlaps.length === 1 ? 'overlap' : 'overlaps'}`;
   const body = rows.flatMap((r, i) => [
-    `<text x="202" y="${i * 30 + 24}" text-anchor="end" font-size="14" fill="#1f2937">${escapeXml(short(r.name))}<title>${escapeXml(r.name)}</title></text>`,
-    ...segs(r.sp).map((s) => `<rect x="${x(s.start)}" y="${i * 30 + 10}" width="${w(s)}" height="20" fill="${COLOURS[i] ?? '#333'}"/>`),
+    `<text x="10" y="${i * 48 + 16}" font-size="14" fill="#1f2937">${escapeXml(short(r.name))}<title>${escapeXml(r.name)}</title></text>`,
+    ...segs(r.sp).map((s) => `<rect x="${x(s.start)}" y="${i * 48 + 22}" width="${w(s)}" height="20" fill="${COLOURS[i] ?? '#333'}"/>`),
   ]);
-  const shade = overlaps.map((o) => `<rect class="overlap" x="${x(o.start)}" y="8" width="${w(o)}" height="54" fill="#000" fill-opacity="0.25"/>`);
+  const shade = overlaps.map((o) => `<rect class="overlap" x="${x(o.start)}" y="20" width="${w(o)}" height="72" fill="#000" fill-opacity="0.25"/>`);
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" class="pair-timeline-svg" viewBox="0 0 760 96" width="100%" role="img" aria-label="${escapeXml(label)}" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="pair-timeline-svg" viewBox="0 0 760 124" width="100%" role="img" aria-label="${escapeXml(label)}" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif">`,
     ...body,
     ...shade,
-    `<text x="210" y="88" font-size="14" fill="#4b5563">0:00</text>`,
-    `<text x="730" y="88" text-anchor="end" font-size="14" fill="#4b5563">${clock(dur)}</text>`,
+    `<text x="10" y="116" font-size="14" fill="#4b5563">0:00</text>`,
+    `<text x="750" y="116" text-anchor="end" font-size="14" fill="#4b5563">${clock(dur)}</text>`,
     '</svg>',
   ].join('\n');
 }

@@ -11,8 +11,8 @@ export function hz(semitones: number): number {
   return 27.5 * 2 ** (semitones / 12);
 }
 
-/** What each unit means, shown under the table and as the headers' tooltips. */
-const UNITS = {
+/** What each unit means, shown under the table and as the headers' tooltips (and on a person's page). */
+export const UNITS = {
   speaking: 'syllables per second over the speaker\'s talking time, pauses included: how fast they get through what they say (conversation: about 3 to 6)',
   articulation: 'syllables per second with the pauses inside turns left out: how fast they speak while speaking',
   pitch: 'hertz: the median pitch of the voice (typically about 85 to 180 Hz for lower voices, 165 to 255 Hz for higher ones)',

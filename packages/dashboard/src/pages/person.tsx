@@ -9,7 +9,7 @@ import { speakerFigures } from '../figures/speaker-stats.ts';
 import type { SpeakerFigures } from '../figures/speaker-stats.ts';
 import { ErrorNote, Section, fmtSec, useAsync } from '../ui.tsx';
 import { personName } from './people.tsx';
-import { hz } from '../media/voice.tsx';
+import { hz, UNITS } from '../media/voice.tsx';
 
 interface Appearance {
   mediaId: string;
@@ -90,8 +90,12 @@ export function PersonPage({ session, id }: { session: Session; id: string }): J
           <div><dt>Recordings</dt><dd>{new Set(p.appearances.map((a) => a.mediaId)).size}</dd></div>
           <div><dt>Turns</dt><dd>{apps.data ? totalTurns : '…'}</dd></div>
           <div><dt>Mean talk share</dt><dd>{meanShare === null ? '–' : `${Math.round(meanShare * 100)}%`}</dd></div>
-          <div><dt>Pace</dt><dd>{typeof profile.data?.speakingRateSylPerSec === 'number' ? `${profile.data.speakingRateSylPerSec.toFixed(1)} syl/s` : '–'}</dd></div>
-          <div><dt>Median pitch</dt><dd>{typeof profile.data?.pitchMedianSt === 'number' ? `${hz(profile.data.pitchMedianSt).toFixed(0)} Hz` : '–'}</dd></div>
+          <div><dt title={UNITS.speaking}>Pace</dt><dd>{typeof profile.data?.speakingRateSylPerSec === 'number' ? `${profile.data.speakingRateSylPerSec.toFixed(1)} syl/s` : '–'}</dd></div>
+          <div><dt title={UNITS.pitch}>Median pitch</dt><dd>{typeof profile.data?.pitchMedianSt === 'number' ? `${hz(profile.data.pitchMedianSt).toFixed(0)} Hz` : '–'}</dd></div>
+        </dl>
+        <dl class="legend" aria-label="Units">
+          <div><dt>syl/s</dt><dd>{UNITS.speaking}</dd></div>
+          <div><dt>Hz</dt><dd>{UNITS.pitch}</dd></div>
         </dl>
         <p><a href={`#/matching?entity=${p.id}`}>Match {personName(p)} with others</a></p>
         <ErrorNote error={apps.error} />
