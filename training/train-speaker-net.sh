@@ -3,8 +3,8 @@
 #   training/train-speaker-net.sh [CORPUS=/work/spk-train] [WORK=/work/spk-net]
 # 1. the corpus (training/speaker-data.sh) when CORPUS has none;
 # 2. 600 simulated sessions of the engine's own speaker features (export-sessions.ts), session s
-#    leaving out the voices of leave-voices-out fold s mod 3;
-# 3. one model per fold, trained without that fold's voices (WORK/fold-K.json: for the
+#    drawing the voices of leave-voices-out fold s mod 3;
+# 3. one model per fold, trained on the other folds' sessions (WORK/fold-K.json: for the
 #    speaker-disjoint validation, eval/folds.ts), and the shipped model on every session;
 # 4. the model written as WORK/speaker-net.model.ts, ready to copy into packages/analysis/src/speech/diarization/
 #    (with a DEFAULT_EMBEDDING change) once it wins on the folds; today it does not.
