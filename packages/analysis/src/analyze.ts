@@ -1,6 +1,6 @@
 // The speech half's entry points: media (or samples) in, MediaAnalysis out. Decoding and frame
 // analysis stream together, so only the compact per-frame features of a recording are held.
-import type { MediaAnalysis, SpeakerAnalysis, SpeakerCountHint, Transcript } from './types.ts';
+import type { CountEvidence, MediaAnalysis, SpeakerAnalysis, SpeakerCountHint, Transcript } from './types.ts';
 import { ENGINE_VERSION, EngineError } from './types.ts';
 import { decodeAudio } from './audio/decode.ts';
 import { readWavFormat, looksLikeWav } from './audio/wav.ts';
@@ -205,7 +205,7 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   };
 }
 
-function roundEvidence(e: { nearestPair: number | null; widestSplit: number | null }): { nearestPair: number | null; widestSplit: number | null } {
+function roundEvidence(e: CountEvidence): CountEvidence {
   const r = (x: number | null): number | null => (x === null ? null : Math.round(x * 1000) / 1000);
   return { nearestPair: r(e.nearestPair), widestSplit: r(e.widestSplit) };
 }

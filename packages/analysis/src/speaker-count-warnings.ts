@@ -3,9 +3,7 @@
 // cannot, the analysis says so instead of failing silently (as pyannote warns when its count
 // falls outside the user's bounds). Without a hint, a count found from the voices alone is
 // reported as uncertain (issue 31 §3).
-import type { AnalysisWarning, AskedSpeakers, SpeakerCountHint } from './types.ts';
-
-type CountEvidence = { nearestPair: number | null; widestSplit: number | null };
+import type { AnalysisWarning, AskedSpeakers, CountEvidence, SpeakerCountHint } from './types.ts';
 
 const voices = (n: number): string => `${n} ${n === 1 ? 'voice' : 'voices'}`;
 

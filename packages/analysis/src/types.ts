@@ -178,6 +178,14 @@ export type AnalysisWarning =
       reason: string;
     };
 
+/** How sure a speaker count is (speech/diarization/count-evidence.ts): window-embedding distances. */
+export interface CountEvidence {
+  /** Embedding distance of the two nearest speakers (null under two speakers with two pure windows each). */
+  nearestPair: number | null;
+  /** The largest embedding distance between the two halves of one speaker's runs split by two-means (null when no speaker has two runs). */
+  widestSplit: number | null;
+}
+
 /** Everything the engine learns from one media file; cached by the server per media. */
 export interface MediaAnalysis {
   /** What the analysis says of itself (decisions §15: a speaker-count hint it could not meet); absent when none, and in analyses cached before. */
@@ -208,7 +216,7 @@ export interface MediaAnalysis {
      * distance of the two nearest speakers and the widest two-way split of one speaker's runs.
      * Absent for a transcript's speakers and in analyses cached before it was recorded.
      */
-    countEvidence?: { nearestPair: number | null; widestSplit: number | null };
+    countEvidence?: CountEvidence;
   };
 }
 

@@ -7,13 +7,7 @@
 import type { FrameRegion } from '../vad.ts';
 import { embeddingDistance, speakerEmbeddings, type EmbeddingSum, type RangeEmbedder } from './window-embedding.ts';
 import { speakerRuns, splitRuns } from './hint-split.ts';
-
-export interface CountEvidence {
-  /** Embedding distance of the two nearest speakers (null under two speakers with two pure windows each). */
-  nearestPair: number | null;
-  /** The largest embedding distance between the two halves of one speaker's runs split by two-means (null when no speaker has two runs). */
-  widestSplit: number | null;
-}
+import type { CountEvidence } from '../../types.ts';
 
 function sumOf(es: Float64Array[], dims: number): EmbeddingSum {
   const sum = new Float64Array(dims);

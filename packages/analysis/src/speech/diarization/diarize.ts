@@ -35,7 +35,8 @@ import { decideSpeakerCount, type CountBounds } from './speaker-count.ts';
 import { refineSpeakers } from './refinement.ts';
 import { renumberByFirstSpeech } from './numbering.ts';
 import { splitToMinimum } from './hint-split.ts';
-import { countEvidence, type CountEvidence } from './count-evidence.ts';
+import { countEvidence } from './count-evidence.ts';
+import type { CountEvidence } from '../../types.ts';
 import { resolveSettings, type DiarizationOverrides, type DiarizationSettings } from './settings.ts';
 
 export { DIARIZATION_SETTINGS, type DiarizationOverrides, type DiarizationSettings, type MergeTrace } from './settings.ts';
