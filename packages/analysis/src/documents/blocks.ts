@@ -120,6 +120,11 @@ function dataLine(m: MemberEvidence): string {
   return `${m.name}: ${duration(m.metrics.speechSec)} of speech in ${count(m.mediaCount, 'recording')}, ${m.transcribedMediaCount} with a transcript; profile confidence ${percent(m.profileConfidence)}.`;
 }
 
+/** "A", "A and B", "A, B and C". */
+function listOf(names: string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
+}
+
 export function methodBlocks(e: MatchingEvidence): Block[] {
   const members = [e.target, ...e.group];
   const data: TextBlock = { type: 'text', title: 'Data used', content: members.map(dataLine).join(' ') };
@@ -133,8 +138,18 @@ export function methodBlocks(e: MatchingEvidence): Block[] {
         .join(' ') + ' Confidence grows with the speech, exchanges and words each score rests on; the overall score weights each component by it.',
     });
   }
+  const uncertain = members.filter((m) => m.appearances.some((a) => a.countUncertain)).map((m) => m.name);
+  if (uncertain.length > 0) {
+    blocks.push({
+      type: 'text',
+      title: 'Speaker count',
+      content:
+        `In recordings of ${listOf(uncertain)}, the number of speakers was found from the voices alone and may be wrong: two people may be counted as one, or one as two, and every figure of the people in them rests on it. ` +
+        'Give the number of speakers of those recordings (the speaker-count hint, on upload or with a re-analysis) to be sure.',
+    });
+  }
   const noTranscript = members.filter((m) => !m.metrics.language).map((m) => m.name);
-  const names = noTranscript.length <= 1 ? noTranscript.join('') : `${noTranscript.slice(0, -1).join(', ')} and ${noTranscript[noTranscript.length - 1] ?? ''}`;
+  const names = listOf(noTranscript);
   blocks.push({
     type: 'text',
     title: 'Limits',

@@ -158,3 +158,20 @@ test('the validator rejects what the schema forbids', () => {
   assert.ok(validateResultDocument({ schemaVersion: 1, title: 't', summary: 's', sections: [{ section_title: 'x', section_content: { type: 'card', title: 'a', content: 'b', icon: 'sparkles' } }] }, { strictIcons: true }).length > 0);
   assert.ok(validateResultDocument(null).length > 0);
 });
+
+test("a recording whose speaker count came from the voices alone is flagged in the document, with a hint to give", () => {
+  const uncertain: Record<string, MediaAnalysis> = {
+    ...media,
+    med_b: { ...media.med_b!, warnings: [{ code: 'speaker_count_uncertain', found: 2, maybe: 'either', reason: 'estimated from the voices alone' }] },
+  };
+  const doc = buildMatching({ target, group: [omar, pia], media: uncertain });
+  const block = blocksOf(doc.document).find((b) => b.type === 'text' && b.title === 'Speaker count');
+  assert.ok(block && block.type === 'text');
+  assert.match(block.content, /^In recordings of Pia, the number of speakers was found from the voices alone and may be wrong/);
+  assert.match(doc.markdown, /speaker-count hint/);
+  assert.deepEqual(doc.evidence.group.map((m) => m.appearances.map((a) => a.countUncertain)), [[false], [true]]);
+  assert.deepEqual(validateResultDocument(doc.document, { strictIcons: true }), []);
+  assert.deepEqual(unexplainedFigures(doc.markdown, doc.evidence), []);
+  // Counts the user gave (or a transcript's names) carry no such warning: no block.
+  assert.ok(!blocksOf(matching.document).some((b) => b.type === 'text' && b.title === 'Speaker count'));
+});

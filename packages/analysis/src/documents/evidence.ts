@@ -27,7 +27,8 @@ export function memberEvidence(m: MemberInput, media: Record<string, MediaAnalys
   const appearances = m.appearances.map((a) => {
     const analysis = media[a.mediaId];
     const speaker = analysis?.speakers[a.speakerIndex];
-    return { mediaId: a.mediaId, speakerIndex: a.speakerIndex, speechSec: speaker?.speechSec ?? null, transcribed: !!analysis?.transcript };
+    const countUncertain = !!analysis?.warnings?.some((w) => w.code === 'speaker_count_uncertain');
+    return { mediaId: a.mediaId, speakerIndex: a.speakerIndex, speechSec: speaker?.speechSec ?? null, transcribed: !!analysis?.transcript, countUncertain };
   });
   const mediaIds = new Set(appearances.map((a) => a.mediaId));
   const transcribed = new Set(appearances.filter((a) => a.transcribed).map((a) => a.mediaId));

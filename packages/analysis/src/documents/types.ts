@@ -58,7 +58,8 @@ export interface MemberEvidence {
   shortName: string;
   entityId: string | null;
   metrics: SpeakerMetrics;
-  appearances: { mediaId: string; speakerIndex: number; speechSec: number | null; transcribed: boolean }[];
+  /** countUncertain: the recording's number of speakers came from the voices alone (its speaker_count_uncertain warning). */
+  appearances: { mediaId: string; speakerIndex: number; speechSec: number | null; transcribed: boolean; countUncertain: boolean }[];
   mediaCount: number;
   transcribedMediaCount: number;
   speechMin: number;
