@@ -110,6 +110,7 @@ async function main(): Promise<void> {
   if (create.stored < create.result.total - create.result.non2xx) console.log('WARNING: fewer jobs stored than accepted');
 
   await optionalBench('engine.ts', 'benchEngine');
+  await optionalBench('speaker-model.ts', 'benchSpeakerModel');
   await optionalBench('webhooks.ts', 'benchWebhooks');
   await optionalBench('liveness.ts', 'benchLiveness');
   await optionalBench('dashboard.ts', 'benchDashboard');

@@ -9,6 +9,8 @@ import { FrameAnalyzer, SAMPLE_RATE, type FrameFeatures } from './speech/feature
 import { detectSpeech, regionsToMask, speechThresholds, type VadOptions } from './speech/vad.ts';
 import { restoreTurnGaps, silenceEdges, type TurnGapOptions } from './speech/turn-gaps.ts';
 import { diarize } from './speech/diarization/diarize.ts';
+import type { OnnxEmbeddingModel } from './speech/diarization/onnx-embedding.ts';
+import { FbankAnalyzer } from './speech/fbank.ts';
 import type { DiarizationOverrides } from './speech/diarization/settings.ts';
 import { firstSpeechOrder } from './speech/diarization/numbering.ts';
 import { syllableNuclei } from './speech/syllables.ts';
@@ -37,6 +39,11 @@ export interface AnalysisOptions {
    */
   evaluation?: { vad?: VadOptions; diarization?: DiarizationOverrides; transcriptGuide?: boolean; cueLed?: boolean; turnGaps?: TurnGapOptions | false };
   voiceprint?: VoiceprintExtractor;
+  /**
+   * The deployment's speaker embedding network (loadOnnxEmbedding), used by the diarization
+   * instead of the built-in window embedding; its name goes into method.diarization.
+   */
+  speakerEmbedding?: OnnxEmbeddingModel;
 }
 
 export interface AnalyzeMediaInput extends AnalysisOptions {
@@ -56,6 +63,11 @@ const GUIDED_DIARIZATION_NAME = 'transcript-guided: one GMM-UBM speaker model pe
 function guidedMethod(offsetSec: number, cueLed: boolean, overlaps: string): string {
   const moved = offsetSec !== 0 ? `; the transcript's times moved by ${offsetSec.toFixed(2)} s to fit the speech` : '';
   return `${GUIDED_DIARIZATION_NAME}${cueLed ? ", then the cues' own boundaries where one name speaks" : ''}${moved}; ${overlaps}`;
+}
+
+/** The method, naming the deployment's embedding network in place of the built-in LDA when one is set. */
+function diarizationName(embedding: OnnxEmbeddingModel | undefined): string {
+  return embedding ? `${DIARIZATION_NAME}; window embedding: ${embedding.name} in place of the LDA` : DIARIZATION_NAME;
 }
 
 function throwIfAborted(signal?: AbortSignal): void {
@@ -82,17 +94,19 @@ export async function analyzeMedia(input: AnalyzeMediaInput): Promise<MediaAnaly
   const started = performance.now();
   const expected = expectedSamples(input.path);
   const analyzer = new FrameAnalyzer(expected ?? undefined);
+  const fbank = input.speakerEmbedding?.fbank ? new FbankAnalyzer(input.speakerEmbedding.fbank, expected ?? undefined) : null;
   let lastReport = 0;
   for await (const chunk of decodeAudio(input.path, { signal: input.signal, maxDurationSec: input.maxDurationSec })) {
     throwIfAborted(input.signal);
     analyzer.push(chunk);
+    fbank?.push(chunk);
     if (input.onProgress && analyzer.samplesSeen - lastReport >= SAMPLE_RATE * 60) {
       lastReport = analyzer.samplesSeen;
       input.onProgress('detecting_speech', expected ? Math.min(0.99, analyzer.samplesSeen / expected) : 0);
     }
   }
   const durationSec = analyzer.samplesSeen / SAMPLE_RATE;
-  return analyzeFeatures(analyzer.finish(), durationSec, started, input);
+  return analyzeFeatures(withFbank(analyzer.finish(), fbank), durationSec, started, input);
 }
 
 /** The same analysis from samples already in memory (tests, benches). */
@@ -100,12 +114,18 @@ export function analyzeSamples(samples: Float32Array, sampleRate: number, option
   const started = performance.now();
   const x = sampleRate === SAMPLE_RATE ? samples : resample(samples, sampleRate, SAMPLE_RATE);
   const analyzer = new FrameAnalyzer(x.length);
+  const fbank = options.speakerEmbedding?.fbank ? new FbankAnalyzer(options.speakerEmbedding.fbank, x.length) : null;
   const step = SAMPLE_RATE * 30;
   for (let i = 0; i < x.length; i += step) {
     throwIfAborted(options.signal);
     analyzer.push(x.subarray(i, Math.min(x.length, i + step)));
+    fbank?.push(x.subarray(i, Math.min(x.length, i + step)));
   }
-  return analyzeFeatures(analyzer.finish(), x.length / SAMPLE_RATE, started, options);
+  return analyzeFeatures(withFbank(analyzer.finish(), fbank), x.length / SAMPLE_RATE, started, options);
+}
+
+function withFbank(f: FrameFeatures, fbank: FbankAnalyzer | null): FrameFeatures {
+  return fbank ? { ...f, fbank: fbank.finish() } : f;
 }
 
 function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number, options: AnalysisOptions): MediaAnalysis {
@@ -125,7 +145,8 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   const guide = transcript && options.evaluation?.transcriptGuide !== false ? transcriptGuide(transcript, mask) : null;
   const hint = options.speakers;
   const countBounds = hint ? (hint.exact ? { min: hint.exact, max: hint.exact } : { min: hint.min ?? 1, max: hint.max ?? Infinity }) : undefined;
-  const diarization = diarize(f, regions, mask, { speakers: countBounds, guide: guide?.track ?? null }, options.evaluation?.diarization);
+  const embedding = options.speakerEmbedding ? { embedding: options.speakerEmbedding } : {};
+  const diarization = diarize(f, regions, mask, { speakers: countBounds, guide: guide?.track ?? null, ...embedding }, options.evaluation?.diarization);
   const { speakers, guided } = diarization;
   const turnGaps = options.evaluation?.turnGaps;
   let frameSpeaker = turnGaps === false ? diarization.frameSpeaker : restoreTurnGaps(diarization.frameSpeaker, f, thresholds.stay, turnGaps, guided ? guide?.overlaps : []);
@@ -196,7 +217,7 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
     transcript,
     method: {
       vad: VAD_NAME,
-      diarization: guided && counting ? guidedMethod(timing?.offsetSec ?? 0, cueLed !== null, counting.statement) : DIARIZATION_NAME,
+      diarization: guided && counting ? guidedMethod(timing?.offsetSec ?? 0, cueLed !== null, counting.statement) : diarizationName(options.speakerEmbedding),
       voiceprint: extractor.name,
       realTimeFactor: durationSec > 0 ? Math.round((elapsedSec / durationSec) * 1e5) / 1e5 : null,
       overlapMeasured: overlapsTimed,

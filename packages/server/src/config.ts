@@ -40,6 +40,8 @@ export interface Config {
   analysisMinSharePct: number;
   /** Analyses of one workspace that one analysis process may run before it ends (1: a process for each). */
   analysisProcessReuse: number;
+  /** An ONNX speaker embedding network (with its JSON beside it) used instead of the built-in one; checked at start (serve.ts). */
+  speakerEmbeddingModel: string | null;
   /** A connection that sends and receives nothing for this long is closed (a stalled request or upload). */
   requestIdleTimeoutSec: number;
   /** Headers must arrive within this long of the connection's first byte. */
@@ -133,6 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must be a PostgreSQL connection URL (postgres://user@host:port/database)');
   }
+  const speakerEmbeddingModel = optional('SPEAKER_EMBEDDING_MODEL');
   const databaseSchema = merged.DATABASE_SCHEMA || 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
     problems.push(`DATABASE_SCHEMA must be a lower-case SQL name (letters, digits, _), got "${databaseSchema}"`);
@@ -155,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     analysisNice: int('ANALYSIS_NICE', 10, 0, 19),
     analysisMinSharePct: int('ANALYSIS_MIN_SHARE_PCT', 20, 1, 100),
     analysisProcessReuse: int('ANALYSIS_PROCESS_REUSE', 20, 1, 1000),
+    speakerEmbeddingModel: speakerEmbeddingModel === null ? null : path.resolve(speakerEmbeddingModel),
     requestIdleTimeoutSec: int('REQUEST_IDLE_TIMEOUT_SEC', 60, 1, 3600),
     headersTimeoutSec: int('HEADERS_TIMEOUT_SEC', 20, 1, 3600),
     serviceApiKey,

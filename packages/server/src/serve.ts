@@ -1,7 +1,7 @@
 // Starting and stopping the service: bootstrap the workspace, listen, start the worker, and
 // shut down cleanly on SIGINT/SIGTERM (stop accepting, let running tasks end or lose their
 // lease to a successor, close the store).
-import { loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { compileCacheDir, flushCompileCache } from './compile-cache.ts';
 import { composeService, type ComposedService } from './compose.ts';
 import { loadEngine } from './analysis/load-engine.ts';
@@ -15,12 +15,33 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/**
+ * A deployment's speaker embedding network is loaded and run once here, so that a missing or
+ * malformed model stops the service at start (as a configuration problem) rather than failing
+ * every analysis later.
+ */
+export async function checkSpeakerEmbeddingModel(path: string): Promise<string> {
+  const { loadOnnxEmbedding, EmbeddingModelError } = await import('@rapport/analysis');
+  try {
+    loadOnnxEmbedding(path);
+  } catch (err) {
+    if (err instanceof EmbeddingModelError) throw new ConfigError([`SPEAKER_EMBEDDING_MODEL: ${err.message}`]);
+    throw err;
+  }
+  return path;
+}
+
 /** `opts.engine` replaces the engine that would be loaded (tests run the service with a test double). */
 export async function runService(config: Config, opts: { logger?: boolean; engine?: AnalysisEngine | null } = {}): Promise<RunningService> {
   const engine =
     opts.engine !== undefined
       ? opts.engine
-      : await loadEngine({ compileCacheDir: compileCacheDir(config.dataDir), processReuse: config.analysisProcessReuse, idleProcesses: config.workerConcurrency });
+      : await loadEngine({
+          compileCacheDir: compileCacheDir(config.dataDir),
+          processReuse: config.analysisProcessReuse,
+          idleProcesses: config.workerConcurrency,
+          ...(config.speakerEmbeddingModel ? { speakerEmbeddingModel: await checkSpeakerEmbeddingModel(config.speakerEmbeddingModel) } : {}),
+        });
   const composed = await composeService(config, { ...opts, engine });
   const boot = await composed.services.workspace.bootstrap({ serviceApiKey: config.serviceApiKey, signingSecret: config.signingSecret });
   for (const warning of boot.warnings) composed.app.log.warn(warning);

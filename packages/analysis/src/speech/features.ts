@@ -25,6 +25,12 @@ const BAND_HI_HZ = 4000;
 // Frames are centred on i * 10 ms + 5 ms: the stream is preceded by this many zeros.
 const LEAD_IN = WIN / 2 - HOP / 2;
 
+/** Log mel energies per frame (frames x bins, row-major, value * FBANK_SCALE of fbank.ts). */
+export interface Fbank {
+  bins: number;
+  data: Int16Array;
+}
+
 /** Per-frame features of a whole recording (frame i covers [i, i+1) * 10 ms). */
 export interface FrameFeatures {
   frames: number;
@@ -39,6 +45,8 @@ export interface FrameFeatures {
   periodicity: Float32Array;
   /** Share of the speech-band power in the strongest 3 bins: near 1 for pure tones (beeps). */
   tonality: Float32Array;
+  /** Kaldi-style log mel energies, kept only for a speaker embedding model that reads them (fbank.ts). */
+  fbank?: Fbank;
 }
 
 function melOf(hz: number): number {

@@ -16,6 +16,9 @@ import path from 'node:path';
 import { pcm16WavHeader, type MediaAnalysis } from '@rapport/analysis';
 import { createEngine } from './engine.adapter.ts';
 import { analyzeInChild, type ChildAnalysisInput } from './analysis-process.ts';
+import { checkSpeakerEmbeddingModel } from '../serve.ts';
+import { ConfigError } from '../config.ts';
+import { writeMeanFbankModel } from '../../../../training/onnx-fixtures.ts';
 import { descendants, processState, threadPolicies, threadPriorities, type ProcessRef } from './process-tree.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-child-'));
@@ -246,3 +249,24 @@ async function waitGone(pid: number, timeoutMs = 2000): Promise<void> {
   }
   assert.fail(`process ${pid} still runs`);
 }
+
+describe("a deployment's speaker embedding network (SPEAKER_EMBEDDING_MODEL)", () => {
+  it('runs in the analysis process, and the analysis names it', async () => {
+    const model = writeMeanFbankModel(dir);
+    const byo = createEngine({ speakerEmbeddingModel: model });
+    try {
+      const a = await byo.analyzeMedia(input(conversation(30)));
+      assert.match(a.method.diarization, /window embedding: mean-fbank \(ONNX, sha256 [0-9a-f]{12}\) in place of the LDA/);
+    } finally {
+      await byo.close?.();
+    }
+  });
+
+  it('is refused at start, as a configuration problem, when it cannot be used', async () => {
+    await assert.rejects(checkSpeakerEmbeddingModel(path.join(dir, 'absent.onnx')), (err: Error) => err instanceof ConfigError && /SPEAKER_EMBEDDING_MODEL: speaker embedding model .*absent\.onnx: cannot be read \(ENOENT\)/.test(err.message));
+    writeFileSync(path.join(dir, 'broken.onnx'), 'not onnx');
+    writeFileSync(path.join(dir, 'broken.json'), '{"name": "x"}');
+    await assert.rejects(checkSpeakerEmbeddingModel(path.join(dir, 'broken.onnx')), (err: Error) => err instanceof ConfigError && /"input" is missing/.test(err.message));
+    assert.equal(await checkSpeakerEmbeddingModel(writeMeanFbankModel(dir, 'good')), path.join(dir, 'good.onnx'));
+  });
+});

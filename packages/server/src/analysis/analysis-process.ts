@@ -36,6 +36,8 @@ export interface ChildAnalysisInput {
   minShare?: number;
   /** Where the child keeps the engine's compiled code between analyses (analysis.child.ts); none: compiled at every start. */
   compileCacheDir?: string;
+  /** The deployment's ONNX speaker embedding network (SPEAKER_EMBEDDING_MODEL), checked at start. */
+  speakerEmbeddingModel?: string;
   onProgress: (stage: AnalysisStage, fraction: number) => void;
   signal: AbortSignal;
 }
@@ -46,6 +48,7 @@ export interface ChildStart {
   transcript: Transcript | null;
   speakers?: SpeakerCountHint;
   maxDurationSec: number;
+  speakerEmbeddingModel?: string;
 }
 
 /** What the child sends back: progress, then one result or one error. */
@@ -308,7 +311,13 @@ export class AnalysisProcess {
         },
       };
       this.idle(false);
-      const start: ChildStart = { path: input.path, transcript: input.transcript, ...(input.speakers ? { speakers: input.speakers } : {}), maxDurationSec: input.maxDurationSec };
+      const start: ChildStart = {
+        path: input.path,
+        transcript: input.transcript,
+        ...(input.speakers ? { speakers: input.speakers } : {}),
+        maxDurationSec: input.maxDurationSec,
+        ...(input.speakerEmbeddingModel ? { speakerEmbeddingModel: input.speakerEmbeddingModel } : {}),
+      };
       this.child.send(start, (err) => {
         if (err) fail(new Error(`The analysis process did not take its input: ${err.message}`));
       });

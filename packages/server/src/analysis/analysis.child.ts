@@ -14,6 +14,7 @@
 // compiled code from there instead (0.26-0.31 s). The engine is loaded at once, while the input
 // is on its way, and what was compiled is written out before any media is read.
 import module from 'node:module';
+import type { OnnxEmbeddingModel } from '@rapport/analysis';
 import type { ChildMessage, ChildStart } from './analysis-process.ts';
 import { setOwnPriority } from './process-tree.ts';
 
@@ -47,11 +48,17 @@ process.on('message', (start: ChildStart) => {
   );
 });
 
+/** The deployment's speaker embedding network, loaded once per process (the service checked it at start). */
+let embedding: { path: string; model: OnnxEmbeddingModel } | null = null;
+
 /** Answers one input; false after an error. */
 async function run(start: ChildStart): Promise<boolean> {
-  const { analyzeMedia } = await engine;
+  const { analyzeMedia, loadOnnxEmbedding } = await engine;
   try {
+    const path = start.speakerEmbeddingModel;
+    if (path && embedding?.path !== path) embedding = { path, model: loadOnnxEmbedding(path) };
     const result = await analyzeMedia({
+      ...(path && embedding ? { speakerEmbedding: embedding.model } : {}),
       path: start.path,
       transcript: start.transcript,
       ...(start.speakers ? { speakers: start.speakers } : {}),

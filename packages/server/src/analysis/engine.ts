@@ -59,6 +59,8 @@ export interface EngineOptions {
   processReuse?: number;
   /** Idle analysis processes kept warm (WORKER_CONCURRENCY; default 1). */
   idleProcesses?: number;
+  /** The deployment's ONNX speaker embedding network (SPEAKER_EMBEDDING_MODEL), already checked (serve.ts). */
+  speakerEmbeddingModel?: string;
 }
 
 export const ENGINE_UNAVAILABLE_MESSAGE = 'The analysis engine is not available in this build, so no result can be produced.';

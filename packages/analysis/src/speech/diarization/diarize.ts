@@ -26,7 +26,7 @@ import { NUM_CEPS, type FrameFeatures } from '../features.ts';
 import type { FrameRegion } from '../vad.ts';
 import { chunkSpeakers } from './long-recordings.ts';
 import { modellingMask, standardisedCepstra } from './speaker-frames.ts';
-import { rangeEmbedder, type RangeEmbedder } from './window-embedding.ts';
+import { rangeEmbedder, type RangeEmbedder, type WindowEmbeddingModel } from './window-embedding.ts';
 import { DEFAULT_EMBEDDING } from './default-embedding.ts';
 import { bestFitting, embedWindows } from './partition-fit.ts';
 import { fitSpeakerModels, modelledFrames } from './speaker-models.ts';
@@ -60,6 +60,8 @@ export interface DiarizeRequest {
    * resegmentation assigns every speech frame to the best of them; the count is the number of names.
    */
   guide?: Int16Array | null;
+  /** The deployment's speaker embedding network (onnx-embedding.ts) instead of the built-in LDA. */
+  embedding?: WindowEmbeddingModel;
 }
 
 /** The voiced-only features: c1..c19 and log F0. */
@@ -72,12 +74,14 @@ interface Run {
   guide: Int16Array | null;
   /** Whether a long recording may be cut into chunks (never again inside a chunk). */
   chunked: boolean;
+  embedding: WindowEmbeddingModel;
 }
 
 /** `evaluation`: other settings, a fold's embedding model, a merge trace (eval/ only). */
 export function diarize(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array, request: DiarizeRequest = {}, evaluation?: DiarizationOverrides): Diarization {
   const s = resolveSettings(evaluation?.settings);
-  const run: Run = { speakers: request.speakers ?? { min: 1, max: Infinity }, guide: request.guide ?? null, chunked: true };
+  const embedding = evaluation?.embeddingModel ?? request.embedding ?? DEFAULT_EMBEDDING;
+  const run: Run = { speakers: request.speakers ?? { min: 1, max: Infinity }, guide: request.guide ?? null, chunked: true, embedding };
   return diarizeRange(f, regions, mask, run, s, evaluation);
 }
 
@@ -97,7 +101,7 @@ function diarizeRange(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Array
   // The speaker frames and their embedding do not depend on the UBM's seeding: built once.
   const model = modellingMask(f, mask);
   const cep = standardisedCepstra(f, model);
-  const embedding = rangeEmbedder(evaluation?.embeddingModel ?? DEFAULT_EMBEDDING, cep, DIMS, model);
+  const embedding = rangeEmbedder(run.embedding, cep, DIMS, model, { speech: mask, regions, fbank: f.fbank ?? null });
   const frames = { model, cep, embedding };
   const result = ((): Diarization => {
     if (!embedding || isLong(f, run, s) || s.models.seedCandidates <= 1) return diarizeSeeded(f, regions, mask, run, s, evaluation, frames);
@@ -116,13 +120,13 @@ function diarizeSeeded(f: FrameFeatures, regions: FrameRegion[], mask: Uint8Arra
   if (regions.length === 0) return { frameSpeaker: new Int16Array(f.frames).fill(-1), speakers: 0, guided: false };
   // A long recording's chunks first, so that their scratch memory is gone before the
   // recording-wide models are built (on an hour this keeps the peak where the one-stage path has it).
-  const chunkRun: Run = { speakers: { min: 1, max: run.speakers.max }, guide: null, chunked: false };
+  const chunkRun: Run = { speakers: { min: 1, max: run.speakers.max }, guide: null, chunked: false, embedding: run.embedding };
   const chunks = isLong(f, run, s)
     ? chunkSpeakers(f, regions, mask, s.longRecordings.chunkSec, (cf, cr, cm) => diarizeRange(cf, cr, cm, chunkRun, s, { ...evaluation, trace: undefined }))
     : null;
   const model = known?.model ?? modellingMask(f, mask);
   const cep = known?.cep ?? standardisedCepstra(f, model);
-  const embedding = known ? known.embedding : rangeEmbedder(evaluation?.embeddingModel ?? DEFAULT_EMBEDDING, cep, DIMS, model);
+  const embedding = known ? known.embedding : rangeEmbedder(run.embedding, cep, DIMS, model, { speech: mask, regions, fbank: f.fbank ?? null });
   const modelFrames = modelledFrames(model);
   if (modelFrames.length < MIN_MODELLED_FRAMES) {
     const frameSpeaker = new Int16Array(f.frames).fill(-1);

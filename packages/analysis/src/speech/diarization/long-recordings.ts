@@ -37,6 +37,7 @@ export function sliceFeatures(f: FrameFeatures, a: number, b: number): FrameFeat
     pitchHz: f.pitchHz.subarray(a, b),
     periodicity: f.periodicity.subarray(a, b),
     tonality: f.tonality.subarray(a, b),
+    ...(f.fbank ? { fbank: { bins: f.fbank.bins, data: f.fbank.data.subarray(a * f.fbank.bins, b * f.fbank.bins) } } : {}),
   };
 }
 

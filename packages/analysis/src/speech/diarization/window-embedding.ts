@@ -10,6 +10,8 @@ import { project, type LinearProjection } from './lda.ts';
 import type { FrameRegion } from '../vad.ts';
 import { windowSpans } from './speaker-frames.ts';
 import { embedRange, loadSpeakerNet, runFrameLayers, type SpeakerNet, type SpeakerNetFile } from './speaker-net.ts';
+import { onnxRangeEmbedder, type OnnxEmbeddingModel } from './onnx-embedding.ts';
+import type { Fbank } from '../features.ts';
 
 /** The linear model: window statistics projected by an LDA. */
 export interface LdaEmbeddingModel extends LinearProjection {
@@ -19,8 +21,18 @@ export interface LdaEmbeddingModel extends LinearProjection {
   windowFrames: number;
 }
 
-/** Either model reads the recording's standardised speaker features (speaker-frames.ts). */
-export type WindowEmbeddingModel = LdaEmbeddingModel | SpeakerNet;
+/**
+ * The built-in models read the recording's standardised speaker features (speaker-frames.ts); a
+ * deployment's ONNX network (onnx-embedding.ts) reads those or the fbank it declares.
+ */
+export type WindowEmbeddingModel = LdaEmbeddingModel | SpeakerNet | OnnxEmbeddingModel;
+
+/** What an ONNX network may read besides the speaker features: the speech frames and the fbank. */
+export interface EmbeddingContext {
+  speech: Uint8Array;
+  regions: FrameRegion[];
+  fbank: Fbank | null;
+}
 
 /**
  * A model bound to one recording's features: the embedding of the modelled frames of any range
@@ -44,7 +56,8 @@ export function parseEmbeddingModel(json: unknown): WindowEmbeddingModel {
 }
 
 /** The model bound to the recording, or null when it does not read features of this width. */
-export function rangeEmbedder(emb: WindowEmbeddingModel, cep: Float32Array, dims: number, model: Uint8Array): RangeEmbedder | null {
+export function rangeEmbedder(emb: WindowEmbeddingModel, cep: Float32Array, dims: number, model: Uint8Array, context?: EmbeddingContext): RangeEmbedder | null {
+  if (emb.kind === 'onnx') return context ? onnxRangeEmbedder(emb, { cep, dims, model, ...context }) : null;
   if (emb.kind === 'net') {
     if (emb.dims !== dims) return null;
     const frames = runFrameLayers(emb, cep, dims, model);

@@ -1,0 +1,279 @@
+// A speaker embedding network brought by the deployment (SPEAKER_EMBEDDING_MODEL): an ONNX file,
+// for example one exported from WeSpeaker or 3D-Speaker, and beside it a small JSON that declares
+// what the network reads and writes (docs/analysis-speech.md, "Bring your own speaker model").
+// It replaces the built-in window embedding behind the same RangeEmbedder interface: every stage
+// that compares windows, pieces or speakers by voice then reads the network's embeddings.
+//
+// Inference runs on onnxruntime-node's CPU build. Diarization is synchronous (one analysis is one
+// CPU-bound pass in its own process), so this calls the package's synchronous binding, which its
+// public InferenceSession only wraps in a promise: the version is pinned (package.json) and
+// loadOnnxEmbedding checks the binding is there. One thread, no arena growth between windows.
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { FBANK_SCALE, type Fbank, type FbankOptions, type FbankWindow } from '../fbank.ts';
+import { windowSpans } from './speaker-frames.ts';
+import type { FrameRegion } from '../vad.ts';
+
+/** What the JSON beside the ONNX file declares. */
+export interface OnnxEmbeddingSpec {
+  name: string;
+  input: {
+    /** The graph input: float32 [1, frames, features]. */
+    name: string;
+    /** 'fbank': Kaldi-style log mel energies of the speech frames (fbank.ts); 'speaker-cepstra': the engine's standardised c1..c19 and log F0 of the voiced frames (20 per frame). */
+    features: 'fbank' | 'speaker-cepstra';
+    bins?: number;
+    window?: FbankWindow;
+    sampleScale?: number;
+    /** 'mean': each feature's mean over the window is subtracted first (the usual CMN). */
+    normalise: 'none' | 'mean';
+  };
+  /** The graph output: float32 [1, dims]. */
+  output: { name: string; dims: number };
+  /** The window length the diarization embeds (seconds, 0.5-4). */
+  windowSec: number;
+  /**
+   * true: the output is already scaled so that one voice's windows scatter with unit variance per
+   * dimension (as the project's exported network is, through its LDA). false (the usual
+   * network): outputs are length-normalised and scaled per recording (see scaleFor).
+   */
+  whitened: boolean;
+}
+
+export interface OnnxEmbeddingModel {
+  kind: 'onnx';
+  /** The declared name, the file's checksum beside it: recorded in the analysis's method. */
+  name: string;
+  spec: OnnxEmbeddingSpec;
+  windowFrames: number;
+  /** Input features per frame. */
+  width: number;
+  /** Set when the network reads fbank: the analysis computes it while decoding. */
+  fbank: FbankOptions | null;
+  /** The network on one window (frames x width, row-major): its `dims` outputs. */
+  run(x: Float32Array, frames: number): Float32Array;
+}
+
+/** A model the service cannot use: the message says what to fix. */
+export class EmbeddingModelError extends Error {
+  override name = 'EmbeddingModelError';
+}
+
+const ORT_VERSION = '1.30.0';
+
+interface OrtTensor {
+  data: ArrayLike<number>;
+  dims: readonly number[];
+}
+interface OrtSession {
+  loadModel(path: string, options: object): void;
+  readonly inputMetadata: { name: string; shape: number[] }[];
+  readonly outputMetadata: { name: string; shape: number[] }[];
+  run(feeds: Record<string, unknown>, fetches: Record<string, null>, options: object): Record<string, OrtTensor>;
+}
+interface Ort {
+  Session: new () => OrtSession;
+  tensor(data: Float32Array, dims: number[]): unknown;
+}
+
+let ort: Ort | null = null;
+function onnxRuntime(): Ort {
+  if (ort) return ort;
+  const require = createRequire(import.meta.url);
+  let pkg: { Tensor: new (type: string, data: Float32Array, dims: number[]) => unknown };
+  let native: { binding?: { InferenceSession?: new () => OrtSession }; initOrt?: () => void };
+  try {
+    pkg = require('onnxruntime-node') as typeof pkg;
+    native = require('onnxruntime-node/dist/binding.js') as typeof native;
+  } catch (err) {
+    throw new EmbeddingModelError(`a speaker embedding model needs the onnxruntime-node package (npm install onnxruntime-node@${ORT_VERSION}): ${(err as Error).message}`);
+  }
+  const Session = native.binding?.InferenceSession;
+  if (!Session || !native.initOrt) throw new EmbeddingModelError(`onnxruntime-node has no synchronous binding: install version ${ORT_VERSION}`);
+  native.initOrt();
+  ort = { Session, tensor: (data, dims) => new pkg.Tensor('float32', data, dims) };
+  return ort;
+}
+
+function fail(path: string, what: string): never {
+  throw new EmbeddingModelError(`speaker embedding model ${path}: ${what}`);
+}
+
+/** The JSON beside `model.onnx`: `model.json`. */
+export function specPathOf(modelPath: string): string {
+  return modelPath.replace(/\.onnx$/i, '') + '.json';
+}
+
+export function parseSpec(json: unknown, where: string): OnnxEmbeddingSpec {
+  const o = json as Partial<OnnxEmbeddingSpec> | null;
+  const bad = (what: string): never => fail(where, what);
+  if (!o || typeof o !== 'object') bad('the JSON is not an object');
+  const name = typeof o!.name === 'string' && o!.name.trim() ? o!.name.trim() : bad('"name" must be a non-empty string');
+  const input = o!.input ?? bad('"input" is missing');
+  if (typeof input.name !== 'string' || !input.name) bad('"input.name" must name the graph input');
+  if (input.features !== 'fbank' && input.features !== 'speaker-cepstra') bad('"input.features" must be "fbank" or "speaker-cepstra"');
+  if (input.normalise !== 'none' && input.normalise !== 'mean') bad('"input.normalise" must be "none" or "mean"');
+  if (input.features === 'fbank') {
+    if (!Number.isInteger(input.bins) || input.bins! < 10 || input.bins! > 128) bad('"input.bins" must be an integer from 10 to 128 for fbank');
+    if (input.window !== undefined && input.window !== 'povey' && input.window !== 'hamming') bad('"input.window" must be "povey" or "hamming"');
+    if (input.sampleScale !== undefined && !(typeof input.sampleScale === 'number' && input.sampleScale > 0 && Number.isFinite(input.sampleScale))) bad('"input.sampleScale" must be a positive number');
+  }
+  const output = o!.output ?? bad('"output" is missing');
+  if (typeof output.name !== 'string' || !output.name) bad('"output.name" must name the graph output');
+  if (!Number.isInteger(output.dims) || output.dims < 2 || output.dims > 4096) bad('"output.dims" must be an integer from 2 to 4096');
+  const windowSec = o!.windowSec ?? 1.5;
+  if (typeof windowSec !== 'number' || windowSec < 0.5 || windowSec > 4) bad('"windowSec" must be from 0.5 to 4');
+  if (typeof o!.whitened !== 'boolean') bad('"whitened" must be true or false');
+  return { name, input: { ...input }, output: { ...output }, windowSec, whitened: o!.whitened! };
+}
+
+/**
+ * Loads, checks and binds a model; throws EmbeddingModelError naming what is wrong (no file, no
+ * JSON, a field, a graph without the declared input or output, an output of the wrong size).
+ */
+export function loadOnnxEmbedding(modelPath: string): OnnxEmbeddingModel {
+  let bytes: Buffer;
+  try {
+    if (!statSync(modelPath).isFile()) fail(modelPath, 'not a file');
+    bytes = readFileSync(modelPath);
+  } catch (err) {
+    if (err instanceof EmbeddingModelError) throw err;
+    fail(modelPath, `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const specPath = specPathOf(modelPath);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(specPath, 'utf8'));
+  } catch (err) {
+    fail(modelPath, `its description ${specPath} is missing or not JSON (${(err as Error).message})`);
+  }
+  const spec = parseSpec(json, specPath);
+  const { Session, tensor } = onnxRuntime();
+  const session = new Session();
+  try {
+    session.loadModel(modelPath, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', enableCpuMemArena: false, logSeverityLevel: 3 });
+  } catch (err) {
+    fail(modelPath, `not a model onnxruntime can load (${(err as Error).message})`);
+  }
+  const input = session.inputMetadata.find((m) => m.name === spec.input.name);
+  if (!input) fail(modelPath, `the graph has no input "${spec.input.name}" (it has: ${session.inputMetadata.map((m) => m.name).join(', ')})`);
+  if (!session.outputMetadata.some((m) => m.name === spec.output.name)) fail(modelPath, `the graph has no output "${spec.output.name}" (it has: ${session.outputMetadata.map((m) => m.name).join(', ')})`);
+  const width = spec.input.features === 'fbank' ? spec.input.bins! : 20;
+  if (input.shape.length !== 3) fail(modelPath, `input "${input.name}" must be [1, frames, ${width}], it has ${input.shape.length} dimensions`);
+  const last = input.shape[2]!;
+  if (last >= 0 && last !== width) fail(modelPath, `input "${input.name}" reads ${last} features per frame; ${spec.input.features} gives ${width}`);
+  const windowFrames = Math.round(spec.windowSec * 100);
+  const run = (x: Float32Array, frames: number): Float32Array => {
+    const out = session.run({ [spec.input.name]: tensor(x, [1, frames, width]) }, { [spec.output.name]: null }, {})[spec.output.name];
+    if (!out || out.data.length !== spec.output.dims) throw new EmbeddingModelError(`speaker embedding model ${modelPath}: output "${spec.output.name}" has ${out?.data.length ?? 0} values, its description says ${spec.output.dims}`);
+    return Float32Array.from(out.data);
+  };
+  // One run before any media: a graph that cannot take a window of the declared size fails now.
+  let probe: Float32Array;
+  try {
+    probe = run(new Float32Array(windowFrames * width), windowFrames);
+  } catch (err) {
+    fail(modelPath, `a window of ${windowFrames} frames did not run (${(err as Error).message})`);
+  }
+  if (!probe.every(Number.isFinite)) fail(modelPath, 'a silent window gives values that are not finite');
+  const checksum = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+  const fbank = spec.input.features === 'fbank' ? { bins: spec.input.bins!, window: spec.input.window ?? 'povey', sampleScale: spec.input.sampleScale ?? 1 } : null;
+  return { kind: 'onnx', name: `${spec.name} (ONNX, sha256 ${checksum})`, spec, windowFrames, width, fbank, run };
+}
+
+/** What a model bound to one recording reads. */
+export interface OnnxRecording {
+  cep: Float32Array;
+  dims: number;
+  /** Voiced frames (the modelling mask): a range needs 10 of them to be embedded. */
+  model: Uint8Array;
+  /** Speech frames (the VAD's mask): what fbank models read. */
+  speech: Uint8Array;
+  fbank: Fbank | null;
+  regions: FrameRegion[];
+}
+
+/** Ranges kept per recording: beyond this the memo starts again (about 20 MB at 256 dims). */
+const MEMO_LIMIT = 10_000;
+
+/**
+ * The model bound to one recording, in the shape of a RangeEmbedder: the embedding of any range
+ * of frames, memoised (the stages embed the same windows many times), or null when the range
+ * has under 10 voiced frames or the model cannot read this recording (no fbank kept).
+ */
+export function onnxRangeEmbedder(m: OnnxEmbeddingModel, r: OnnxRecording): { name: string; dims: number; windowFrames: number; embed(start: number, end: number): Float64Array | null } | null {
+  if (m.fbank && (!r.fbank || r.fbank.bins !== m.fbank.bins)) return null;
+  if (!m.fbank && r.dims !== m.width) return null;
+  const memo = new Map<number, Float64Array | null>();
+  const raw = (start: number, end: number): Float32Array | null => {
+    let voiced = 0;
+    for (let i = start; i < end && voiced < 10; i++) voiced += r.model[i]!;
+    if (voiced < 10) return null;
+    const pick = m.fbank ? r.speech : r.model;
+    const rows: number[] = [];
+    for (let i = start; i < end; i++) if (pick[i]) rows.push(i);
+    const w = m.width;
+    const x = new Float32Array(rows.length * w);
+    rows.forEach((i, j) => {
+      if (r.fbank) for (let d = 0; d < w; d++) x[j * w + d] = r.fbank.data[i * w + d]! / FBANK_SCALE;
+      else x.set(r.cep.subarray(i * w, (i + 1) * w), j * w);
+    });
+    if (m.spec.input.normalise === 'mean') {
+      for (let d = 0; d < w; d++) {
+        let s = 0;
+        for (let j = 0; j < rows.length; j++) s += x[j * w + d]!;
+        const mean = s / rows.length;
+        for (let j = 0; j < rows.length; j++) x[j * w + d] = x[j * w + d]! - mean;
+      }
+    }
+    const out = m.run(x, rows.length);
+    if (!m.spec.whitened) {
+      let n = 0;
+      for (const v of out) n += v * v;
+      n = Math.sqrt(n) || 1;
+      for (let d = 0; d < out.length; d++) out[d] = out[d]! / n;
+    }
+    return out;
+  };
+  const scale = m.spec.whitened ? 1 : scaleFor(m, r, raw);
+  const embed = (start: number, end: number): Float64Array | null => {
+    const key = start * 4_194_304 + end;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const e = raw(start, end);
+    const out = e ? Float64Array.from(e, (v) => v * scale) : null;
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(key, out);
+    return out;
+  };
+  return { name: m.name, dims: m.spec.output.dims, windowFrames: m.windowFrames, embed };
+}
+
+/**
+ * The scale that gives a length-normalised network's embeddings unit within-voice variance per
+ * dimension in this recording, as the diarization's distances expect (embeddingDistance). Two
+ * windows that follow each other without a gap inside one speech region are mostly one voice:
+ * half the squared distance between them, per dimension, estimates that variance, and the median
+ * over all such pairs stays a within-voice figure while under half of them straddle a change of
+ * speaker. With fewer than 8 pairs (short recordings) the sphere's own spread, 1/dims, stands in.
+ */
+function scaleFor(m: OnnxEmbeddingModel, r: OnnxRecording, raw: (start: number, end: number) => Float32Array | null): number {
+  const dims = m.spec.output.dims;
+  const spans = windowSpans(r.regions, m.windowFrames, m.windowFrames);
+  const within: number[] = [];
+  for (let j = 0; j + 1 < spans.length; j++) {
+    const a = spans[j]!;
+    const b = spans[j + 1]!;
+    if (b.start <= a.start || b.start > a.end) continue; // another region
+    const ea = raw(a.start, a.end);
+    const eb = raw(b.start, b.end);
+    if (!ea || !eb) continue;
+    let s = 0;
+    for (let d = 0; d < dims; d++) s += (ea[d]! - eb[d]!) ** 2;
+    within.push(s / (2 * dims));
+  }
+  within.sort((x, y) => x - y);
+  const variance = within.length >= 8 ? within[within.length >> 1]! : 1 / dims;
+  return 1 / Math.sqrt(Math.max(variance, 1e-8));
+}

@@ -1,0 +1,116 @@
+// A deployment's own speaker model (SPEAKER_EMBEDDING_MODEL): the project's network exported to
+// ONNX gives, through onnxruntime, the embeddings the TypeScript inference gives; the engine's
+// loader refuses what it cannot use with a message that says why; and an analysis runs on a
+// network that reads fbank. The models are built here (no file of ../shared, nothing downloaded).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportSpeakerNet } from './export-speaker-net-onnx.ts';
+import { writeMeanFbankModel } from './onnx-fixtures.ts';
+import { embedRange, loadSpeakerNet, runFrameLayers, type SpeakerNetFile } from '../packages/analysis/src/speech/diarization/speaker-net.ts';
+import { EmbeddingModelError, loadOnnxEmbedding, onnxRangeEmbedder, type OnnxEmbeddingModel } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
+import { analyzeSamples } from '../packages/analysis/src/analyze.ts';
+import { synthConversation } from '../packages/analysis/src/speech/synthetic.ts';
+import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'rapport-onnx-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+const b64 = (xs: number[]): string => Buffer.from(Float32Array.from(xs).buffer).toString('base64');
+
+/** The trainer's architecture at a small size (20 features in, as the engine gives), seeded weights. */
+function smallNet(): SpeakerNetFile {
+  const rand = seededRandom(11);
+  const r = (n: number, s = 0.3): number[] => Array.from({ length: n }, () => (rand() * 2 - 1) * s);
+  const C = 12;
+  const shape = [
+    { inC: 20, outC: C, kernel: 5, dilation: 1 },
+    { inC: C, outC: C, kernel: 3, dilation: 2 },
+    { inC: C, outC: C, kernel: 3, dilation: 3 },
+    { inC: C, outC: 2 * C, kernel: 1, dilation: 1 },
+  ];
+  return {
+    name: 'small-net',
+    windowFrames: 150,
+    dims: 20,
+    emb: 16,
+    keep: 8,
+    layers: shape.map((l) => ({ ...l, weight: b64(r(l.outC * l.inC * l.kernel)), bias: b64(r(l.outC)), scale: b64(r(l.outC, 1)), shift: b64(r(l.outC)) })),
+    embWeight: b64(r(16 * 4 * C)),
+    embBias: b64(r(16)),
+    ldaMean: b64(r(16)),
+    ldaRows: b64(r(8 * 16)),
+  };
+}
+
+function writeModel(name: string, onnx: Buffer, spec: unknown): string {
+  const path = join(dir, `${name}.onnx`);
+  writeFileSync(path, onnx);
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify(spec));
+  return path;
+}
+
+test('the exported network gives through onnxruntime what the TypeScript inference gives', () => {
+  const file = smallNet();
+  const { onnx, spec } = exportSpeakerNet(file);
+  const model = loadOnnxEmbedding(writeModel('net', onnx, spec));
+  assert.match(model.name, /^small-net \(ONNX, sha256 [0-9a-f]{12}\)$/);
+  const net = loadSpeakerNet(file);
+  const rand = seededRandom(3);
+  const frames = 400;
+  const cep = Float32Array.from({ length: frames * 20 }, () => rand() * 4 - 2);
+  const voiced = Uint8Array.from({ length: frames }, (_, i) => (i % 5 === 4 ? 0 : 1));
+  const byo = onnxRangeEmbedder(model, { cep, dims: 20, model: voiced, speech: new Uint8Array(frames).fill(1), fbank: null, regions: [{ start: 0, end: frames }] });
+  assert.ok(byo);
+  assert.equal(byo.dims, 8);
+  for (const [start, end] of [[0, 150], [100, 250], [37, 400], [390, 400]] as const) {
+    // The network on the range alone, as the ONNX graph sees it (padded at the range's ends).
+    const mask = voiced.map((v, i) => (i >= start && i < end ? v : 0));
+    const expected = embedRange(net, runFrameLayers(net, cep, 20, mask), start, end);
+    const got = byo.embed(start, end);
+    if (!expected) {
+      assert.equal(got, null, `[${start}, ${end}) has under 10 voiced frames`);
+      continue;
+    }
+    assert.ok(got);
+    const scale = Math.max(...expected.map(Math.abs));
+    for (let d = 0; d < 8; d++) assert.ok(Math.abs(got[d]! - expected[d]!) <= 1e-4 * scale + 1e-5, `[${start}, ${end}) dimension ${d}: ${got[d]} vs ${expected[d]}`);
+  }
+});
+
+test('a model the service cannot use is refused with a message that names the problem', () => {
+  const { onnx, spec } = exportSpeakerNet(smallNet());
+  const refused = (path: string, pattern: RegExp): void => assert.throws(() => loadOnnxEmbedding(path), (err: Error) => err instanceof EmbeddingModelError && pattern.test(err.message));
+  refused(join(dir, 'absent.onnx'), /absent\.onnx: cannot be read \(ENOENT\)/);
+  writeFileSync(join(dir, 'alone.onnx'), onnx);
+  refused(join(dir, 'alone.onnx'), /its description .*alone\.json is missing or not JSON/);
+  refused(writeModel('garbage', Buffer.from('not a model at all'), spec), /not a model onnxruntime can load/);
+  refused(writeModel('wrong-input', onnx, { ...spec, input: { ...spec.input, name: 'feats' } }), /no input "feats" \(it has: frames\)/);
+  refused(writeModel('wrong-output', onnx, { ...spec, output: { name: 'embs', dims: 8 } }), /no output "embs"/);
+  refused(writeModel('wrong-dims', onnx, { ...spec, output: { name: 'embedding', dims: 256 } }), /has 8 values, its description says 256/);
+  refused(writeModel('wrong-width', onnx, { ...spec, input: { name: 'frames', features: 'fbank', bins: 80, normalise: 'mean' } }), /reads 20 features per frame; fbank gives 80/);
+  refused(writeModel('bad-field', onnx, { ...spec, whitened: 'yes' }), /"whitened" must be true or false/);
+  refused(writeModel('bad-window', onnx, { ...spec, windowSec: 30 }), /"windowSec" must be from 0.5 to 4/);
+});
+
+test('an analysis runs on a fbank network: its windows read 40 bands of speech, and the method names it', () => {
+  const loaded = loadOnnxEmbedding(writeMeanFbankModel(dir));
+  let windows = 0;
+  const counting: OnnxEmbeddingModel = {
+    ...loaded,
+    run: (x, frames) => {
+      windows++;
+      assert.equal(x.length, frames * 40);
+      return loaded.run(x, frames);
+    },
+  };
+  const { samples, rate } = synthConversation([{ f0: 105, formantScale: 1 }, { f0: 230, formantScale: 1.2 }], 40, { seed: 2, turnSec: 3 });
+  const a = analyzeSamples(samples, rate, { speakerEmbedding: counting });
+  assert.ok(windows > 20, `${windows} windows embedded`);
+  assert.match(a.method.diarization, /window embedding: mean-fbank \(ONNX, sha256 [0-9a-f]{12}\) in place of the LDA/);
+  assert.equal(a.speakers.length, 2);
+  const plain = analyzeSamples(samples, rate);
+  assert.doesNotMatch(plain.method.diarization, /ONNX/);
+});
