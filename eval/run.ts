@@ -23,6 +23,7 @@ import { pairwiseIdentity, type Appearance } from './identity.ts';
 import { meanSummary, seedPhases, seedRow, seedTable, type SetSummary } from './seed-table.ts';
 import { DIARIZATION_SETTINGS } from '../packages/analysis/src/speech/diarization/settings.ts';
 import { parseEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
+import { loadOnnxEmbedding } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
 import { DEFAULT_EMBEDDING } from '../packages/analysis/src/speech/diarization/default-embedding.ts';
 import { spectralCount } from './spectral-count.ts';
 import { formatEvents, referenceTurnTaking, scoreTurnTaking, sumTurnTaking, type RefUtterance, type TurnTakingScore } from './turn-taking.ts';
@@ -298,7 +299,7 @@ async function main(): Promise<void> {
   });
   const seeds = Number(values.seeds ?? 1);
   if (!values.dataset || !Number.isInteger(seeds) || seeds < 1) {
-    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--seeds N] [--model FILE.json] [--count spectral|oracle] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
+    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--seeds N] [--model FILE.json|FILE.onnx] [--count spectral|oracle] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
     process.exit(2);
   }
   const dir = values.dataset;
@@ -306,7 +307,11 @@ async function main(): Promise<void> {
   let tuning = values.tune ? (JSON.parse(values.tune) as NonNullable<AnalysisOptions['evaluation']>) : undefined;
   // --model FILE: a window speaker embedding written as JSON by a trainer (a fold's model, in the
   // speaker-disjoint validation: training/README.md) instead of the committed one.
-  if (values.model) tuning = { ...tuning, diarization: { ...tuning?.diarization, embeddingModel: parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8'))) } };
+  // FILE.onnx: a network with its description beside it, as SPEAKER_EMBEDDING_MODEL names one.
+  if (values.model) {
+    const embeddingModel = values.model.endsWith('.onnx') ? loadOnnxEmbedding(values.model) : parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8')));
+    tuning = { ...tuning, diarization: { ...tuning?.diarization, embeddingModel } };
+  }
   const args: EvalArgs = {
     dir,
     files: readManifest(dir).files.filter((f) => !only || only.includes(f.name)),

@@ -80,6 +80,25 @@ test('the exported network gives through onnxruntime what the TypeScript inferen
   }
 });
 
+test('a range longer than 10 s goes through the network in equal pieces, their embeddings averaged', () => {
+  const file = smallNet();
+  const { onnx, spec } = exportSpeakerNet(file);
+  const model = loadOnnxEmbedding(writeModel('net-long', onnx, spec));
+  const net = loadSpeakerNet(file);
+  const rand = seededRandom(4);
+  const frames = 2500;
+  const cep = Float32Array.from({ length: frames * 20 }, () => rand() * 4 - 2);
+  const voiced = new Uint8Array(frames).fill(1);
+  const byo = onnxRangeEmbedder(model, { cep, dims: 20, model: voiced, speech: voiced, fbank: null, regions: [{ start: 0, end: frames }] })!;
+  const got = byo.embed(0, frames)!;
+  // 2500 frames: three pieces, [0, 833), [833, 1666), [1666, 2500).
+  const pieces = [[0, 833], [833, 1666], [1666, 2500]].map(([a, b]) => embedRange(net, runFrameLayers(net, cep, 20, voiced.map((_, i) => (i >= a! && i < b! ? 1 : 0))), a!, b!)!);
+  for (let d = 0; d < 8; d++) {
+    const mean = (pieces[0]![d]! + pieces[1]![d]! + pieces[2]![d]!) / 3;
+    assert.ok(Math.abs(got[d]! - mean) <= 1e-4 * Math.max(1, Math.abs(mean)), `dimension ${d}: ${got[d]} vs ${mean}`);
+  }
+});
+
 test('a model the service cannot use is refused with a message that names the problem', () => {
   const { onnx, spec } = exportSpeakerNet(smallNet());
   const refused = (path: string, pattern: RegExp): void => assert.throws(() => loadOnnxEmbedding(path), (err: Error) => err instanceof EmbeddingModelError && pattern.test(err.message));

@@ -94,7 +94,7 @@ export async function analyzeMedia(input: AnalyzeMediaInput): Promise<MediaAnaly
   const started = performance.now();
   const expected = expectedSamples(input.path);
   const analyzer = new FrameAnalyzer(expected ?? undefined);
-  const fbank = input.speakerEmbedding?.fbank ? new FbankAnalyzer(input.speakerEmbedding.fbank, expected ?? undefined) : null;
+  const fbank = fbankAnalyzer(input, expected ?? undefined);
   let lastReport = 0;
   for await (const chunk of decodeAudio(input.path, { signal: input.signal, maxDurationSec: input.maxDurationSec })) {
     throwIfAborted(input.signal);
@@ -114,7 +114,7 @@ export function analyzeSamples(samples: Float32Array, sampleRate: number, option
   const started = performance.now();
   const x = sampleRate === SAMPLE_RATE ? samples : resample(samples, sampleRate, SAMPLE_RATE);
   const analyzer = new FrameAnalyzer(x.length);
-  const fbank = options.speakerEmbedding?.fbank ? new FbankAnalyzer(options.speakerEmbedding.fbank, x.length) : null;
+  const fbank = fbankAnalyzer(options, x.length);
   const step = SAMPLE_RATE * 30;
   for (let i = 0; i < x.length; i += step) {
     throwIfAborted(options.signal);
@@ -122,6 +122,13 @@ export function analyzeSamples(samples: Float32Array, sampleRate: number, option
     fbank?.push(x.subarray(i, Math.min(x.length, i + step)));
   }
   return analyzeFeatures(withFbank(analyzer.finish(), fbank), x.length / SAMPLE_RATE, started, options);
+}
+
+/** The fbank computed beside the frame features when the embedding network (the deployment's, or an evaluation's) reads it. */
+function fbankAnalyzer(options: AnalysisOptions, expectedSamples: number | undefined): FbankAnalyzer | null {
+  const evaluated = options.evaluation?.diarization?.embeddingModel;
+  const wanted = options.speakerEmbedding?.fbank ?? (evaluated?.kind === 'onnx' ? evaluated.fbank : null);
+  return wanted ? new FbankAnalyzer(wanted, expectedSamples) : null;
 }
 
 function withFbank(f: FrameFeatures, fbank: FbankAnalyzer | null): FrameFeatures {

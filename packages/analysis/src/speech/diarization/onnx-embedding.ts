@@ -196,6 +196,15 @@ export interface OnnxRecording {
 
 /** Ranges kept per recording: beyond this the memo starts again (about 20 MB at 256 dims). */
 const MEMO_LIMIT = 10_000;
+/** The most frames one network run reads (10 s). */
+const MAX_RUN_FRAMES = 1000;
+
+function normalise(e: Float32Array): void {
+  let n = 0;
+  for (const v of e) n += v * v;
+  n = Math.sqrt(n) || 1;
+  for (let d = 0; d < e.length; d++) e[d] = e[d]! / n;
+}
 
 /**
  * The model bound to one recording, in the shape of a RangeEmbedder: the embedding of any range
@@ -227,13 +236,18 @@ export function onnxRangeEmbedder(m: OnnxEmbeddingModel, r: OnnxRecording): { na
         for (let j = 0; j < rows.length; j++) x[j * w + d] = x[j * w + d]! - mean;
       }
     }
-    const out = m.run(x, rows.length);
-    if (!m.spec.whitened) {
-      let n = 0;
-      for (const v of out) n += v * v;
-      n = Math.sqrt(n) || 1;
-      for (let d = 0; d < out.length; d++) out[d] = out[d]! / n;
+    // A long range (a speaker's run of many seconds) goes through the network in pieces of at
+    // most MAX_RUN_FRAMES, their outputs averaged: the cost stays linear and the input bounded.
+    const pieces = Math.ceil(rows.length / MAX_RUN_FRAMES);
+    const out = new Float32Array(m.spec.output.dims);
+    for (let p = 0; p < pieces; p++) {
+      const a = Math.floor((p * rows.length) / pieces);
+      const b = Math.floor(((p + 1) * rows.length) / pieces);
+      const e = m.run(x.subarray(a * w, b * w), b - a);
+      if (!m.spec.whitened) normalise(e);
+      for (let d = 0; d < out.length; d++) out[d] = out[d]! + e[d]! / pieces;
     }
+    if (!m.spec.whitened && pieces > 1) normalise(out);
     return out;
   };
   const scale = m.spec.whitened ? 1 : scaleFor(m, r, raw);
