@@ -66,7 +66,7 @@ export async function benchSpeakerModel(): Promise<Record<string, number | strin
     const { samples } = synthConversation([{ f0: 110, formantScale: 1 }, { f0: 215, formantScale: 1.18 }, { f0: 150, formantScale: 1.08, levelDb: -30 }], speedSec, { seed: 7, rate: RATE });
     const cpu: Record<string, number[]> = {};
     const speakers: Record<string, number> = {};
-    for (const [name, m] of Object.entries(all)) analyzeSamples(samples.subarray(0, RATE * 20), RATE, m ? { speakerEmbedding: m } : {}); // warm-up
+    for (const m of Object.values(all)) analyzeSamples(samples.subarray(0, RATE * 20), RATE, m ? { speakerEmbedding: m } : {}); // warm-up
     for (let round = 0; round < 3; round++) {
       for (const [name, m] of Object.entries(all)) {
         const c0 = process.cpuUsage();
