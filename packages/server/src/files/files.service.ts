@@ -17,6 +17,7 @@ import { receiveUpload, type ReceivedUpload } from './upload-stream.ts';
 import { DiskSpaceGuard } from './storage-space.ts';
 import { QuotaExceeded, type QuotaUsage, type Quotas } from '../workspace/quotas.ts';
 import { detectMedia } from './media-probe.ts';
+import type { TranscriptText } from './transcript-text.ts';
 import { toDiarization, toMediaResource } from './media-resource.ts';
 import { hintsFromBody, hintsFromForm } from './speaker-hints.ts';
 import {
@@ -166,7 +167,7 @@ export class FilesService {
     }
   }
 
-  private async attachTranscript(auth: AuthContext, mediaId: string, transcript: NonNullable<MediaRecord['transcript']>, hints: SpeakerHints | null): Promise<Media> {
+  private async attachTranscript(auth: AuthContext, mediaId: string, transcript: TranscriptText, hints: SpeakerHints | null): Promise<Media> {
     const target = await this.media.getLight(auth.workspaceId, mediaId);
     if (!target) throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
     if (target.kind === 'transcript') {

@@ -12,12 +12,16 @@ import type { SqliteDb } from '../store/sqlite.ts';
 export function recordMediaChange(db: SqliteDb, mediaId: string): string | null {
   const r = db.get<{ workspace_id: string }>('SELECT workspace_id FROM media WHERE id = ?', mediaId);
   if (!r) return null;
-  const seq = (db.get<{ value: number }>(
-    'INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value',
-    mediaCounter(r.workspace_id),
-  ) as { value: number }).value;
-  db.run('UPDATE media SET changed_seq = ? WHERE id = ?', seq, mediaId);
+  db.run('UPDATE media SET changed_seq = ? WHERE id = ?', nextMediaChange(db, r.workspace_id), mediaId);
   return r.workspace_id;
+}
+
+/** Inside a transaction: takes the workspace's next change number, for a row written with it. */
+export function nextMediaChange(db: SqliteDb, workspaceId: string): number {
+  return (db.get<{ value: number }>(
+    'INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value',
+    mediaCounter(workspaceId),
+  ) as { value: number }).value;
 }
 
 /** The counter row of a workspace's media changes. */

@@ -9,12 +9,14 @@ import { ApiError } from '../http/errors.ts';
 import type { MediaKind } from './media.store.ts';
 import { sniffFormat, type ProbeFormat } from './media-format.ts';
 import { parseTranscriptFile } from './transcript-parse.ts';
+import type { TranscriptText } from './transcript-text.ts';
 
 export interface DetectedMedia {
   kind: MediaKind;
   contentType: string;
   durationSec: number | null;
-  transcript: Transcript | null;
+  /** A transcript's stored JSON and summary, made in the parse worker (never its cues). */
+  transcript: TranscriptText | null;
 }
 
 /**
@@ -168,8 +170,7 @@ async function readTranscript(filePath: string, sizeBytes: number): Promise<Dete
     }
   }
   const transcript = parsed.transcript;
-  const end = transcript.cues.reduce((m, c) => Math.max(m, c.end), 0);
-  return { kind: 'transcript', contentType: TRANSCRIPT_TYPES[transcript.format], durationSec: round3(end), transcript };
+  return { kind: 'transcript', contentType: TRANSCRIPT_TYPES[transcript.format], durationSec: transcript.durationSec, transcript };
 }
 
 function round3(x: number): number {

@@ -9,7 +9,7 @@ import { enqueueTaskPg, dropTasksPg } from '../queue/queue.store.pg.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
 import { chargeCreditsPg, releaseCreditsPg, reserveCreditsPg } from '../credits/credits.ledger.pg.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import type { MediaAnalysis, Transcript } from '@rapport/analysis';
+import type { MediaAnalysis } from '@rapport/analysis';
 import type { SpeakerHints } from './files.schemas.ts';
 import { latestMediaChangePg, recordMediaChangePg } from './media-changes.pg.ts';
 import { QuotaExceeded } from '../workspace/quotas.ts';
@@ -18,7 +18,8 @@ import {
   type MediaRecord, type MediaRow, type MediaStore, type NewMedia, type ReanalyzeOutcome, type SpeakerLink,
 } from './media.store.ts';
 import { LIGHT_COLUMNS, summaryJson, toLightMedia, type LightMediaRow } from './media-rows.ts';
-import { analysisSummary, pendingSummary, summarize, type MediaSummary } from './media-summary.ts';
+import { analysisSummary, pendingSummary, type MediaSummary } from './media-summary.ts';
+import { newMediaSummary, transcriptJsonOf, type StoredTranscript } from './transcript-text.ts';
 
 export class PgMediaStore implements MediaStore {
   private readonly db: PgDb;
@@ -87,8 +88,8 @@ export class PgMediaStore implements MediaStore {
         `INSERT INTO media (id, workspace_id, kind, filename, content_type, size_bytes, sha256, duration_sec, label, storage_path,
          transcript_json, analysis_status, speaker_hints_json, created_at, summary_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
         m.id, m.workspaceId, m.kind, m.filename, m.contentType, m.sizeBytes, m.sha256, m.durationSec, m.label, m.storagePath,
-        m.transcript ? JSON.stringify(m.transcript) : null, m.analysisStatus, m.speakerHints ? JSON.stringify(m.speakerHints) : null, nowIso(),
-        JSON.stringify(summarize(m.kind, null, m.transcript)),
+        m.transcript ? transcriptJsonOf(m.transcript) : null, m.analysisStatus, m.speakerHints ? JSON.stringify(m.speakerHints) : null, nowIso(),
+        JSON.stringify(newMediaSummary(m.kind, m.transcript)),
       );
       if (analysable) await enqueueTaskPg(tx, 'media.analyze', m.id, m.workspaceId);
       return { out: undefined, changed: [m.id] };
@@ -129,22 +130,22 @@ export class PgMediaStore implements MediaStore {
     return { data: await this.light(page), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
   }
 
-  async attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void> {
+  async attachTranscript(workspaceId: string, id: string, transcript: StoredTranscript): Promise<void> {
     await this.changing(async (tx) => {
       // The summary is made again from the whole row when next read (media-summary.ts).
-      const n = await tx.run('UPDATE media SET transcript_json = $1, summary_json = NULL WHERE id = $2 AND workspace_id = $3', JSON.stringify(transcript), id, workspaceId);
+      const n = await tx.run('UPDATE media SET transcript_json = $1, summary_json = NULL WHERE id = $2 AND workspace_id = $3', transcriptJsonOf(transcript), id, workspaceId);
       return { out: undefined, changed: n ? [id] : [] };
     });
   }
 
-  async attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: Transcript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome> {
+  async attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: StoredTranscript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome> {
     return this.reanalyze(workspaceId, id, { transcript, ...(hints !== undefined ? { hints } : {}), whileUsed: 'allow' });
   }
 
   async reanalyze(
     workspaceId: string,
     id: string,
-    change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' },
+    change: { hints?: SpeakerHints | null; transcript?: StoredTranscript; whileUsed: 'refuse' | 'allow' },
   ): Promise<ReanalyzeOutcome> {
     return this.changing(async (tx) => {
       const out = await reanalyzeRow(tx, workspaceId, id, change);
@@ -288,14 +289,14 @@ async function reanalyzeRow(
   tx: PgExec,
   workspaceId: string,
   id: string,
-  change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' },
+  change: { hints?: SpeakerHints | null; transcript?: StoredTranscript; whileUsed: 'refuse' | 'allow' },
 ): Promise<ReanalyzeOutcome> {
   const r = await tx.get<MediaRow>('SELECT * FROM media WHERE id = $1 AND workspace_id = $2 FOR UPDATE', id, workspaceId);
   if (!r) return { state: 'missing' };
   if (r.kind === 'transcript') return { state: 'transcript' };
   if (r.analysis_status === 'running') return { state: 'running' };
   const hintsJson = change.hints === undefined ? r.speaker_hints_json : change.hints ? JSON.stringify(change.hints) : null;
-  const transcriptJson = change.transcript ? JSON.stringify(change.transcript) : r.transcript_json;
+  const transcriptJson = change.transcript ? transcriptJsonOf(change.transcript) : r.transcript_json;
   // No analysis while one is owed: no speakers yet (audio and video).
   const summary = pendingSummary(transcriptJson !== null);
   if (r.analysis_status === 'pending') {

@@ -8,12 +8,13 @@ import { nowIso } from '../ids.ts';
 import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
 import { chargeCredits, InsufficientCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import type { MediaAnalysis, Transcript } from '@rapport/analysis';
+import type { MediaAnalysis } from '@rapport/analysis';
 import type { SpeakerHints } from './files.schemas.ts';
 import type { SpeakerLink } from './speaker-links.ts';
 import { analysisCost, entityLabel, LIGHT_COLUMNS, previousSpeakersJson, summaryJson, toLightMedia, toMedia, type LightMediaRow, type MediaRecord, type MediaRow } from './media-rows.ts';
-import { analysisSummary, pendingSummary, summarize } from './media-summary.ts';
-import { latestMediaChange, recordMediaChange } from './media-changes.ts';
+import { analysisSummary, pendingSummary, type summarize } from './media-summary.ts';
+import { newMediaSummary, transcriptJsonOf, type StoredTranscript } from './transcript-text.ts';
+import { latestMediaChange, nextMediaChange, recordMediaChange } from './media-changes.ts';
 import { QuotaExceeded } from '../workspace/quotas.ts';
 
 export { analysisCost, entityLabel, previousSpeakersJson, toMedia } from './media-rows.ts';
@@ -26,8 +27,8 @@ export type ReanalyzeOutcome =
   | { state: 'pending' | 'reanalysing'; media: MediaRecord };
 
 /** What a new media row is given; the rest starts empty (its analysis, progress and change number). */
-export type NewMedia = Omit<MediaRecord, 'analysis' | 'analysisError' | 'createdAt' | 'engineVersion' | 'previousSpeakers' | 'speakerHints' | 'analysisStage' | 'analysisProgress' | 'changedSeq' | 'summary'>
-  & { speakerHints?: SpeakerHints | null };
+export type NewMedia = Omit<MediaRecord, 'transcript' | 'analysis' | 'analysisError' | 'createdAt' | 'engineVersion' | 'previousSpeakers' | 'speakerHints' | 'analysisStage' | 'analysisProgress' | 'changedSeq' | 'summary'>
+  & { transcript: StoredTranscript | null; speakerHints?: SpeakerHints | null };
 
 export interface MediaStore {
   /**
@@ -48,9 +49,9 @@ export interface MediaStore {
   changesAfter(workspaceId: string, after: number, limit?: number): Promise<MediaRecord[]>;
   /** The workspace's newest change number: where a stream without Last-Event-ID starts. */
   latestChange(workspaceId: string): Promise<number>;
-  attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void>;
-  attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: Transcript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome>;
-  reanalyze(workspaceId: string, id: string, change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' }): Promise<ReanalyzeOutcome>;
+  attachTranscript(workspaceId: string, id: string, transcript: StoredTranscript): Promise<void>;
+  attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: StoredTranscript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome>;
+  reanalyze(workspaceId: string, id: string, change: { hints?: SpeakerHints | null; transcript?: StoredTranscript; whileUsed: 'refuse' | 'allow' }): Promise<ReanalyzeOutcome>;
   deleteUnlessInUse(workspaceId: string, id: string): Promise<{ deleted: MediaRecord | null; blockedBy: string[] }>;
   setAnalysisProgress(id: string, stage: string, fraction: number): Promise<void>;
   analysisProgress(id: string): Promise<{ stage: string | null; fraction: number } | null>;
@@ -70,11 +71,11 @@ export class SqliteMediaStore implements MediaStore {
     this.onChange = onChange;
   }
 
-  /** Runs `fn` in a transaction and numbers the changes of the media ids it answers; tells `onChange` after the commit. */
-  private changing<T>(fn: () => { out: T; changed: string[] }): T {
+  /** Runs `fn` in a transaction, numbers the changes of the media ids it answers (`numbered`: written numbered); tells `onChange` after the commit. */
+  private changing<T>(fn: () => { out: T; changed: string[]; numbered?: [string, string][] }): T {
     const { out, changed } = this.db.transaction(() => {
       const r = fn();
-      const workspaces = r.changed.map((id) => [recordMediaChange(this.db, id), id] as const);
+      const workspaces = [...(r.numbered ?? []), ...r.changed.map((id) => [recordMediaChange(this.db, id), id] as const)];
       return { out: r.out, changed: workspaces };
     });
     for (const [ws, id] of changed) {
@@ -126,15 +127,16 @@ export class SqliteMediaStore implements MediaStore {
       }
       const analysable = m.kind !== 'transcript';
       if (analysable) reserveCredits(this.db, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
+      // Numbered as written: recordMediaChange after would write the row, transcript and all, again (7 ms for 4 MiB).
       this.db.run(
         `INSERT INTO media (id, workspace_id, kind, filename, content_type, size_bytes, sha256, duration_sec, label, storage_path,
-         transcript_json, analysis_status, speaker_hints_json, created_at, seq, summary_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         transcript_json, analysis_status, speaker_hints_json, created_at, seq, summary_json, changed_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         m.id, m.workspaceId, m.kind, m.filename, m.contentType, m.sizeBytes, m.sha256, m.durationSec, m.label, m.storagePath,
-        m.transcript ? JSON.stringify(m.transcript) : null, m.analysisStatus, m.speakerHints ? JSON.stringify(m.speakerHints) : null, nowIso(), this.db.nextSeq(),
-        JSON.stringify(summarize(m.kind, null, m.transcript)),
+        m.transcript ? transcriptJsonOf(m.transcript) : null, m.analysisStatus, m.speakerHints ? JSON.stringify(m.speakerHints) : null, nowIso(), this.db.nextSeq(),
+        JSON.stringify(newMediaSummary(m.kind, m.transcript)), nextMediaChange(this.db, m.workspaceId),
       );
       if (analysable) enqueueTask(this.db, 'media.analyze', m.id, m.workspaceId);
-      return { out: undefined, changed: [m.id] };
+      return { out: undefined, changed: [], numbered: [[m.workspaceId, m.id]] };
     });
     return (await this.getLight(m.workspaceId, m.id)) as MediaRecord;
   }
@@ -175,10 +177,10 @@ export class SqliteMediaStore implements MediaStore {
     return { data: page.map((r) => this.toLight(r)), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
   }
 
-  async attachTranscript(workspaceId: string, id: string, transcript: Transcript): Promise<void> {
+  async attachTranscript(workspaceId: string, id: string, transcript: StoredTranscript): Promise<void> {
     this.changing(() => {
       // The summary is made again from the whole row when next read (media-summary.ts).
-      const n = this.db.run('UPDATE media SET transcript_json = ?, summary_json = NULL WHERE id = ? AND workspace_id = ?', JSON.stringify(transcript), id, workspaceId);
+      const n = this.db.run('UPDATE media SET transcript_json = ?, summary_json = NULL WHERE id = ? AND workspace_id = ?', transcriptJsonOf(transcript), id, workspaceId);
       return { out: undefined, changed: n ? [id] : [] };
     });
   }
@@ -187,7 +189,7 @@ export class SqliteMediaStore implements MediaStore {
    * Attaches a transcript to audio or video media so that its analysis uses it: read by an
    * analysis that has not started yet, else the analysis is redone with it (see `reanalyze`).
    */
-  async attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: Transcript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome> {
+  async attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: StoredTranscript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome> {
     return this.reanalyze(workspaceId, id, { transcript, ...(hints !== undefined ? { hints } : {}), whileUsed: 'allow' });
   }
 
@@ -202,7 +204,7 @@ export class SqliteMediaStore implements MediaStore {
   async reanalyze(
     workspaceId: string,
     id: string,
-    change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' },
+    change: { hints?: SpeakerHints | null; transcript?: StoredTranscript; whileUsed: 'refuse' | 'allow' },
   ): Promise<ReanalyzeOutcome> {
     return this.changing(() => {
       const outcome = this.reanalyzeRow(workspaceId, id, change);
@@ -211,13 +213,13 @@ export class SqliteMediaStore implements MediaStore {
     });
   }
 
-  private reanalyzeRow(workspaceId: string, id: string, change: { hints?: SpeakerHints | null; transcript?: Transcript; whileUsed: 'refuse' | 'allow' }): ReanalyzeOutcome {
+  private reanalyzeRow(workspaceId: string, id: string, change: { hints?: SpeakerHints | null; transcript?: StoredTranscript; whileUsed: 'refuse' | 'allow' }): ReanalyzeOutcome {
     const r = this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
     if (!r) return { state: 'missing' };
     if (r.kind === 'transcript') return { state: 'transcript' };
     if (r.analysis_status === 'running') return { state: 'running' };
     const hintsJson = change.hints === undefined ? r.speaker_hints_json : change.hints ? JSON.stringify(change.hints) : null;
-    const transcriptJson = change.transcript ? JSON.stringify(change.transcript) : r.transcript_json;
+    const transcriptJson = change.transcript ? transcriptJsonOf(change.transcript) : r.transcript_json;
     // No analysis while one is owed: no speakers yet (audio and video).
     const summary = pendingSummary(transcriptJson !== null);
     if (r.analysis_status === 'pending') {

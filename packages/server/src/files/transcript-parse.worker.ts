@@ -1,10 +1,13 @@
 // Runs in a worker thread (transcript-parse.ts): reads an uploaded text file, checks it is UTF-8,
-// parses it as a transcript and counts its cues, so that none of this holds the API's event loop
-// (a 16 MiB WebVTT of 351k cues held it 1.3 s; issue 32, finding 1).
+// parses it as a transcript and counts its cues, then makes the JSON the store keeps and the
+// summary the resource shows, so that none of this holds the API's event loop (a 16 MiB WebVTT of
+// 351k cues held it 1.3 s; cloning 20,000 cues back and serialising them there still cost it
+// tens of milliseconds per upload: issue 32, finding 1). Only strings and the summary cross back.
 import { parentPort, workerData } from 'node:worker_threads';
 import { readFile } from 'node:fs/promises';
 import { parseTranscript } from '@rapport/analysis';
 import type { ParseRequest, ParseAnswer } from './transcript-parse.ts';
+import { TranscriptText } from './transcript-text.ts';
 
 async function parse({ path, maxCues }: ParseRequest): Promise<ParseAnswer> {
   let text: string;
@@ -16,7 +19,8 @@ async function parse({ path, maxCues }: ParseRequest): Promise<ParseAnswer> {
   const transcript = parseTranscript(text);
   if (!transcript) return { error: 'not_transcript' };
   if (transcript.cues.length > maxCues) return { error: 'too_many_cues', cues: transcript.cues.length };
-  return { transcript };
+  const { format, json, summary, durationSec } = TranscriptText.of(transcript);
+  return { transcript: { format, json, summary, durationSec } };
 }
 
 parse(workerData as ParseRequest).then(

@@ -1,11 +1,13 @@
 // The embedded database: one SQLite file under DATA_DIR, opened with node:sqlite (built into
 // Node 24, so there is no native build step). WAL mode lets readers run while a writer commits;
 // synchronous=NORMAL keeps every committed transaction across a process crash (kill -9), which
-// is the failure this store must survive; only a power loss may drop the last commits.
+// is the failure this store must survive; only a power loss may drop the last commits. The log is
+// copied back into the file by a worker thread, not by the commits (wal-checkpoint.ts).
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS } from './migrations.ts';
+import { WalCheckpoints } from './wal-checkpoint.ts';
 
 export type SqlValue = SQLInputValue;
 export type Row = Record<string, SqlValue>;
@@ -15,6 +17,7 @@ export class SqliteDb {
   private readonly statements = new Map<string, StatementSync>();
   private depth = 0;
   private seq = 0;
+  private readonly checkpoints: WalCheckpoints | null = null;
 
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -27,6 +30,12 @@ export class SqliteDb {
     // it rather than fail with "database is locked".
     this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
     this.migrate();
+    if (file !== ':memory:') {
+      this.db.exec('PRAGMA wal_autocheckpoint = 0');
+      this.checkpoints = new WalCheckpoints(file, () => {
+        if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');
+      });
+    }
     // A process-local monotonic sequence for list ordering (newest first) that stays strictly
     // increasing even when several rows share a millisecond; seeded from the clock so that a
     // restarted process keeps counting upwards.
@@ -71,7 +80,9 @@ export class SqliteDb {
   }
 
   run(sql: string, ...params: SqlValue[]): number {
-    return Number(this.prepare(sql).run(...params).changes);
+    const changes = Number(this.prepare(sql).run(...params).changes);
+    if (this.depth === 0) this.checkpoints?.soon();
+    return changes;
   }
 
   /**
@@ -86,6 +97,7 @@ export class SqliteDb {
     try {
       const out = fn();
       this.db.exec('COMMIT');
+      this.checkpoints?.soon();
       return out;
     } catch (err) {
       this.db.exec('ROLLBACK');
@@ -123,6 +135,7 @@ export class SqliteDb {
   }
 
   close(): void {
+    this.checkpoints?.close();
     if (this.db.isOpen) this.db.close();
   }
 }

@@ -60,6 +60,25 @@ for (const backend of BACKENDS) {
       assert.equal(await s.media.latestChange(busy), 5);
     });
 
+    // Issue 32, finding 1: SQLite writes a whole row again for any UPDATE of it, transcript and
+    // all (7 ms for 4 MiB on the event loop), and numbering an upload's change after its INSERT did
+    // that. PostgreSQL keeps a large value apart (TOAST) and an UPDATE of another column leaves it.
+    it('writes a new media row once, numbered as it is written', { skip: backend.name === 'postgres' ? 'an UPDATE on PostgreSQL does not write a TOASTed transcript again' : false }, async () => {
+      const ws = await newWorkspace(s);
+      await t.exec('CREATE TEMP TABLE media_updates (id TEXT)');
+      await t.exec('CREATE TEMP TRIGGER count_media_updates AFTER UPDATE ON media BEGIN INSERT INTO media_updates (id) VALUES (NEW.id); END');
+      try {
+        const transcript = { format: 'webvtt' as const, cues: [{ start: 0, end: 1, speaker: 'Ann', text: 'hello' }] };
+        const m = await s.media.insert({ ...media(ws), kind: 'transcript', transcript, analysisStatus: 'ready' });
+        assert.equal(await t.count('SELECT COUNT(*) AS n FROM media_updates WHERE id = ?', m.id), 0, 'the row was written again after its INSERT');
+        assert.equal(m.changedSeq, await s.media.latestChange(ws), 'numbered');
+        assert.deepEqual((await s.media.changesAfter(ws, m.changedSeq - 1)).map((c) => c.id), [m.id]);
+      } finally {
+        await t.exec('DROP TRIGGER count_media_updates');
+        await t.exec('DROP TABLE media_updates');
+      }
+    });
+
     it('content links: read one media while their key lives and they have not expired, and go with the media', async () => {
       const ws = await newWorkspace(s);
       const key = await s.workspaces.createKey(ws, { apiKey: generateApiKey(), scope: 'standard', name: 'player' });
