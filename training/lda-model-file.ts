@@ -3,10 +3,9 @@
 // evaluation (eval --model, a fold's model), with how it was trained.
 import { writeFileSync } from 'node:fs';
 import type { LinearProjection } from '../packages/analysis/src/speech/diarization/lda.ts';
-import type { WindowStatsKind } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
 
-export function writeLdaModel(out: string, name: string, windowFrames: number, lda: LinearProjection, trained: string, generator: string, stats: WindowStatsKind = 'mean-std'): void {
-  const model = { name, windowFrames, ...(stats === 'mean-std' ? {} : { stats }), mean: lda.mean.map((x) => +x.toPrecision(6)), rows: lda.rows.map((r) => r.map((x) => +x.toPrecision(6))) };
+export function writeLdaModel(out: string, name: string, windowFrames: number, lda: LinearProjection, trained: string, generator: string): void {
+  const model = { name, windowFrames, mean: lda.mean.map((x) => +x.toPrecision(6)), rows: lda.rows.map((r) => r.map((x) => +x.toPrecision(6))) };
   writeFileSync(
     out,
     out.endsWith('.ts')

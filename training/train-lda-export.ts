@@ -2,18 +2,17 @@
 // for the network (export-sessions.ts), so that both models learn from the same simulated
 // sessions of the same voices, and a fold's LDA from the other folds' sessions only:
 //   node training/train-lda-export.ts --data EXPORT_DIR --out FILE(.ts|.json) [--exclude-fold K] [--keep 24] [--win 150]
-//                                     [--stats mean-std|mean-std-corr] [--name NAME]
 // A window is WIN frames of a session (hop WIN / 2) whose modelled frames all belong to one
 // class (a voice at one speed); its 40 numbers are windowStats of those frames, as the engine
 // computes them (at least 10 modelled frames).
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { windowStats, windowStatsWithCorrelations } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
+import { windowStats } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
 import { fitLda } from '../packages/analysis/src/speech/diarization/lda.ts';
 import { writeLdaModel } from './lda-model-file.ts';
 
-const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string' }, 'exclude-fold': { type: 'string', default: '-1' }, keep: { type: 'string', default: '24' }, win: { type: 'string', default: '150' }, stats: { type: 'string', default: 'mean-std' }, name: { type: 'string', default: 'window-stats-lda-v2' } } });
+const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string' }, 'exclude-fold': { type: 'string', default: '-1' }, keep: { type: 'string', default: '24' }, win: { type: 'string', default: '150' } } });
 if (!values.data || !values.out) {
   console.error('usage: node training/train-lda-export.ts --data EXPORT_DIR --out FILE(.ts|.json) [--exclude-fold K] [--keep 24] [--win 150]');
   process.exit(2);
@@ -59,7 +58,7 @@ for (let a = 0; a < session.length; ) {
         else if (owner[t] !== o) mixed = true;
       }
       if (o < 0 || mixed) continue;
-      const v = values.stats === 'mean-std-corr' ? windowStatsWithCorrelations(grid, D, model, w, w + WIN) : windowStats(grid, D, model, w, w + WIN);
+      const v = windowStats(grid, D, model, w, w + WIN);
       if (!v) continue;
       vectors.push(v);
       labels.push(o);
@@ -71,5 +70,5 @@ const keep = Number(values.keep);
 const lda = fitLda(vectors, labels, keep);
 const voices = meta.voices.filter((_, i) => excluded < 0 || meta.voiceFolds[i] !== excluded);
 const trained = `${voices.length} real voices x ${meta.speeds.length} speeds (the sessions of training/train-real-voices.sh, ${excluded < 0 ? 'all of them' : `those of the other folds than ${excluded}`}), ${vectors.length} windows of ${new Set(labels).size} classes`;
-writeLdaModel(values.out, values.name!, WIN, lda, trained, 'training/train-lda-export.ts', values.stats === 'mean-std-corr' ? 'mean-std-corr' : 'mean-std');
+writeLdaModel(values.out, 'window-stats-lda-v2', WIN, lda, trained, 'training/train-lda-export.ts');
 console.error(`wrote ${values.out}: ${vectors.length} windows, ${new Set(labels).size} classes, ${keep} dims`);

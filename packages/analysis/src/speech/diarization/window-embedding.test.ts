@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { embeddingDistance, pieceEmbeddings, rangeEmbedder, speakerEmbeddings, statsLength, windowStats, windowStatsWithCorrelations, type LdaEmbeddingModel } from './window-embedding.ts';
+import { embeddingDistance, pieceEmbeddings, rangeEmbedder, speakerEmbeddings, windowStats, type LdaEmbeddingModel } from './window-embedding.ts';
 import { SPEAKER_LDA } from './speaker-lda.model.ts';
 
 test('windowStats: mean and standard deviation over the modelled frames only', () => {
@@ -62,23 +62,4 @@ test('pieceEmbeddings: one embedding per run of frames (a gap starts a new one),
   assert.equal(e.sum[0], -2 + 4);
   // Frames closer together than the gap are one piece.
   assert.equal(pieceEmbeddings(rangeEmbedder(model, cep, 1, mask)!, [...run(10, 25), ...run(40, 55)]).n, 1);
-});
-
-test('windowStatsWithCorrelations: the mean and deviation, then each pair of features correlated over the modelled frames', () => {
-  // Three features over 40 frames: b = 2a + 1 (correlation 1), c = -a (correlation -1 with a), and
-  // one unmodelled frame of wild values that must not count.
-  const dims = 3;
-  const cep = new Float32Array(41 * dims);
-  const model = new Uint8Array(41).fill(1);
-  for (let i = 0; i < 40; i++) cep.set([Math.sin(i), 2 * Math.sin(i) + 1, -Math.sin(i)], i * dims);
-  cep.set([100, -100, 100], 40 * dims);
-  model[40] = 0;
-  const s = windowStatsWithCorrelations(cep, dims, model, 0, 41)!;
-  assert.equal(s.length, statsLength('mean-std-corr', dims));
-  assert.deepEqual([...s.subarray(0, 6)], [...windowStats(cep, dims, model, 0, 41)!]);
-  const [ab, ac, bc] = [s[6]!, s[7]!, s[8]!];
-  assert.ok(Math.abs(ab - 1) < 1e-4 && Math.abs(ac + 1) < 1e-4 && Math.abs(bc + 1) < 1e-4, `${ab} ${ac} ${bc}`);
-  assert.equal(windowStatsWithCorrelations(cep, dims, model, 0, 9), null);
-  // A model of that kind reads 2 * 20 + 190 numbers for the engine's 20 features.
-  assert.equal(statsLength('mean-std-corr', 20), 230);
 });

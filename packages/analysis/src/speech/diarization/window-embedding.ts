@@ -19,15 +19,6 @@ export interface LdaEmbeddingModel extends LinearProjection {
   name: string;
   /** Window length in frames (10 ms) the model was trained on. */
   windowFrames: number;
-  /** What it projects: the mean and standard deviation of each feature (default), or those and the features' correlations. */
-  stats?: WindowStatsKind;
-}
-
-export type WindowStatsKind = 'mean-std' | 'mean-std-corr';
-
-/** Numbers of a window's statistics of `dims` features. */
-export function statsLength(kind: WindowStatsKind, dims: number): number {
-  return kind === 'mean-std' ? 2 * dims : 2 * dims + (dims * (dims - 1)) / 2;
 }
 
 /**
@@ -61,7 +52,7 @@ export function parseEmbeddingModel(json: unknown): WindowEmbeddingModel {
   const o = json as Partial<SpeakerNetFile> & Partial<LdaEmbeddingModel>;
   if (Array.isArray(o.layers)) return loadSpeakerNet(o as SpeakerNetFile);
   if (!Array.isArray(o.mean) || !Array.isArray(o.rows) || typeof o.windowFrames !== 'number') throw new Error('not a window embedding model');
-  return { kind: 'lda', name: o.name ?? 'lda', windowFrames: o.windowFrames, mean: o.mean, rows: o.rows, ...(o.stats ? { stats: o.stats } : {}) };
+  return { kind: 'lda', name: o.name ?? 'lda', windowFrames: o.windowFrames, mean: o.mean, rows: o.rows };
 }
 
 /** The model bound to the recording, or null when it does not read features of this width. */
@@ -72,44 +63,16 @@ export function rangeEmbedder(emb: WindowEmbeddingModel, cep: Float32Array, dims
     const frames = runFrameLayers(emb, cep, dims, model);
     return { name: emb.name, dims: emb.outDims, windowFrames: emb.windowFrames, embed: (start, end) => embedRange(emb, frames, start, end) };
   }
-  const kind = emb.stats ?? 'mean-std';
-  if (emb.mean.length !== statsLength(kind, dims)) return null;
+  if (emb.mean.length !== 2 * dims) return null;
   return {
     name: emb.name,
     dims: emb.rows.length,
     windowFrames: emb.windowFrames,
     embed: (start, end) => {
-      const stats = kind === 'mean-std' ? windowStats(cep, dims, model, start, end) : windowStatsWithCorrelations(cep, dims, model, start, end);
+      const stats = windowStats(cep, dims, model, start, end);
       return stats ? project(emb, stats) : null;
     },
   };
-}
-
-/**
- * windowStats followed by the correlation of every pair of features over the window's modelled
- * frames (dims (dims - 1) / 2 numbers, pairs in row order): the shape of the window's spread,
- * which a mean and a standard deviation per feature do not see. Null under 10 frames.
- */
-export function windowStatsWithCorrelations(cep: Float32Array, dims: number, model: Uint8Array, start: number, end: number): Float64Array | null {
-  const base = windowStats(cep, dims, model, start, end);
-  if (!base) return null;
-  const out = new Float64Array(statsLength('mean-std-corr', dims));
-  out.set(base);
-  const cross = new Float64Array((dims * (dims - 1)) / 2);
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    if (!model[i]) continue;
-    n++;
-    const o = i * dims;
-    let k = 0;
-    for (let a = 0; a < dims; a++) {
-      const xa = cep[o + a]! - base[a]!;
-      for (let b = a + 1; b < dims; b++, k++) cross[k] = cross[k]! + xa * (cep[o + b]! - base[b]!);
-    }
-  }
-  let k = 0;
-  for (let a = 0; a < dims; a++) for (let b = a + 1; b < dims; b++, k++) out[2 * dims + k] = cross[k]! / n / (base[dims + a]! * base[dims + b]!);
-  return out;
 }
 
 /** Mean and standard deviation of each dimension over the window's modelled frames (2 * dims), or null under 10 frames. */
