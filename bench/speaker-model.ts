@@ -18,35 +18,15 @@ import { fileURLToPath } from 'node:url';
 import { analyzeMedia, analyzeSamples } from '../packages/analysis/src/analyze.ts';
 import { loadOnnxEmbedding, type OnnxEmbeddingModel } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
 import { synthConversation } from '../packages/analysis/src/speech/synthetic.ts';
-import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 import { exportSpeakerNet } from '../training/export-speaker-net-onnx.ts';
-import { writeMeanFbankModel } from '../training/onnx-fixtures.ts';
-import type { SpeakerNetFile } from '../packages/analysis/src/speech/diarization/speaker-net.ts';
+import { seededSpeakerNet, writeMeanFbankModel } from '../training/onnx-fixtures.ts';
 import { writeLongWav } from './engine.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const RATE = 16000;
 
-/** The trained TDNN's shape (train-speaker-net.py: C = 64, embedding 128, LDA to 32), seeded weights. */
-function trainingSizeNet(): SpeakerNetFile {
-  const rand = seededRandom(1);
-  const b64 = (n: number, s = 0.2): string => Buffer.from(Float32Array.from({ length: n }, () => (rand() * 2 - 1) * s).buffer).toString('base64');
-  const C = 64;
-  const shape = [
-    { inC: 20, outC: C, kernel: 5, dilation: 1 },
-    { inC: C, outC: C, kernel: 3, dilation: 2 },
-    { inC: C, outC: C, kernel: 3, dilation: 3 },
-    { inC: C, outC: 2 * C, kernel: 1, dilation: 1 },
-  ];
-  return {
-    name: 'tdnn-c64', windowFrames: 150, dims: 20, emb: 128, keep: 32,
-    layers: shape.map((l) => ({ ...l, weight: b64(l.outC * l.inC * l.kernel), bias: b64(l.outC), scale: b64(l.outC, 1), shift: b64(l.outC) })),
-    embWeight: b64(128 * 4 * C), embBias: b64(128), ldaMean: b64(128), ldaRows: b64(32 * 128),
-  };
-}
-
 function models(dir: string): Record<string, OnnxEmbeddingModel | undefined> {
-  const { onnx, spec } = exportSpeakerNet(trainingSizeNet());
+  const { onnx, spec } = exportSpeakerNet(seededSpeakerNet('tdnn-c64', 64, 128, 32, 1, 0.2));
   writeFileSync(path.join(dir, 'tdnn.onnx'), onnx);
   writeFileSync(path.join(dir, 'tdnn.json'), JSON.stringify(spec));
   return { builtin: undefined, tdnn: loadOnnxEmbedding(path.join(dir, 'tdnn.onnx')), fbank80: loadOnnxEmbedding(writeMeanFbankModel(dir, 'fbank80', 80, 192)) };

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportSpeakerNet } from './export-speaker-net-onnx.ts';
-import { writeMeanFbankModel } from './onnx-fixtures.ts';
+import { seededSpeakerNet, writeMeanFbankModel } from './onnx-fixtures.ts';
 import { embedRange, loadSpeakerNet, runFrameLayers, type SpeakerNetFile } from '../packages/analysis/src/speech/diarization/speaker-net.ts';
 import { EmbeddingModelError, loadOnnxEmbedding, onnxRangeEmbedder, type OnnxEmbeddingModel } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
 import { analyzeSamples } from '../packages/analysis/src/analyze.ts';
@@ -18,32 +18,8 @@ import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 const dir = mkdtempSync(join(tmpdir(), 'rapport-onnx-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
-const b64 = (xs: number[]): string => Buffer.from(Float32Array.from(xs).buffer).toString('base64');
-
 /** The trainer's architecture at a small size (20 features in, as the engine gives), seeded weights. */
-function smallNet(): SpeakerNetFile {
-  const rand = seededRandom(11);
-  const r = (n: number, s = 0.3): number[] => Array.from({ length: n }, () => (rand() * 2 - 1) * s);
-  const C = 12;
-  const shape = [
-    { inC: 20, outC: C, kernel: 5, dilation: 1 },
-    { inC: C, outC: C, kernel: 3, dilation: 2 },
-    { inC: C, outC: C, kernel: 3, dilation: 3 },
-    { inC: C, outC: 2 * C, kernel: 1, dilation: 1 },
-  ];
-  return {
-    name: 'small-net',
-    windowFrames: 150,
-    dims: 20,
-    emb: 16,
-    keep: 8,
-    layers: shape.map((l) => ({ ...l, weight: b64(r(l.outC * l.inC * l.kernel)), bias: b64(r(l.outC)), scale: b64(r(l.outC, 1)), shift: b64(r(l.outC)) })),
-    embWeight: b64(r(16 * 4 * C)),
-    embBias: b64(r(16)),
-    ldaMean: b64(r(16)),
-    ldaRows: b64(r(8 * 16)),
-  };
-}
+const smallNet = (): SpeakerNetFile => seededSpeakerNet('small-net', 12, 16, 8, 11, 0.3);
 
 function writeModel(name: string, onnx: Buffer, spec: unknown): string {
   const path = join(dir, `${name}.onnx`);
