@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import net from 'node:net';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
-import { openBackend, embeddedDb, type Stores } from '../src/store/backends.ts';
+import { openBackend, storeDb, type Stores } from '../src/store/backends.ts';
 import { openPgStores, type PgStores } from '../src/store/pg-stores.ts';
 import type { JobEventBus } from '../src/events/job-event-bus.ts';
 import type { JobEvent } from '../src/jobs/jobs.store.ts';
@@ -83,14 +83,14 @@ const sqlite: TestBackend = {
     const dataDir = shareWith ? (shareWith as OpenedTestStores & { dataDir: string }).dataDir : tempDir();
     const events: JobEvent[] = [];
     const { stores, bus } = await openBackend(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), (_ws, e) => events.push(e));
-    const db = embeddedDb(stores);
+    const db = storeDb(stores);
     return {
       dataDir,
       stores,
       bus,
       events,
-      count: async (sql, ...params) => Number(Object.values(db.get<Record<string, number>>(sql, ...params) ?? {})[0] ?? 0),
-      exec: async (sql, ...params) => void db.run(sql, ...params),
+      count: async (sql, ...params) => Number(Object.values((await db.get<Record<string, number>>(sql, ...params)) ?? {})[0] ?? 0),
+      exec: async (sql, ...params) => void (await db.run(sql, ...params)),
       async close() {
         await stores.backend.close();
         if (!shareWith) rmSync(dataDir, { recursive: true, force: true });

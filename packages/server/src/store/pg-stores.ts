@@ -1,47 +1,30 @@
-// The PostgreSQL backend's stores, opened on one pool; loaded only when DATABASE_URL is set.
-import { randomBytes } from 'node:crypto';
+// The stores on PostgreSQL, opened on one pool; loaded only when DATABASE_URL is set. What
+// differs from the embedded engine is named by its mechanism: the job event bus (LISTEN/NOTIFY,
+// or Redis pub/sub), the task signal (NOTIFY), and job creation in one statement per workspace
+// batch (jobs/job-batch-insert.ts), whose events are announced in the statement that writes them.
 import { PgDb, type PgOptions } from './pg.ts';
-import { FileBlobStore } from './blob-store.ts';
-import type { JobEventHook, OpenedStores, StoreBackend, Stores } from './stores.ts';
-import { PgWorkspaceStore } from '../workspace/workspace.store.pg.ts';
-import { PgJobStore } from '../jobs/jobs.store.pg.ts';
-import { PgQueueStore } from '../queue/queue.store.pg.ts';
-import { PgMediaStore } from '../files/media.store.pg.ts';
-import { PgContentLinkStore } from '../files/content-links.store.pg.ts';
+import { backendOf, storesOn, type StoresWithDb } from './stores-on.ts';
+import type { JobEventHook, OpenedStores } from './stores.ts';
 import { MediaChangeBus } from '../events/media-change-bus.ts';
-import { PgEntityStore } from '../entities/entities.store.pg.ts';
-import { PgResultStore } from '../results/results.store.pg.ts';
-import { PgCreditStore } from '../credits/credits.store.pg.ts';
-import { PgFeedbackStore } from '../feedback/feedback.store.pg.ts';
-import { PgWebhookStore } from '../webhooks/webhooks.store.pg.ts';
-import { PgIdempotencyStore } from '../idempotency/idempotency.store.pg.ts';
-import { PgJobEventBus } from '../events/job-event-bus.pg.ts';
+import { announcement, PgJobEventBus } from '../events/job-event-bus.pg.ts';
 import type { JobEventBus } from '../events/job-event-bus.ts';
 import type { RedisBusOptions } from '../events/job-event-bus.redis.ts';
-import { PgRetentionStore } from '../retention/retention.store.pg.ts';
-import { PgReferenceStore } from '../jobs/references.store.pg.ts';
 import { PgTaskSignal } from '../queue/task-signal.pg.ts';
-import type { TaskSignal } from '../queue/task-signal.ts';
+import { BatchInsertJobCreation } from '../jobs/job-batch-insert.ts';
+import type { JobStoreEngine } from '../jobs/jobs.store.ts';
 
 /** The PostgreSQL stores, for tests that open them on their own schema. */
-export interface PgStores extends Stores {
+export interface PgStores extends StoresWithDb {
+  db: PgDb;
+  /** The same database (older tests and benches name it so). */
   pg: PgDb;
 }
 
-function pgBackend(db: PgDb, bus: JobEventBus | null, taskSignal: TaskSignal): StoreBackend {
+/** What the job store does on PostgreSQL: announces each event in the statement that writes it, and creates jobs in batch statements. */
+export function pgJobEngine(db: PgDb): JobStoreEngine {
   return {
-    kind: 'postgres',
-    ping: () => db.ping(),
-    aggregate: <T>(sql: string) => db.all<T>(sql),
-    serviceKey: async (name: string) => {
-      await db.run('INSERT INTO service_keys (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', name, randomBytes(32).toString('base64'));
-      return Buffer.from((await db.get<{ value: string }>('SELECT value FROM service_keys WHERE name = $1', name))?.value ?? '', 'base64');
-    },
-    close: async () => {
-      await bus?.close?.();
-      await taskSignal.close();
-      await db.close();
-    },
+    announcer: { channel: db.jobEventNotifyChannel, payload: (workspaceId, event) => announcement(db, workspaceId, event) },
+    creation: (_events, created) => new BatchInsertJobCreation(db, created),
   };
 }
 
@@ -69,31 +52,13 @@ export async function openPgStores(
   }
   const mediaBus = new MediaChangeBus();
   const taskSignal = new PgTaskSignal(db, log);
-  const stores: PgStores = {
-    pg: db,
-    backend: pgBackend(db, bus, taskSignal),
-    workspaces: new PgWorkspaceStore(db),
-    jobs: new PgJobStore(db, (ws, e) => {
-      bus.publish(ws, e);
-      onJobEvent(ws, e);
-    }),
-    queue: new PgQueueStore(db),
-    media: new PgMediaStore(db, (ws, id) => mediaBus.publish(ws, id)),
-    contentLinks: new PgContentLinkStore(db),
-    entities: new PgEntityStore(db),
-    references: new PgReferenceStore(db),
-    results: new PgResultStore(db),
-    blobs: new FileBlobStore(mediaDir),
-    credits: new PgCreditStore(db),
-    feedback: new PgFeedbackStore(db),
-    webhooks: new PgWebhookStore(db),
-    idempotency: new PgIdempotencyStore(db),
-    retention: new PgRetentionStore(db),
-  };
-  return { stores, bus, mediaBus, taskSignal };
-}
-
-export async function openPgAdminStores(url: string, schema: string) {
-  const db = await PgDb.open(url, { max: 2, ...(schema === 'public' ? {} : { schema }) });
-  return { workspaces: new PgWorkspaceStore(db), credits: new PgCreditStore(db), close: () => db.close() };
+  const backend = backendOf(db, async () => {
+    await bus.close?.();
+    await taskSignal.close();
+  });
+  const stores = storesOn(db, {
+    backend, mediaDir, bus, mediaBus, onJobEvent,
+    jobEngine: pgJobEngine(db),
+  });
+  return { stores: { ...stores, db, pg: db }, bus, mediaBus, taskSignal };
 }

@@ -6,47 +6,47 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { SqliteDb } from '../store/sqlite.ts';
-import { SqliteJobStore } from '../jobs/jobs.store.ts';
-import { SqliteWorkspaceStore } from '../workspace/workspace.store.ts';
+import { SqliteDatabase } from '../store/sqlite.ts';
+import { SqlJobStore } from '../jobs/jobs.store.ts';
+import { SqlWorkspaceStore } from '../workspace/workspace.store.ts';
 import { WorkspaceService } from '../workspace/workspace.service.ts';
 import type { AttemptOutcome, DeliveryRequest } from './deliver.ts';
 import { WebhookDispatcher, type DispatcherOptions } from './dispatcher.ts';
-import { SqliteWebhookStore } from './webhooks.store.ts';
+import { SqlWebhookStore } from './webhooks.store.ts';
 
 const OK: AttemptOutcome = { ok: true, statusCode: 200, durationMs: 1, error: null, refused: false, retryAfterSec: null, gone: false };
 const FAIL: AttemptOutcome = { ok: false, statusCode: 500, durationMs: 1, error: 'HTTP 500', refused: false, retryAfterSec: null, gone: false };
 
 let file: string;
-let db: SqliteDb;
-let store: SqliteWebhookStore;
+let db: SqliteDatabase;
+let store: SqlWebhookStore;
 let workspaceId: string;
-const opened: SqliteDb[] = [];
+const opened: SqliteDatabase[] = [];
 const dispatchers: WebhookDispatcher[] = [];
 
 beforeEach(async () => {
   file = path.join(mkdtempSync(path.join(os.tmpdir(), 'rapport-whstore-')), 'rapport.db');
-  db = new SqliteDb(file);
+  db = await SqliteDatabase.open(file);
   opened.push(db);
-  store = new SqliteWebhookStore(db);
-  workspaceId = (await new WorkspaceService(new SqliteWorkspaceStore(db), 100, { maxApiKeys: 20, mediaQuotaBytes: 1024 ** 3 }).createWorkspace('t')).workspaceId;
+  store = new SqlWebhookStore(db);
+  workspaceId = (await new WorkspaceService(new SqlWorkspaceStore(db), 100, { maxApiKeys: 20, mediaQuotaBytes: 1024 ** 3 }).createWorkspace('t')).workspaceId;
 });
 afterEach(async () => {
   for (const d of dispatchers.splice(0)) await d.close();
-  for (const d of opened.splice(0)) d.close();
+  for (const d of opened.splice(0)) await d.close();
 });
 
 /** Ends `n` jobs through the job store, each with a webhook to `url`; returns the delivery ids. */
 async function endJobs(n: number, url = 'http://receiver.test/hook'): Promise<string[]> {
-  const jobs = new SqliteJobStore(db, () => undefined);
+  const jobs = new SqlJobStore(db, () => undefined);
   for (let i = 0; i < n; i++) {
     const job = await jobs.create({ workspaceId, type: 'report', request: {}, cost: 0 });
     await jobs.fail(job.id, { code: 'canceled', message: 'x' }, { type: 'report.failed', data: { jobId: job.id, status: 'failed' }, webhook: { url } });
   }
-  return db.all<{ id: string }>('SELECT id FROM webhook_deliveries WHERE url = ? ORDER BY seq', url).slice(-n).map((r) => r.id);
+  return (await db.all<{ id: string }>('SELECT id FROM webhook_deliveries WHERE url = ? ORDER BY seq', url)).slice(-n).map((r) => r.id);
 }
 
-function dispatcher(s: SqliteWebhookStore, send: (req: DeliveryRequest) => Promise<AttemptOutcome>, opts: Partial<DispatcherOptions> = {}): WebhookDispatcher {
+function dispatcher(s: SqlWebhookStore, send: (req: DeliveryRequest) => Promise<AttemptOutcome>, opts: Partial<DispatcherOptions> = {}): WebhookDispatcher {
   const d = new WebhookDispatcher({ store: s, secrets: async () => ['whsec_unit_test_secret'], allowPrivate: true, requireHttps: false, send }, { pollMs: 20, ...opts });
   dispatchers.push(d);
   d.start();
@@ -72,12 +72,12 @@ describe('webhook delivery store and dispatcher', () => {
       await new Promise((r) => setTimeout(r, Math.random() * 3));
       return OK;
     };
-    const other = new SqliteDb(file);
+    const other = await SqliteDatabase.open(file);
     opened.push(other);
     dispatcher(store, send);
-    dispatcher(new SqliteWebhookStore(other), send);
-    const succeeded = () => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'")?.n;
-    await until(() => succeeded() === ids.length);
+    dispatcher(new SqlWebhookStore(other), send);
+    const succeeded = async () => (await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'"))?.n;
+    await until(async () => (await succeeded()) === ids.length);
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(sent.length, ids.length);
     assert.equal(new Set(sent).size, ids.length, 'each event sent once');

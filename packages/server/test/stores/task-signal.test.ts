@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
 import type { PgStores } from '../../src/store/pg-stores.ts';
 import { PgTaskSignal, taskChannel } from '../../src/queue/task-signal.pg.ts';
-import { enqueueTaskPg } from '../../src/queue/queue.store.pg.ts';
+import { enqueueTask } from '../../src/queue/queue.store.ts';
 import { Worker, type TaskHandler } from '../../src/queue/worker.ts';
 import { waitFor } from '../helpers.ts';
 
@@ -86,7 +86,7 @@ describe('the task signal between processes (postgres)', { skip: pgSkip ?? false
     try {
       // The worker's first claim found nothing; it now waits for its poll, or a signal.
       await new Promise((r) => setTimeout(r, 300));
-      await enqueueTaskPg((b.stores as PgStores).pg, 'job.run', 'job_signalled', ws);
+      await enqueueTask((b.stores as PgStores).pg, 'job.run', 'job_signalled', ws);
       signal(b).announce();
       await waitFor(async () => (ran.includes('job_signalled') ? true : null), 10_000, 'the task to run');
     } finally {
