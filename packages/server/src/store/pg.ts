@@ -1,13 +1,13 @@
 // PostgreSQL's adapter (sql.ts), selected by DATABASE_URL: a connection pool, transactions that
 // hold one pooled connection from BEGIN to COMMIT (run again when PostgreSQL aborted them as a
 // serialization failure or deadlock), `?` placeholders numbered as PostgreSQL's `$n` (text
-// already numbered passes unchanged), and the versioned migrations of pg-migrations.ts run at
+// already numbered passes unchanged), and the versioned migrations of migrations.ts run at
 // open under an advisory lock, so that processes starting together migrate once. BIGINT columns
 // (millisecond times, sequence numbers, counts) are read as JavaScript numbers: every value this
 // service stores in one stays below 2^53.
 import pg from 'pg';
 import { randomToken } from '../ids.ts';
-import { PG_MIGRATIONS } from './pg-migrations.ts';
+import { MIGRATIONS, PG_VERSIONS_BEFORE_34, migrationSql } from './migrations.ts';
 import { isTransientConflict, POSTGRES_DIALECT, TRANSIENT_ATTEMPTS, type Sql, type SqlDatabase } from './sql.ts';
 
 /** A parameter: those of sql.ts, and arrays for the statements written for PostgreSQL alone (unnest). */
@@ -136,6 +136,41 @@ class Exec implements PgExec {
   }
 }
 
+/** The comment schema_migrations carries once its rows are numbered as the one list (issue 34). */
+const ONE_LIST = 'versions of store/migrations.ts';
+
+/**
+ * Creates schema_migrations, or renumbers the rows of one written before issue 34 (PostgreSQL's
+ * own numbering, PG_VERSIONS_BEFORE_34) as the versions of the one list: once, in one transaction,
+ * under the caller's advisory lock. The table's comment tells which numbering its rows follow.
+ */
+async function numberAsOneList(client: pg.PoolClient): Promise<void> {
+  const found = await client.query<{ present: string | null; numbering: string | null }>(
+    "SELECT to_regclass('schema_migrations')::text AS present, obj_description(to_regclass('schema_migrations'), 'pg_class') AS numbering",
+  );
+  const table = found.rows[0];
+  if (table?.numbering === ONE_LIST) return;
+  await client.query('BEGIN');
+  try {
+    if (!table?.present) {
+      await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+    } else {
+      const before = (await client.query<{ version: number; applied_at: string }>('SELECT version, applied_at FROM schema_migrations')).rows;
+      await client.query('DELETE FROM schema_migrations');
+      for (const row of before) {
+        const versions = PG_VERSIONS_BEFORE_34[row.version];
+        if (!versions) throw new Error(`schema_migrations holds version ${row.version}, which no release of this service wrote`);
+        for (const v of versions) await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [v, row.applied_at]);
+      }
+    }
+    await client.query(`COMMENT ON TABLE schema_migrations IS '${ONE_LIST}'`);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  }
+}
+
 export interface PgOptions {
   /** A schema to work in (created when missing): lets tests share one database without colliding. */
   schema?: string;
@@ -199,13 +234,14 @@ export class PgDb extends Exec implements SqlDatabase {
       // EXISTS run by two sessions at once fails in one of them.
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       if (createSchema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
-      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+      await numberAsOneList(client);
       const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
-      for (const m of PG_MIGRATIONS) {
+      for (const m of MIGRATIONS) {
         if (done.has(m.version)) continue;
         await client.query('BEGIN');
         try {
-          await client.query(m.sql);
+          const sql = migrationSql(m, 'pg');
+          if (sql) await client.query(sql);
           await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [m.version, new Date().toISOString()]);
           await client.query('COMMIT');
         } catch (err) {

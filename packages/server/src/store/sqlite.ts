@@ -14,7 +14,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { SQLITE_DIALECT, type Sql, type SqlDatabase, type SqlValue } from './sql.ts';
-import { MIGRATIONS } from './migrations.ts';
+import { MIGRATIONS, migrationSql } from './migrations.ts';
 
 interface PendingTransaction {
   fn: (tx: Sql) => Promise<unknown>;
@@ -98,7 +98,7 @@ export class SqliteDatabase implements SqlDatabase {
       try {
         // Checked again under the write lock: another process may have applied it meanwhile.
         if (!applied().has(m.version)) {
-          this.db.exec(m.sql);
+          this.db.exec(migrationSql(m, 'sqlite'));
           this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, new Date().toISOString());
         }
         this.db.exec('COMMIT');
