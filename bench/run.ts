@@ -16,7 +16,7 @@ import { existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { grantCredits } from '../packages/server/src/credits/credits.ledger.ts';
-import { storeDb } from '../packages/server/src/store/backends.ts';
+import { storeDb } from '../packages/server/src/compose/stores.ts';
 import { newId, nowIso } from '../packages/server/src/ids.ts';
 import { benchRead, CONNECTIONS, load, setup, type LoadResult } from './http-load.ts';
 

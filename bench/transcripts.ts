@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../packages/server/src/config.ts';
-import { composeService } from '../packages/server/src/compose.ts';
+import { composeService } from '../packages/server/src/compose/compose.ts';
 import { randomToken } from '../packages/server/src/ids.ts';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rapport-bench-transcripts-'));

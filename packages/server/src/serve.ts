@@ -3,7 +3,7 @@
 // lease to a successor, close the store).
 import { loadConfig, type Config } from './config.ts';
 import { compileCacheDir, flushCompileCache } from './compile-cache.ts';
-import { composeService, type ComposedService } from './compose.ts';
+import { composeService, type ComposedService } from './compose/compose.ts';
 import { loadEngine } from './analysis/load-engine.ts';
 import type { AnalysisEngine } from './analysis/engine.ts';
 

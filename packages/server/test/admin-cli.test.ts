@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
-import { composeService } from '../src/compose.ts';
+import { composeService } from '../src/compose/compose.ts';
 import { tempDir, type EmbeddedServices } from './helpers.ts';
-import { storeDb } from '../src/store/backends.ts';
+import { storeDb } from '../src/compose/stores.ts';
 
 const dataDir = tempDir('rapport-cli-');
 const SCRIPT = path.join(import.meta.dirname, 'fixtures', 'admin-cli.ts');

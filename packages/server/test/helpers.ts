@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../src/config.ts';
-import { composeService, type ComposedService } from '../src/compose.ts';
-import type { Services } from '../src/services.ts';
-import { storeDb, type StoresWithDb, type Stores } from '../src/store/backends.ts';
-import type { PgStores } from '../src/store/pg-stores.ts';
+import { composeService, type ComposedService } from '../src/compose/compose.ts';
+import type { Services } from '../src/compose/services.ts';
+import { storeDb, type StoresWithDb, type Stores } from '../src/compose/stores.ts';
+import type { PgStores } from '../src/compose/open-pg-stores.ts';
 import { SqlJobStore, type JobStore } from '../src/jobs/jobs.store.ts';
 import pg from 'pg';
 import type { AnalysisEngine } from '../src/analysis/engine.ts';
@@ -242,9 +242,9 @@ export function msLeftInMinute(now = Date.now()): number {
  */
 export async function otherProcessJobs(stores: Stores): Promise<{ jobs: JobStore; close(): Promise<void> }> {
   if (stores.backend.kind === 'postgres') {
-    const own = (stores as PgStores).pg;
+    const own = (stores as PgStores).db;
     const { PgDb } = await import('../src/store/pg.ts');
-    const { pgJobEngine } = await import('../src/store/pg-stores.ts');
+    const { pgJobEngine } = await import('../src/compose/open-pg-stores.ts');
     const db = await PgDb.open(own.url, own.schema === 'public' ? { max: 2 } : { schema: own.schema, max: 2 });
     return { jobs: new SqlJobStore(db, () => undefined, pgJobEngine(db)), close: () => db.close() };
   }
@@ -254,7 +254,7 @@ export async function otherProcessJobs(stores: Stores): Promise<{ jobs: JobStore
 /** The media store of another process on the same store (a worker elsewhere), publishing nowhere. */
 export async function otherProcessMedia(stores: Stores): Promise<{ media: MediaStore; close(): Promise<void> }> {
   if (stores.backend.kind === 'postgres') {
-    const own = (stores as PgStores).pg;
+    const own = (stores as PgStores).db;
     const { PgDb } = await import('../src/store/pg.ts');
     const db = await PgDb.open(own.url, own.schema === 'public' ? { max: 2 } : { schema: own.schema, max: 2 });
     return { media: new SqlMediaStore(db), close: () => db.close() };

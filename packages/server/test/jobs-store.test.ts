@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, type TestApp } from './helpers.ts';
-import { storeDb } from '../src/store/backends.ts';
+import { storeDb } from '../src/compose/stores.ts';
 import { InsufficientCredits } from '../src/credits/credits.ledger.ts';
 
 // The embedded store's own group commit and synchronous transactions: not a PostgreSQL concern.

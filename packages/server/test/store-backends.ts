@@ -8,8 +8,9 @@ import { rmSync } from 'node:fs';
 import net from 'node:net';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
-import { openBackend, storeDb, type Stores } from '../src/store/backends.ts';
-import { openPgStores, type PgStores } from '../src/store/pg-stores.ts';
+import { openStores } from '../src/compose/open-stores.ts';
+import { storeDb, type Stores } from '../src/compose/stores.ts';
+import { openPgStores, type PgStores } from '../src/compose/open-pg-stores.ts';
 import type { JobEventBus } from '../src/events/job-event-bus.ts';
 import type { JobEvent } from '../src/jobs/jobs.store.ts';
 import { randomToken } from '../src/ids.ts';
@@ -82,7 +83,7 @@ const sqlite: TestBackend = {
   async open(shareWith) {
     const dataDir = shareWith ? (shareWith as OpenedTestStores & { dataDir: string }).dataDir : tempDir();
     const events: JobEvent[] = [];
-    const { stores, bus } = await openBackend(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), (_ws, e) => events.push(e));
+    const { stores, bus } = await openStores(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), (_ws, e) => events.push(e));
     const db = storeDb(stores);
     return {
       dataDir,
@@ -107,7 +108,7 @@ const postgres: TestBackend = {
     const dataDir = shared?.dataDir ?? tempDir();
     const events: JobEvent[] = [];
     const opened = await openPgStores(PG_URL, dataDir, (_ws, e) => events.push(e), undefined, { schema, max: 5 });
-    const db = (opened.stores as PgStores).pg;
+    const db = (opened.stores as PgStores).db;
     return {
       schema,
       dataDir,

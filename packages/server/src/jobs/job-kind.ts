@@ -4,8 +4,8 @@
 // its webhook events. The kinds themselves live in their folders (matching/, reports/) and are
 // listed once in job-kinds.ts.
 import type { TSchema } from 'typebox';
-import type { ErrorDetail } from '../http/errors.ts';
-import type { RateClass } from '../http/rate-limit.ts';
+import type { ErrorDetail } from '../errors.ts';
+import type { RateClass } from '../config.ts';
 import type { AnalysisEngine, BuiltDocument, MediaAnalysisMap, MemberInput } from '../analysis/engine.ts';
 import type { Member, WebhookTarget } from './job-request.schemas.ts';
 import type { OutboxEvent } from './outbox.ts';

@@ -7,7 +7,7 @@ import type { Task } from '../queue/queue.store.ts';
 import type { TaskContext, TaskHandler, TaskOutcome } from '../queue/worker.ts';
 import type { JobStore } from './jobs.store.ts';
 import { ENGINE_UNAVAILABLE_MESSAGE, type AnalysisEngine, type MediaAnalysisMap } from '../analysis/engine.ts';
-import { JobFailure, type JobError } from '../http/errors.ts';
+import { JobFailure, type JobError } from './job-failure.ts';
 import { newId, nowIso } from '../ids.ts';
 import type { JobRequest } from './job-kind.ts';
 import { jobKind } from './job-kinds.ts';

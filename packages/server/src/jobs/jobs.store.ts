@@ -11,7 +11,7 @@ import type { Sql } from '../store/sql.ts';
 import { nowIso } from '../ids.ts';
 import { dropTasks } from '../queue/queue.store.ts';
 import { chargeCredits, releaseCredits } from '../credits/credits.ledger.ts';
-import type { JobError } from '../http/errors.ts';
+import type { JobError } from './job-failure.ts';
 import type { Job, JobListQuery, JobStage, JobType } from './jobs.schemas.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import { writeOutbox, type OutboxEvent } from './outbox.ts';

@@ -4,8 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import { RESULT_HTML_CSP } from '@rapport/analysis';
 import { Type } from 'typebox';
-import type { Services } from '../services.ts';
-import { requireAuth } from '../http/context.ts';
+import type { Services } from '../compose/services.ts';
+import { requireAuth } from '../workspace/auth.ts';
 import { idempotencyKeyOf } from '../http/idempotency-hooks.ts';
 import { Strict } from '../http/schema-helpers.ts';
 import { JobReceipt } from './job-request.schemas.ts';

@@ -13,8 +13,9 @@ import { PG_URL, postgresMissing } from '../store-backends.ts';
 import { dropSchema, tempDir } from '../helpers.ts';
 import { MIGRATIONS, migrationSql, PG_VERSIONS_BEFORE_34 } from '../../src/store/migrations.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openBackend, type Stores } from '../../src/store/backends.ts';
-import { openPgStores } from '../../src/store/pg-stores.ts';
+import { openStores } from '../../src/compose/open-stores.ts';
+import type { Stores } from '../../src/compose/stores.ts';
+import { openPgStores } from '../../src/compose/open-pg-stores.ts';
 import { randomToken } from '../../src/ids.ts';
 
 const pgSkip = await postgresMissing();
@@ -64,7 +65,7 @@ describe('upgrading a store to per-workspace event ids and counted media bytes (
       }
       for (const sql of OLD_ROWS) old.exec(sql);
       old.close();
-      const { stores } = await openBackend(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), () => undefined);
+      const { stores } = await openStores(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), () => undefined);
       try {
         await checkUpgraded(stores);
       } finally {

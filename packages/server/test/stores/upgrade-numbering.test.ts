@@ -11,8 +11,9 @@ import { PG_URL, postgresMissing } from '../store-backends.ts';
 import { dropSchema, tempDir } from '../helpers.ts';
 import { MIGRATIONS, PG_VERSIONS_BEFORE_34 } from '../../src/store/migrations.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openBackend, storeDb, type Stores } from '../../src/store/backends.ts';
-import { openPgStores } from '../../src/store/pg-stores.ts';
+import { openStores } from '../../src/compose/open-stores.ts';
+import { storeDb, type Stores } from '../../src/compose/stores.ts';
+import { openPgStores } from '../../src/compose/open-pg-stores.ts';
 import { randomToken } from '../../src/ids.ts';
 
 const pgSkip = await postgresMissing();
@@ -40,10 +41,10 @@ describe('a store of the release before one numbering opens in place (sqlite)', 
     const dir = tempDir();
     const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
     try {
-      const first = await openBackend(config, () => undefined);
+      const first = await openStores(config, () => undefined);
       const before = await write(first.stores);
       await first.stores.backend.close();
-      const { stores } = await openBackend(config, () => undefined);
+      const { stores } = await openStores(config, () => undefined);
       try {
         await kept(stores, before);
         const rows = await storeDb(stores).all<{ version: number; n: number }>('SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version ORDER BY version');

@@ -2,9 +2,8 @@
 // differs from the embedded engine is named by its mechanism: the job event bus (LISTEN/NOTIFY,
 // or Redis pub/sub), the task signal (NOTIFY), and job creation in one statement per workspace
 // batch (jobs/job-batch-insert.ts), whose events are announced in the statement that writes them.
-import { PgDb, type PgOptions } from './pg.ts';
-import { backendOf, storesOn, type StoresWithDb } from './stores-on.ts';
-import type { JobEventHook, OpenedStores } from './stores.ts';
+import { PgDb, type PgOptions } from '../store/pg.ts';
+import { backendOf, storesOn, type JobEventHook, type OpenedStores, type StoresWithDb } from './stores.ts';
 import { MediaChangeBus } from '../events/media-change-bus.ts';
 import { announcement, PgJobEventBus } from '../events/job-event-bus.pg.ts';
 import type { JobEventBus } from '../events/job-event-bus.ts';
@@ -16,8 +15,6 @@ import type { JobStoreEngine } from '../jobs/jobs.store.ts';
 /** The PostgreSQL stores, for tests that open them on their own schema. */
 export interface PgStores extends StoresWithDb {
   db: PgDb;
-  /** The same database (older tests and benches name it so). */
-  pg: PgDb;
 }
 
 /** What the job store does on PostgreSQL: announces each event in the statement that writes it, and creates jobs in batch statements. */
@@ -60,5 +57,5 @@ export async function openPgStores(
     backend, mediaDir, bus, mediaBus, onJobEvent,
     jobEngine: pgJobEngine(db),
   });
-  return { stores: { ...stores, db, pg: db }, bus, mediaBus, taskSignal };
+  return { stores: { ...stores, db }, bus, mediaBus, taskSignal };
 }
