@@ -18,7 +18,7 @@ import path from 'node:path';
 import { pcm16WavHeader } from '../packages/analysis/src/index.ts';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { composeService } from '../packages/server/src/compose/compose.ts';
-import { createEngine } from '../packages/server/src/analysis/engine.adapter.ts';
+import { createEngine } from '../packages/server/src/analysis/create-engine.ts';
 import { newId, randomToken } from '../packages/server/src/ids.ts';
 import { descendants, residentBytes, threadPolicies, threadPriorities } from '../packages/server/src/analysis/process-tree.ts';
 import { governed, holdAnalyses } from '../packages/server/src/analysis/governor.ts';

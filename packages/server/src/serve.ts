@@ -4,7 +4,6 @@
 import { loadConfig, type Config } from './config.ts';
 import { compileCacheDir, flushCompileCache } from './compile-cache.ts';
 import { composeService, type ComposedService } from './compose/compose.ts';
-import { loadEngine } from './analysis/load-engine.ts';
 import type { AnalysisEngine } from './analysis/engine.ts';
 
 export interface RunningService {
@@ -20,7 +19,8 @@ export async function runService(config: Config, opts: { logger?: boolean; engin
   const engine =
     opts.engine !== undefined
       ? opts.engine
-      : await loadEngine({ compileCacheDir: compileCacheDir(config.dataDir), processReuse: config.analysisProcessReuse, idleProcesses: config.workerConcurrency });
+      : // Loaded here, so that importing the server alone does not load the engine.
+        (await import('./analysis/create-engine.ts')).createEngine({ compileCacheDir: compileCacheDir(config.dataDir), processReuse: config.analysisProcessReuse, idleProcesses: config.workerConcurrency });
   const composed = await composeService(config, { ...opts, engine });
   const boot = await composed.services.workspace.bootstrap({ serviceApiKey: config.serviceApiKey, signingSecret: config.signingSecret });
   for (const warning of boot.warnings) composed.app.log.warn(warning);

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createEngine } from '../src/analysis/engine.adapter.ts';
+import { createEngine } from '../src/analysis/create-engine.ts';
 import { analyzeInChild } from '../src/analysis/analysis-process.ts';
 import { descendants, processState } from '../src/analysis/process-tree.ts';
 import type { AnalysisEngine } from '../src/analysis/engine.ts';

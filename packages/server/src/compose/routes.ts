@@ -2,7 +2,7 @@
 import type { RouteRegistrar } from '../http/app.ts';
 import { registerHealthRoutes } from '../health/health.routes.ts';
 import { registerResultJobRoutes } from '../jobs/result-jobs.routes.ts';
-import { JOB_KINDS } from '../jobs/job-kinds.ts';
+import { JOB_KINDS } from '../jobs/registered-kinds.ts';
 import { registerJobRoutes } from '../jobs/jobs.routes.ts';
 import { registerWebhookRoutes } from '../webhooks/webhooks.routes.ts';
 import { registerFilesRoutes } from '../files/files.routes.ts';

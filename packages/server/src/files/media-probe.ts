@@ -7,7 +7,7 @@ import { open } from 'node:fs/promises';
 import { DEMUXERS, probeMedia, type ProbeOutput, type ProbeStream, type Transcript } from '@rapport/analysis';
 import { ApiError } from '../errors.ts';
 import type { MediaKind } from './media.store.ts';
-import { sniffFormat, type ProbeFormat } from './media-format.ts';
+import { sniffFormat, type ProbeFormat } from '@rapport/analysis';
 import { parseTranscriptFile } from './transcript-parse.ts';
 
 export interface DetectedMedia {

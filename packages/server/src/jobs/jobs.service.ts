@@ -10,7 +10,7 @@ import type { Job, JobListQuery, JobType } from './jobs.schemas.ts';
 import type { JobReceipt } from './job-request.schemas.ts';
 import type { AuthContext } from '../workspace/auth.ts';
 import { InvalidCursor } from '../store/cursor.ts';
-import { jobKind } from './job-kinds.ts';
+import { jobKind } from './registered-kinds.ts';
 
 /** A matching or report job costs 1 credit (decisions §10). */
 export const JOB_COST = 1;

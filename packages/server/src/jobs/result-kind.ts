@@ -2,7 +2,7 @@
 // and one runner serve every kind: the request and payload schemas, the rules a schema does not
 // express, the route paths and their documentation, how the result is computed, and the names of
 // its webhook events. The kinds themselves live in their folders (matching/, reports/) and are
-// listed once in job-kinds.ts.
+// listed once in registered-kinds.ts.
 import type { TSchema } from 'typebox';
 import type { ErrorDetail } from '../errors.ts';
 import type { RateClass } from '../config.ts';
