@@ -93,4 +93,18 @@ describe('the task signal between processes (postgres)', { skip: pgSkip ?? false
       await worker.close();
     }
   });
+
+  it('closed while its LISTEN is under way, it leaves no connection open (one would keep the process alive)', async () => {
+    const db = (a.stores as PgStores).db;
+    const listening = async () => Number((await db.get<{ n: number }>("SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE query = $1", `LISTEN "${taskChannel(db.schema)}"`))?.n ?? 0);
+    const before = await listening();
+    // Closed at every moment of its first milliseconds: before, during and after connecting and LISTEN.
+    for (let ms = 0; ms < 40; ms++) {
+      const s = new PgTaskSignal(db);
+      s.watch(() => undefined);
+      await new Promise((r) => setTimeout(r, ms / 2));
+      await s.close();
+    }
+    await waitFor(async () => (await listening()) === before, 5000, 'the LISTEN connections of closed signals to end');
+  });
 });
