@@ -6,7 +6,6 @@
 // such tests on a machine without it (the reason is printed).
 import { rmSync } from 'node:fs';
 import net from 'node:net';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openStores } from '../src/compose/open-stores.ts';
 import { storeDb, type Stores } from '../src/compose/stores.ts';
@@ -15,7 +14,7 @@ import type { JobEventBus } from '../src/events/job-event-bus.ts';
 import type { JobEvent } from '../src/jobs/jobs.store.ts';
 import { randomToken } from '../src/ids.ts';
 import { generateApiKey, generateSigningSecret } from '../src/workspace/workspace.store.ts';
-import { tempDir } from './helpers.ts';
+import { dropSchema, tempDir } from './helpers.ts';
 
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -26,6 +25,8 @@ export interface OpenedTestStores {
   events: JobEvent[];
   /** A count by SQL written with `?` placeholders (run on either backend). */
   count(sql: string, ...params: (string | number)[]): Promise<number>;
+  /** The rows of a query written with `?` placeholders (run on either backend). */
+  rows<T>(sql: string, ...params: (string | number)[]): Promise<T[]>;
   /** Any statement, `?` placeholders, on either backend (to set up a state the API cannot reach). */
   exec(sql: string, ...params: (string | number | null)[]): Promise<void>;
   close(): Promise<void>;
@@ -91,6 +92,7 @@ const sqlite: TestBackend = {
       bus,
       events,
       count: async (sql, ...params) => Number(Object.values((await db.get<Record<string, number>>(sql, ...params)) ?? {})[0] ?? 0),
+      rows: (sql, ...params) => db.all(sql, ...params),
       exec: async (sql, ...params) => void (await db.run(sql, ...params)),
       async close() {
         await stores.backend.close();
@@ -116,17 +118,12 @@ const postgres: TestBackend = {
       bus: opened.bus,
       events,
       count: async (sql, ...params) => Number(Object.values((await db.get<Record<string, number>>(dollars(sql), ...params)) ?? {})[0] ?? 0),
+      rows: (sql, ...params) => db.all(dollars(sql), ...params),
       exec: async (sql, ...params) => void (await db.run(dollars(sql), ...params)),
       async close() {
         await opened.stores.backend.close();
         if (shared) return;
-        const admin = new pg.Client({ connectionString: PG_URL });
-        await admin.connect();
-        try {
-          await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        } finally {
-          await admin.end();
-        }
+        await dropSchema(schema);
         rmSync(dataDir, { recursive: true, force: true });
       },
     };

@@ -1,6 +1,6 @@
 // PostgreSQL migrations under the advisory lock: processes that start together on a new schema
 // create it and apply each migration once (CREATE SCHEMA IF NOT EXISTS alone fails in one of two
-// sessions that run it at once). The embedded store's equivalent is test/sqlite-open.test.ts.
+// sessions that run it at once). The embedded store's equivalent is sqlite-open.test.ts beside it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PG_URL, postgresMissing } from '../store-backends.ts';

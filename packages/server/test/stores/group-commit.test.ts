@@ -3,9 +3,9 @@
 // (credits) is undone alone; and the estimate figures stay current.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTestApp, type TestApp } from './helpers.ts';
-import { storeDb } from '../src/compose/stores.ts';
-import { InsufficientCredits } from '../src/credits/credits.ledger.ts';
+import { buildTestApp, type TestApp } from '../helpers.ts';
+import { storeDb } from '../../src/compose/stores.ts';
+import { InsufficientCredits } from '../../src/credits/credits.ledger.ts';
 
 // The embedded store's own group commit and synchronous transactions: not a PostgreSQL concern.
 describe('job creation on the embedded engine', { skip: process.env.TEST_STORE === 'postgres' ? 'embedded store only' : false }, () => {

@@ -8,11 +8,11 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { SqliteDatabase } from '../src/store/sqlite.ts';
-import { tempDir } from './helpers.ts';
+import { SqliteDatabase } from '../../src/store/sqlite.ts';
+import { tempDir } from '../helpers.ts';
 
 const dir = tempDir('rapport-sqlite-open-');
-const STORE = path.join(import.meta.dirname, '..', 'src', 'store', 'sqlite.ts');
+const STORE = path.join(import.meta.dirname, '..', '..', 'src', 'store', 'sqlite.ts');
 
 /** Opens the store in a child process; resolves with its exit code and stderr. */
 function openInChild(file: string): Promise<{ code: number | null; stderr: string }> {
