@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../packages/server/src/config.ts';
-import { composeService, type ComposedService } from '../packages/server/src/compose.ts';
+import { composeService, type ComposedService } from '../packages/server/src/compose/compose.ts';
 import { newId, nowIso, randomToken } from '../packages/server/src/ids.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';

@@ -43,10 +43,11 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import pg from 'pg';
 import { loadConfig } from '../packages/server/src/config.ts';
-import { openBackend, type Stores } from '../packages/server/src/store/backends.ts';
+import { openStores } from '../packages/server/src/compose/open-stores.ts';
+import type { Stores } from '../packages/server/src/compose/stores.ts';
 import { generateApiKey, generateSigningSecret } from '../packages/server/src/workspace/workspace.store.ts';
 import { newId, nowIso, randomToken } from '../packages/server/src/ids.ts';
-import type { PgStores } from '../packages/server/src/store/pg-stores.ts';
+import type { PgStores } from '../packages/server/src/compose/open-pg-stores.ts';
 import { benchRead } from './http-load.ts';
 import { conversationWav } from './liveness.ts';
 import { descendants } from '../packages/server/src/analysis/process-tree.ts';
@@ -73,7 +74,7 @@ async function dropSchema(schema: string): Promise<void> {
 }
 
 async function open(env: Record<string, string>): Promise<Stores> {
-  return (await openBackend(loadConfig({ LOG_LEVEL: 'silent', ...env }), () => undefined)).stores;
+  return (await openStores(loadConfig({ LOG_LEVEL: 'silent', ...env }), () => undefined)).stores;
 }
 
 async function newWorkspace(stores: Stores, apiKey = generateApiKey()): Promise<string> {
@@ -243,7 +244,7 @@ async function httpCreates(): Promise<{ rps: number; ok: number; stored: number;
       durationSec: 60, label: null, storagePath: path.join(dataDir, 'media', mediaId), transcript: null, analysisStatus: 'pending',
     });
     const entityId = newId('ent');
-    await (stores as PgStores).pg.run('INSERT INTO entities (id, workspace_id, label, tags_json, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', entityId, ws, 'Alex', '[]', nowIso());
+    await (stores as PgStores).db.run('INSERT INTO entities (id, workspace_id, label, tags_json, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', entityId, ws, 'Alex', '[]', nowIso());
     const body = JSON.stringify({ context: 'behavioral_compatibility', label: 'bench', target: { type: 'media_target', mediaId, selector: { strategy: 'dominant' } }, group: [{ type: 'entity_id', entityId }] });
     const headers = { 'service-api-key': apiKey, 'content-type': 'application/json' };
     // CPU per job, of the API processes and of PostgreSQL: a measure that the machine's other load
@@ -253,7 +254,7 @@ async function httpCreates(): Promise<{ rps: number; ok: number; stored: number;
     const runs = await Promise.all([first, second].map((a) => autocannon(`${a.url}/v1/matching/jobs`, CREATE_HTTP_SEC, headers, body)));
     const apiCpu = [first, second].reduce((t, a) => t + cpuSec(a.child.pid ?? 0), 0) - apiCpu0;
     const pgCpu = postgresCpuSec() - pgCpu0;
-    const stored = (await (stores as PgStores).pg.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs'))?.n ?? 0;
+    const stored = (await (stores as PgStores).db.get<{ n: number }>('SELECT COUNT(*) AS n FROM jobs'))?.n ?? 0;
     const ok = runs.reduce((t, r) => t + r.ok, 0);
     return { rps: runs.reduce((t, r) => t + r.rps, 0), ok, stored, apiCpuUs: (apiCpu * 1e6) / Math.max(1, ok), pgCpuUs: (pgCpu * 1e6) / Math.max(1, ok) };
   } finally {

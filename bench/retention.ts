@@ -10,11 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../packages/server/src/config.ts';
-import { openBackend, type Stores } from '../packages/server/src/store/backends.ts';
+import { openStores } from '../packages/server/src/compose/open-stores.ts';
+import type { Stores } from '../packages/server/src/compose/stores.ts';
 import { RetentionSweeper } from '../packages/server/src/retention/retention.ts';
 import { generateApiKey, generateSigningSecret } from '../packages/server/src/workspace/workspace.store.ts';
 import { randomToken } from '../packages/server/src/ids.ts';
-import type { PgStores } from '../packages/server/src/store/pg-stores.ts';
+import type { PgStores } from '../packages/server/src/compose/open-pg-stores.ts';
 
 const JOBS = Number(process.env.RETENTION_BENCH_JOBS ?? 20_000);
 const DAY = 24 * 3600 * 1000;
@@ -22,7 +23,7 @@ const DAY = 24 * 3600 * 1000;
 /** Runs SQL with `?` placeholders on either backend. */
 function execOf(stores: Stores): (sql: string, ...p: (string | number)[]) => Promise<void> {
   if (stores.backend.kind === 'postgres') {
-    const db = (stores as PgStores).pg;
+    const db = (stores as PgStores).db;
     return async (sql, ...p) => {
       let n = 0;
       await db.run(sql.replace(/\?/g, () => `$${++n}`), ...p);
@@ -77,7 +78,7 @@ async function measure(name: string, stores: Stores): Promise<void> {
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-retention-'));
 try {
-  const { stores } = await openBackend(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), () => undefined);
+  const { stores } = await openStores(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), () => undefined);
   try {
     await measure('embedded store', stores);
   } finally {
@@ -86,7 +87,7 @@ try {
   const url = process.env.DATABASE_URL;
   if (url) {
     const schema = `bench_${randomToken(10).toLowerCase()}`;
-    const opened = await openBackend(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: url, DATABASE_SCHEMA: schema }), () => undefined);
+    const opened = await openStores(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: url, DATABASE_SCHEMA: schema }), () => undefined);
     try {
       await measure('PostgreSQL', opened.stores);
     } finally {

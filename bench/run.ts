@@ -16,7 +16,7 @@ import { existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { grantCredits } from '../packages/server/src/credits/credits.ledger.ts';
-import { embeddedDb } from '../packages/server/src/store/backends.ts';
+import { storeDb } from '../packages/server/src/compose/stores.ts';
 import { newId, nowIso } from '../packages/server/src/ids.ts';
 import { benchRead, CONNECTIONS, load, setup, type LoadResult } from './http-load.ts';
 
@@ -28,15 +28,15 @@ const GOAL_CREATES_PER_SEC = 1500;
 async function benchCreate(): Promise<{ result: LoadResult; stored: number }> {
   const env = await setup('api');
   const { services, app } = env.composed;
-  const db = embeddedDb(services.stores);
-  db.transaction(() => grantCredits(db, env.workspaceId, 100_000_000));
+  const db = storeDb(services.stores);
+  await db.transaction((tx) => grantCredits(tx, env.workspaceId, 100_000_000));
   const mediaId = newId('med');
   await services.stores.media.insert({
     id: mediaId, workspaceId: env.workspaceId, kind: 'transcript', filename: 'talk.vtt', contentType: 'text/vtt', sizeBytes: 100, sha256: '0'.repeat(64),
     durationSec: 60, label: null, storagePath: path.join(env.dataDir, 'media', mediaId), transcript: null, analysisStatus: 'pending',
   });
   const entityId = newId('ent');
-  db.run('INSERT INTO entities (id, workspace_id, label, tags_json, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?)', entityId, env.workspaceId, 'Alex', '[]', nowIso(), nowIso(), db.nextSeq());
+  await db.run("INSERT INTO entities (id, workspace_id, label, tags_json, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, nextval('rapport_seq'))", entityId, env.workspaceId, 'Alex', '[]', nowIso(), nowIso());
   const body = JSON.stringify({
     context: 'behavioral_compatibility',
     label: 'bench',
@@ -51,7 +51,7 @@ async function benchCreate(): Promise<{ result: LoadResult; stored: number }> {
       body,
       headers: { 'service-api-key': env.apiKey, 'content-type': 'application/json' },
     });
-    const stored = db.get<{ n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE type = 'matching'")?.n ?? 0;
+    const stored = (await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE type = 'matching'"))?.n ?? 0;
     return { result, stored };
   } finally {
     await env.composed.close();

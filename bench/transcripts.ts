@@ -18,7 +18,7 @@ import { execFile } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../packages/server/src/config.ts';
-import { composeService } from '../packages/server/src/compose.ts';
+import { composeService } from '../packages/server/src/compose/compose.ts';
 import { randomToken } from '../packages/server/src/ids.ts';
 import { vtt } from './transcripts-vtt.ts';
 

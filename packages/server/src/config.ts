@@ -15,6 +15,9 @@ export interface RateLimitConfig {
   default: number;
 }
 
+/** A class of routes that share one rate limit. */
+export type RateClass = keyof RateLimitConfig;
+
 export interface Config {
   port: number;
   host: string;

@@ -3,8 +3,7 @@
 // lease to a successor, close the store).
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { compileCacheDir, flushCompileCache } from './compile-cache.ts';
-import { composeService, type ComposedService } from './compose.ts';
-import { loadEngine } from './analysis/load-engine.ts';
+import { composeService, type ComposedService } from './compose/compose.ts';
 import type { AnalysisEngine } from './analysis/engine.ts';
 
 export interface RunningService {
@@ -36,7 +35,8 @@ export async function runService(config: Config, opts: { logger?: boolean; engin
   const engine =
     opts.engine !== undefined
       ? opts.engine
-      : await loadEngine({
+      : // Loaded here, so that importing the server alone does not load the engine.
+        (await import('./analysis/create-engine.ts')).createEngine({
           compileCacheDir: compileCacheDir(config.dataDir),
           processReuse: config.analysisProcessReuse,
           idleProcesses: config.workerConcurrency,

@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
-import { composeService } from '../src/compose.ts';
+import { composeService } from '../src/compose/compose.ts';
 import { tempDir, type EmbeddedServices } from './helpers.ts';
-import { embeddedDb } from '../src/store/backends.ts';
+import { storeDb } from '../src/compose/stores.ts';
 
 const dataDir = tempDir('rapport-cli-');
 const SCRIPT = path.join(import.meta.dirname, 'fixtures', 'admin-cli.ts');
@@ -36,7 +36,7 @@ function admin(args: string[], env: Record<string, string> = {}): Promise<{ code
 async function withService<T>(fn: (s: EmbeddedServices) => Promise<T>): Promise<T> {
   const composed = await composeService(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), { engine: null, logger: false });
   try {
-    embeddedDb(composed.services.stores);
+    storeDb(composed.services.stores);
     return await fn(composed.services as EmbeddedServices);
   } finally {
     await composed.close();
@@ -61,7 +61,7 @@ describe('admin commands', () => {
       const auth = await s.workspace.authenticate(String(r.json?.apiKey));
       assert.deepEqual([auth?.workspaceId, auth?.scope], [workspaceId, 'admin']);
       assert.equal((await s.workspace.signingSecrets(workspaceId)).current, r.json?.signingSecret);
-      const stored = s.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE hash = ?', String(r.json?.apiKey))?.n;
+      const stored = (await s.stores.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE hash = ?', String(r.json?.apiKey)))?.n;
       assert.equal(stored, 0, 'keys are stored hashed');
     });
   });

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createEngine } from '../src/analysis/engine.adapter.ts';
+import { createEngine } from '../src/analysis/create-engine.ts';
 import { analyzeInChild } from '../src/analysis/analysis-process.ts';
 import { descendants, processState } from '../src/analysis/process-tree.ts';
 import type { AnalysisEngine } from '../src/analysis/engine.ts';
@@ -39,7 +39,9 @@ describe('an analysis over its memory limit, or killed', { skip: !hasProc && 'ne
       },
     };
     // 512 MB: the memory-filling stand-in reaches it within a second; a real 24 s analysis needs a third of it.
-    t = await buildTestApp({ RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_FILES: '1000', ANALYSIS_MEMORY_MB: '512', WORKER_CONCURRENCY: '1' }, { engine });
+    // The tests poll every 25 ms for as long as an analysis takes, which on a loaded host is long enough to
+    // reach a limit of 1000 a minute: the limits are out of the way so a 429 never stands in for an answer.
+    t = await buildTestApp({ RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_FILES: '100000', RATE_LIMIT_JOB_STATUS: '100000', ANALYSIS_MEMORY_MB: '512', WORKER_CONCURRENCY: '1' }, { engine });
     t.composed.worker?.start();
   });
   after(async () => t.close());
@@ -52,7 +54,9 @@ describe('an analysis over its memory limit, or killed', { skip: !hasProc && 'ne
   };
   const settled = (id: string) =>
     waitFor(async () => {
-      const m = json<Media>(await call(t, t.main, { method: 'GET', url: `/v1/files/${id}` }));
+      const res = await call(t, t.main, { method: 'GET', url: `/v1/files/${id}` });
+      assert.equal(res.statusCode, 200, res.body);
+      const m = json<Media>(res);
       return m.analysis.status === 'ready' || m.analysis.status === 'failed' ? m : null;
     }, 60_000, `analysis of ${id}`);
   const createJob = async (mediaId: string): Promise<string> => {
@@ -70,7 +74,9 @@ describe('an analysis over its memory limit, or killed', { skip: !hasProc && 'ne
   };
   const jobSettled = (id: string) =>
     waitFor(async () => {
-      const j = json<{ status: string; error: { code: string; message: string } | null }>(await call(t, t.main, { method: 'GET', url: `/v1/jobs/${id}` }));
+      const res = await call(t, t.main, { method: 'GET', url: `/v1/jobs/${id}` });
+      assert.equal(res.statusCode, 200, res.body);
+      const j = json<{ status: string; error: { code: string; message: string } | null }>(res);
       return j.status === 'succeeded' || j.status === 'failed' ? j : null;
     }, 60_000, `job ${id}`);
   const storagePath = async (id: string) => (await t.sql.get<{ storage_path: string }>('SELECT storage_path FROM media WHERE id = ?', id))?.storage_path ?? '';

@@ -3,7 +3,7 @@
 // analyzeMedia answers a MediaAnalysis built in code from the speech time of each speaker, so
 // that tests control how much each speaker says without generating audio for it.
 import { computeSpeakerMetrics, ENGINE_VERSION, speakerCountWarnings, type MediaAnalysis, type SpeechSegment, type Turn } from '@rapport/analysis';
-import { createEngine } from '../src/analysis/engine.adapter.ts';
+import { createEngine } from '../src/analysis/create-engine.ts';
 import type { AnalysisEngine } from '../src/analysis/engine.ts';
 
 /** A voiceprint unlike any other speaker's: one-hot in a 32-dimension space. */

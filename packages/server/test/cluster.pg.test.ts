@@ -17,7 +17,7 @@ import { PG_URL, postgresMissing } from './store-backends.ts';
 import { msLeftInMinute, sleep, tempDir, testKey, testSecret } from './helpers.ts';
 import { fileUpload, wavFile } from '../src/files/files.fixtures.testkit.ts';
 import { randomToken } from '../src/ids.ts';
-import { PG_MIGRATIONS } from '../src/store/pg-migrations.ts';
+import { MIGRATIONS } from '../src/store/migrations.ts';
 
 const pgSkip = await postgresMissing();
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'crash-server.ts');
@@ -82,7 +82,7 @@ describe('two API processes and a worker on one PostgreSQL', { skip: pgSkip ?? f
     await admin.connect();
     try {
       const versions = await admin.query(`SELECT version FROM ${schema}.schema_migrations`);
-      assert.deepEqual(versions.rows.map((r: { version: number }) => r.version).sort(), PG_MIGRATIONS.map((m) => m.version), 'each migration once');
+      assert.deepEqual(versions.rows.map((r: { version: number }) => r.version).sort((a: number, b: number) => a - b), MIGRATIONS.map((m) => m.version), 'each migration once');
       assert.equal((await admin.query(`SELECT COUNT(*)::int AS n FROM ${schema}.workspaces`)).rows[0].n, 1);
     } finally {
       await admin.end();

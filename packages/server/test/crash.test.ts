@@ -12,8 +12,9 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pcm16WavHeader } from '@rapport/analysis';
-import { SqliteDb } from '../src/store/sqlite.ts';
-import { SqliteMediaStore } from '../src/files/media.store.ts';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { SqliteDatabase } from '../src/store/sqlite.ts';
+import { SqlMediaStore } from '../src/files/media.store.ts';
 import { newId } from '../src/ids.ts';
 import { tempDir, testKey, testSecret, waitFor } from './helpers.ts';
 
@@ -56,16 +57,25 @@ async function kill9(s: Started): Promise<void> {
   assert.equal(signal, 'SIGKILL');
 }
 
-let db: SqliteDb | null = null;
-const store = () => (db ??= new SqliteDb(path.join(dataDir, 'rapport.db')));
+// The test reads the file as another process would, synchronously.
+let db: DatabaseSync | null = null;
+const store = () => {
+  const file = (db ??= new DatabaseSync(path.join(dataDir, 'rapport.db')));
+  return {
+    get: <T>(sql: string, ...params: SQLInputValue[]) => file.prepare(sql).get(...params) as T | undefined,
+    all: <T>(sql: string, ...params: SQLInputValue[]) => file.prepare(sql).all(...params) as T[],
+  };
+};
 const count = (sql: string, ...params: string[]) => store().get<{ n: number }>(sql, ...params)?.n ?? 0;
 
 async function insertAudio(workspaceId: string): Promise<string> {
   const id = newId('med');
-  await new SqliteMediaStore(store()).insert({
+  const own = await SqliteDatabase.open(path.join(dataDir, 'rapport.db'));
+  await new SqlMediaStore(own).insert({
     id, workspaceId, kind: 'audio', filename: `${id}.wav`, contentType: 'audio/wav', sizeBytes: 1000, sha256: '0'.repeat(64),
     durationSec: 30, label: null, storagePath: path.join(dataDir, 'media', id), transcript: null, analysisStatus: 'pending',
   });
+  await own.close();
   return id;
 }
 

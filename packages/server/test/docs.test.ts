@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ERRORS, JOB_ERROR_CODES } from '../src/http/errors.ts';
+import { ERRORS } from '../src/errors.ts';
+import { JOB_ERROR_CODES } from '../src/jobs/job-failure.ts';
 import { buildTestApp } from './helpers.ts';
 import { registeredRoutes } from './routes.ts';
 

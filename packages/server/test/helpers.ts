@@ -8,14 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../src/config.ts';
-import { composeService, type ComposedService } from '../src/compose.ts';
-import type { Services } from '../src/services.ts';
-import { embeddedDb, type EmbeddedStores, type Stores } from '../src/store/backends.ts';
-import type { PgStores } from '../src/store/pg-stores.ts';
-import { SqliteJobStore, type JobStore } from '../src/jobs/jobs.store.ts';
+import { composeService, type ComposedService } from '../src/compose/compose.ts';
+import type { Services } from '../src/compose/services.ts';
+import { storeDb, type StoresWithDb, type Stores } from '../src/compose/stores.ts';
+import type { PgStores } from '../src/compose/open-pg-stores.ts';
+import { SqlJobStore, type JobStore } from '../src/jobs/jobs.store.ts';
 import pg from 'pg';
 import type { AnalysisEngine } from '../src/analysis/engine.ts';
-import { SqliteMediaStore, type MediaKind, type MediaRecord, type MediaStore } from '../src/files/media.store.ts';
+import { SqlMediaStore, type MediaKind, type MediaRecord, type MediaStore } from '../src/files/media.store.ts';
 import { newId, nowIso, randomToken } from '../src/ids.ts';
 
 export interface Tenant {
@@ -25,7 +25,7 @@ export interface Tenant {
 }
 
 /** The services of a test app on the embedded store, whose database tests may look into. */
-export type EmbeddedServices = Services & { stores: EmbeddedStores };
+export type EmbeddedServices = Services & { stores: StoresWithDb };
 
 export const TEST_PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -48,21 +48,12 @@ export function dollars(sql: string): string {
 
 export function sqlOf(stores: Stores): TestSql {
   const first = (row: unknown) => Number(Object.values((row ?? {}) as Record<string, unknown>)[0] ?? 0);
-  if (stores.backend.kind === 'postgres') {
-    const db = (stores as PgStores).pg;
-    return {
-      get: (sql, ...p) => db.get(dollars(sql), ...p),
-      all: (sql, ...p) => db.all(dollars(sql), ...p),
-      run: (sql, ...p) => db.run(dollars(sql), ...p),
-      count: async (sql, ...p) => first(await db.get(dollars(sql), ...p)),
-    };
-  }
-  const db = embeddedDb(stores);
+  const db = storeDb(stores);
   return {
-    get: async (sql, ...p) => db.get(sql, ...p),
-    all: async (sql, ...p) => db.all(sql, ...p),
-    run: async (sql, ...p) => db.run(sql, ...p),
-    count: async (sql, ...p) => first(db.get(sql, ...p)),
+    get: (sql, ...p) => db.get(sql, ...p),
+    all: (sql, ...p) => db.all(sql, ...p),
+    run: (sql, ...p) => db.run(sql, ...p),
+    count: async (sql, ...p) => first(await db.get(sql, ...p)),
   };
 }
 
@@ -168,14 +159,10 @@ export async function insertMedia(services: Services, workspaceId: string, opts:
 export async function insertEntity(services: Services, workspaceId: string, label: string | null = null): Promise<string> {
   const id = newId('ent');
   const now = nowIso();
-  const sql = 'INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
-  if (services.stores.backend.kind === 'postgres') {
-    // The sequence numbers the row (seq's default).
-    await sqlOf(services.stores).run(sql.replace(', seq)', ')').replace(', ?)', ')'), id, workspaceId, label, '[]', null, now, now);
-  } else {
-    const db = embeddedDb(services.stores);
-    db.run(sql, id, workspaceId, label, '[]', null, now, now, db.nextSeq());
-  }
+  await sqlOf(services.stores).run(
+    "INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, nextval('rapport_seq'))",
+    id, workspaceId, label, '[]', null, now, now,
+  );
   return id;
 }
 
@@ -255,23 +242,22 @@ export function msLeftInMinute(now = Date.now()): number {
  */
 export async function otherProcessJobs(stores: Stores): Promise<{ jobs: JobStore; close(): Promise<void> }> {
   if (stores.backend.kind === 'postgres') {
-    const own = (stores as PgStores).pg;
+    const own = (stores as PgStores).db;
     const { PgDb } = await import('../src/store/pg.ts');
-    const { PgJobStore } = await import('../src/jobs/jobs.store.pg.ts');
+    const { pgJobEngine } = await import('../src/compose/open-pg-stores.ts');
     const db = await PgDb.open(own.url, own.schema === 'public' ? { max: 2 } : { schema: own.schema, max: 2 });
-    return { jobs: new PgJobStore(db, () => undefined), close: () => db.close() };
+    return { jobs: new SqlJobStore(db, () => undefined, pgJobEngine(db)), close: () => db.close() };
   }
-  return { jobs: new SqliteJobStore(embeddedDb(stores), () => undefined), close: async () => undefined };
+  return { jobs: new SqlJobStore(storeDb(stores), () => undefined), close: async () => undefined };
 }
 
 /** The media store of another process on the same store (a worker elsewhere), publishing nowhere. */
 export async function otherProcessMedia(stores: Stores): Promise<{ media: MediaStore; close(): Promise<void> }> {
   if (stores.backend.kind === 'postgres') {
-    const own = (stores as PgStores).pg;
+    const own = (stores as PgStores).db;
     const { PgDb } = await import('../src/store/pg.ts');
-    const { PgMediaStore } = await import('../src/files/media.store.pg.ts');
     const db = await PgDb.open(own.url, own.schema === 'public' ? { max: 2 } : { schema: own.schema, max: 2 });
-    return { media: new PgMediaStore(db), close: () => db.close() };
+    return { media: new SqlMediaStore(db), close: () => db.close() };
   }
-  return { media: new SqliteMediaStore(embeddedDb(stores)), close: async () => undefined };
+  return { media: new SqlMediaStore(storeDb(stores)), close: async () => undefined };
 }

@@ -12,7 +12,8 @@ import { rmSync } from 'node:fs';
 import { PG_URL, newWorkspace, postgresMissing } from './store-backends.ts';
 import { buildTestApp, call, dropSchema, insertEntity, insertMedia, matchingBody, tempDir, type TestApp } from './helpers.ts';
 import { loadConfig } from '../src/config.ts';
-import { openBackend, type Stores } from '../src/store/backends.ts';
+import { openStores } from '../src/compose/open-stores.ts';
+import type { Stores } from '../src/compose/stores.ts';
 import { randomToken } from '../src/ids.ts';
 import { TABLES } from '../src/store/migrate-store.ts';
 
@@ -72,7 +73,7 @@ describe('rapport migrate-store', { skip: (process.env.TEST_STORE === 'postgres'
       assert.ok((report.tables[table]?.postgres ?? 0) > 0, `${table} had rows to copy`);
     }
 
-    pgStores = (await openBackend(loadConfig({ DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, DATA_DIR: tempDir(), LOG_LEVEL: 'silent' }), () => undefined)).stores;
+    pgStores = (await openStores(loadConfig({ DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, DATA_DIR: tempDir(), LOG_LEVEL: 'silent' }), () => undefined)).stores;
     const s = pgStores;
     const ws = t.main.workspaceId;
     assert.equal((await s.workspaces.authenticate(t.main.apiKey))?.workspaceId, ws, 'the same key signs in');

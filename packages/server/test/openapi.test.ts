@@ -58,8 +58,12 @@ describe('GET /v1/openapi.json', () => {
     assert.ok(doc.paths['/v1/matching/jobs']?.post?.requestBody, 'the matching request body is described');
   });
 
-  it('is the same document on every call, and does not reveal it needs a key', async () => {
-    const again = await call(t, t.main, { method: 'GET', url: '/v1/openapi.json' });
-    assert.deepEqual(JSON.parse(again.body), doc);
+  it('says that its own route needs no key, and is the same document with a key as without one', async () => {
+    const op = doc.paths['/v1/openapi.json']?.get;
+    assert.ok(op, 'GET /v1/openapi.json is in the document');
+    assert.deepEqual(op.security, [], 'the operation overrides the document-wide key requirement');
+    const withKey = await call(t, t.main, { method: 'GET', url: '/v1/openapi.json' });
+    assert.equal(withKey.statusCode, 200);
+    assert.deepEqual(JSON.parse(withKey.body), doc, 'the document does not depend on who asks');
   });
 });

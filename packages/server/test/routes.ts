@@ -3,8 +3,8 @@
 import type { RouteOptions } from 'fastify';
 import { buildApp } from '../src/http/app.ts';
 import { MemoryRateLimitCounter } from '../src/http/rate-limit.ts';
-import { ROUTES } from '../src/routes.ts';
-import type { Services } from '../src/services.ts';
+import { ROUTES } from '../src/compose/routes.ts';
+import type { Services } from '../src/compose/services.ts';
 
 export interface RegisteredRoute {
   method: string;

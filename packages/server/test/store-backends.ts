@@ -6,15 +6,15 @@
 // such tests on a machine without it (the reason is printed).
 import { rmSync } from 'node:fs';
 import net from 'node:net';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
-import { openBackend, embeddedDb, type Stores } from '../src/store/backends.ts';
-import { openPgStores, type PgStores } from '../src/store/pg-stores.ts';
+import { openStores } from '../src/compose/open-stores.ts';
+import { storeDb, type Stores } from '../src/compose/stores.ts';
+import { openPgStores, type PgStores } from '../src/compose/open-pg-stores.ts';
 import type { JobEventBus } from '../src/events/job-event-bus.ts';
 import type { JobEvent } from '../src/jobs/jobs.store.ts';
 import { randomToken } from '../src/ids.ts';
 import { generateApiKey, generateSigningSecret } from '../src/workspace/workspace.store.ts';
-import { tempDir } from './helpers.ts';
+import { dropSchema, tempDir } from './helpers.ts';
 
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -25,6 +25,8 @@ export interface OpenedTestStores {
   events: JobEvent[];
   /** A count by SQL written with `?` placeholders (run on either backend). */
   count(sql: string, ...params: (string | number)[]): Promise<number>;
+  /** The rows of a query written with `?` placeholders (run on either backend). */
+  rows<T>(sql: string, ...params: (string | number)[]): Promise<T[]>;
   /** Any statement, `?` placeholders, on either backend (to set up a state the API cannot reach). */
   exec(sql: string, ...params: (string | number | null)[]): Promise<void>;
   close(): Promise<void>;
@@ -82,15 +84,16 @@ const sqlite: TestBackend = {
   async open(shareWith) {
     const dataDir = shareWith ? (shareWith as OpenedTestStores & { dataDir: string }).dataDir : tempDir();
     const events: JobEvent[] = [];
-    const { stores, bus } = await openBackend(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), (_ws, e) => events.push(e));
-    const db = embeddedDb(stores);
+    const { stores, bus } = await openStores(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), (_ws, e) => events.push(e));
+    const db = storeDb(stores);
     return {
       dataDir,
       stores,
       bus,
       events,
-      count: async (sql, ...params) => Number(Object.values(db.get<Record<string, number>>(sql, ...params) ?? {})[0] ?? 0),
-      exec: async (sql, ...params) => void db.run(sql, ...params),
+      count: async (sql, ...params) => Number(Object.values((await db.get<Record<string, number>>(sql, ...params)) ?? {})[0] ?? 0),
+      rows: (sql, ...params) => db.all(sql, ...params),
+      exec: async (sql, ...params) => void (await db.run(sql, ...params)),
       async close() {
         await stores.backend.close();
         if (!shareWith) rmSync(dataDir, { recursive: true, force: true });
@@ -107,7 +110,7 @@ const postgres: TestBackend = {
     const dataDir = shared?.dataDir ?? tempDir();
     const events: JobEvent[] = [];
     const opened = await openPgStores(PG_URL, dataDir, (_ws, e) => events.push(e), undefined, { schema, max: 5 });
-    const db = (opened.stores as PgStores).pg;
+    const db = (opened.stores as PgStores).db;
     return {
       schema,
       dataDir,
@@ -115,17 +118,12 @@ const postgres: TestBackend = {
       bus: opened.bus,
       events,
       count: async (sql, ...params) => Number(Object.values((await db.get<Record<string, number>>(dollars(sql), ...params)) ?? {})[0] ?? 0),
+      rows: (sql, ...params) => db.all(dollars(sql), ...params),
       exec: async (sql, ...params) => void (await db.run(dollars(sql), ...params)),
       async close() {
         await opened.stores.backend.close();
         if (shared) return;
-        const admin = new pg.Client({ connectionString: PG_URL });
-        await admin.connect();
-        try {
-          await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        } finally {
-          await admin.end();
-        }
+        await dropSchema(schema);
         rmSync(dataDir, { recursive: true, force: true });
       },
     };

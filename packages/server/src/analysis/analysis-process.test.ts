@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { pcm16WavHeader, type MediaAnalysis } from '@rapport/analysis';
-import { createEngine } from './engine.adapter.ts';
+import { createEngine } from './create-engine.ts';
 import { analyzeInChild, type ChildAnalysisInput } from './analysis-process.ts';
 import { checkSpeakerEmbeddingModel } from '../serve.ts';
 import { ConfigError } from '../config.ts';

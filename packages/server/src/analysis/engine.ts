@@ -1,6 +1,6 @@
 // The server's view of the analysis engine: the few operations jobs need, behind an interface
 // so that the worker can run (and fail honestly) when no engine is wired in, and so that tests
-// can count calls. `createEngine` in engine.adapter.ts binds it to @rapport/analysis.
+// can count calls. `createEngine` in create-engine.ts binds it to @rapport/analysis.
 import type { AnalysisStage, MediaAnalysis, MemberInput, Selector, SpeakerCountHint, SpeakerMetrics, Transcript } from '@rapport/analysis';
 
 export type { AnalysisStage, MemberInput };

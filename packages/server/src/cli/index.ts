@@ -5,7 +5,7 @@
 // loaded for `serve` alone, so that the admin commands start in a fraction of a second.
 import path from 'node:path';
 import { loadConfig, ConfigError, type Config } from '../config.ts';
-import { openAdminStores } from '../store/backends.ts';
+import { openAdminStores } from '../compose/open-stores.ts';
 import { WorkspaceService } from '../workspace/workspace.service.ts';
 import { quotasOf, type QuotaOverrides, type Quotas } from '../workspace/quotas.ts';
 

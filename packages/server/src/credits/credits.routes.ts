@@ -1,7 +1,7 @@
 // HTTP routes of credits (decisions §10): thin handlers over CreditsService.
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services.ts';
-import { requireAuth } from '../http/context.ts';
+import type { Services } from '../compose/services.ts';
+import { requireAuth } from '../workspace/auth.ts';
 import { ListOf } from '../http/schema-helpers.ts';
 import { CreditBalance, CreditTransaction, CreditTransactionQuery } from './credits.schemas.ts';
 

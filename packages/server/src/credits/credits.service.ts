@@ -1,6 +1,6 @@
 // The workspace's credits as the API shows them (decisions §10).
-import { ApiError } from '../http/errors.ts';
-import type { AuthContext } from '../http/context.ts';
+import { ApiError } from '../errors.ts';
+import type { AuthContext } from '../workspace/auth.ts';
 import { InvalidCursor } from '../store/cursor.ts';
 import type { CreditBalance, CreditTransaction, CreditStore } from './credits.store.ts';
 import type { CreditTransactionQuery } from './credits.schemas.ts';

@@ -1,6 +1,6 @@
 // Reading the credit ledger of decisions §10: the workspace's balances and its transactions,
 // newest first. Writes happen only through credits.ledger.ts, inside the work they pay for.
-import type { SqliteDb } from '../store/sqlite.ts';
+import type { Sql } from '../store/sql.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import { grantCredits, type CreditKind } from './credits.ledger.ts';
 
@@ -50,30 +50,27 @@ export const toTransaction = (r: TxRow): CreditTransaction => ({
   createdAt: r.created_at,
 });
 
-export class SqliteCreditStore implements CreditStore {
-  private readonly db: SqliteDb;
-  constructor(db: SqliteDb) {
+export class SqlCreditStore implements CreditStore {
+  private readonly db: Sql;
+  constructor(db: Sql) {
     this.db = db;
   }
 
   async balance(workspaceId: string): Promise<CreditBalance | null> {
-    const r = this.db.get<{ balance: number; reserved: number; updated_at: string }>('SELECT balance, reserved, updated_at FROM workspaces WHERE id = ?', workspaceId);
+    const r = await this.db.get<{ balance: number; reserved: number; updated_at: string }>('SELECT balance, reserved, updated_at FROM workspaces WHERE id = ?', workspaceId);
     return r ? { balance: r.balance, reserved: r.reserved, available: r.balance - r.reserved, updatedAt: r.updated_at } : null;
   }
 
-  /** Throws InvalidCursor for a cursor this API did not hand out. */
   async transactions(workspaceId: string, limit: number, cursor: string | undefined): Promise<{ data: CreditTransaction[]; nextCursor: string | null }> {
     const before = cursor ? decodeCursor(cursor) : Number.MAX_SAFE_INTEGER;
-    const rows = this.db.all<TxRow>(
-      'SELECT * FROM credit_transactions WHERE workspace_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
-      workspaceId, before, limit + 1,
-    );
+    const rows = await this.db.all<TxRow>('SELECT * FROM credit_transactions WHERE workspace_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?', workspaceId, before, limit + 1);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return { data: page.map(toTransaction), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
   }
 
   async grant(workspaceId: string, amount: number): Promise<number> {
-    return this.db.transaction(() => grantCredits(this.db, workspaceId, amount));
+    return this.db.transaction((tx) => grantCredits(tx, workspaceId, amount));
   }
 }
+

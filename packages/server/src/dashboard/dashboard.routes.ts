@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 
 const DIST = fileURLToPath(new URL('../../../dashboard/dist', import.meta.url));
 const TYPES: Record<string, string> = {

@@ -1,8 +1,8 @@
 // HTTP routes of entities (decisions §7): thin handlers over EntitiesService.
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
-import type { Services } from '../services.ts';
-import { requireAuth } from '../http/context.ts';
+import type { Services } from '../compose/services.ts';
+import { requireAuth } from '../workspace/auth.ts';
 import { IdParams, ListOf } from '../http/schema-helpers.ts';
 import { Entity, EntityListQuery, EntityMergeBody, EntityPatch, EntityTagParams, EntityTagsBody } from './entities.schemas.ts';
 

@@ -1,7 +1,7 @@
 // Reading and editing entities: labels, tags and merges, scoped to the caller's workspace (an
 // id of another workspace is "not found", never "forbidden").
-import { ApiError, type ErrorDetail } from '../http/errors.ts';
-import type { AuthContext } from '../http/context.ts';
+import { ApiError, type ErrorDetail } from '../errors.ts';
+import type { AuthContext } from '../workspace/auth.ts';
 import { InvalidCursor } from '../store/cursor.ts';
 import type { EntityRecord, EntityStore } from './entities.store.ts';
 import { MAX_TAGS_PER_ENTITY, type Entity, type EntityListQuery, type EntityMergeBody } from './entities.schemas.ts';

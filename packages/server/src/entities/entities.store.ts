@@ -1,7 +1,7 @@
 // Entities: people tracked across media by voice. Speakers are linked to entities when media
-// analysis completes (SqliteMediaStore.completeAnalysis); this store reads and edits them.
+// analysis completes (SqlMediaStore.completeAnalysis); this store reads and edits them.
 import { enoughSpeech } from '@rapport/analysis';
-import type { SqliteDb } from '../store/sqlite.ts';
+import { placeholders, type Sql } from '../store/sql.ts';
 import { nowIso } from '../ids.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 
@@ -72,7 +72,7 @@ export interface AppearanceRow {
   media_created: string | null;
 }
 
-/** The columns of APPEARANCE_FROM, for both backends. */
+/** The columns of APPEARANCE_FROM. */
 export const APPEARANCE_COLUMNS = 'a.media_id, a.speaker_index, a.speech_sec, COALESCE(m.label, m.filename) AS media_name, m.created_at AS media_created';
 export const APPEARANCE_FROM = 'appearances a LEFT JOIN media m ON m.id = a.media_id';
 
@@ -100,101 +100,110 @@ export function toEntity(r: EntityRow, rows: AppearanceRow[]): EntityRecord {
   };
 }
 
-export class SqliteEntityStore implements EntityStore {
-  private readonly db: SqliteDb;
-  constructor(db: SqliteDb) {
+export class SqlEntityStore implements EntityStore {
+  private readonly db: Sql;
+  constructor(db: Sql) {
     this.db = db;
   }
 
-  private toEntity(r: EntityRow): EntityRecord {
-    return toEntity(
-      r,
-      this.db.all<AppearanceRow>(`SELECT ${APPEARANCE_COLUMNS} FROM ${APPEARANCE_FROM} WHERE a.entity_id = ? ORDER BY a.media_id, a.speaker_index`, r.id),
+  private async toEntities(rows: EntityRow[]): Promise<EntityRecord[]> {
+    if (rows.length === 0) return [];
+    const apps = await this.db.all<AppearanceRow & { entity_id: string }>(
+      `SELECT a.entity_id, ${APPEARANCE_COLUMNS} FROM ${APPEARANCE_FROM} WHERE a.entity_id IN (${placeholders(rows.length)}) ORDER BY a.media_id, a.speaker_index`,
+      ...rows.map((r) => r.id),
     );
+    return rows.map((r) => toEntity(r, apps.filter((a) => a.entity_id === r.id)));
   }
 
   async get(workspaceId: string, id: string): Promise<EntityRecord | null> {
-    const r = this.db.get<EntityRow>('SELECT * FROM entities WHERE id = ? AND workspace_id = ?', id, workspaceId);
-    return r ? this.toEntity(r) : null;
+    const r = await this.db.get<EntityRow>('SELECT * FROM entities WHERE id = ? AND workspace_id = ?', id, workspaceId);
+    return r ? ((await this.toEntities([r]))[0] ?? null) : null;
   }
 
   async exists(workspaceId: string, id: string): Promise<boolean> {
-    return this.db.get('SELECT 1 AS x FROM entities WHERE id = ? AND workspace_id = ?', id, workspaceId) !== undefined;
+    return (await this.db.get('SELECT 1 AS x FROM entities WHERE id = ? AND workspace_id = ?', id, workspaceId)) !== undefined;
   }
 
   async list(workspaceId: string, q: EntityListQuery): Promise<{ data: EntityRecord[]; nextCursor: string | null }> {
     const before = q.cursor ? decodeCursor(q.cursor) : Number.MAX_SAFE_INTEGER;
-    const rows = this.db.all<EntityRow>(
-      `SELECT * FROM entities WHERE workspace_id = ? AND seq < ?
-       AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(tags_json) WHERE lower(value) = lower(?)))
-       AND (? IS NULL OR instr(lower(COALESCE(label, '')), lower(?)) > 0)
-       AND (? = 1 OR EXISTS (SELECT 1 FROM appearances a WHERE a.entity_id = entities.id))
-       ORDER BY seq DESC LIMIT ?`,
-      workspaceId, before, q.tag ?? null, q.tag ?? null, q.q ?? null, q.q ?? null, q.includeEmpty ? 1 : 0, q.limit + 1,
+    const d = this.db.dialect;
+    const rows = await this.db.all<EntityRow>(
+      `SELECT * FROM entities WHERE workspace_id = ?1 AND seq < ?2
+       AND (CAST(?3 AS TEXT) IS NULL OR ${d.jsonArrayHasText('tags_json', 'CAST(?3 AS TEXT)')})
+       AND (CAST(?4 AS TEXT) IS NULL OR ${d.position('lower(CAST(?4 AS TEXT))', "lower(COALESCE(label, ''))")} > 0)
+       AND (?5 = 1 OR EXISTS (SELECT 1 FROM appearances a WHERE a.entity_id = entities.id))
+       ORDER BY seq DESC LIMIT ?6`,
+      workspaceId, before, q.tag ?? null, q.q ?? null, q.includeEmpty === true ? 1 : 0, q.limit + 1,
     );
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];
-    return { data: page.map((r) => this.toEntity(r)), nextCursor: rows.length > q.limit && last ? encodeCursor(last.seq) : null };
+    return { data: await this.toEntities(page), nextCursor: rows.length > q.limit && last ? encodeCursor(last.seq) : null };
   }
 
   async voiceprints(workspaceId: string, exceptMediaId = ''): Promise<{ entityId: string; voiceprint: number[]; appearances: number }[]> {
-    return this.db
-      .all<{ id: string; voiceprint_json: string | null; n: number }>(
-        `SELECT e.id, e.voiceprint_json, (SELECT COUNT(DISTINCT a.media_id) FROM appearances a WHERE a.entity_id = e.id AND a.media_id <> ?) AS n
-         FROM entities e WHERE e.workspace_id = ? AND e.voiceprint_json IS NOT NULL`,
-        exceptMediaId,
-        workspaceId,
-      )
-      .map((r) => ({ entityId: r.id, voiceprint: JSON.parse(r.voiceprint_json as string) as number[], appearances: r.n }));
+    const rows = await this.db.all<{ id: string; voiceprint_json: string; n: number }>(
+      `SELECT e.id, e.voiceprint_json, (SELECT COUNT(DISTINCT a.media_id) FROM appearances a WHERE a.entity_id = e.id AND a.media_id <> ?) AS n
+       FROM entities e WHERE e.workspace_id = ? AND e.voiceprint_json IS NOT NULL`,
+      exceptMediaId, workspaceId,
+    );
+    return rows.map((r) => ({ entityId: r.id, voiceprint: JSON.parse(r.voiceprint_json) as number[], appearances: r.n }));
   }
 
   async labels(workspaceId: string, ids: string[]): Promise<Record<string, { label: string | null; tags: string[] }>> {
     const out: Record<string, { label: string | null; tags: string[] }> = {};
-    for (const id of new Set(ids)) {
-      const r = this.db.get<EntityRow>('SELECT * FROM entities WHERE id = ? AND workspace_id = ?', id, workspaceId);
-      if (r) out[id] = { label: r.label, tags: JSON.parse(r.tags_json) as string[] };
-    }
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return out;
+    const rows = await this.db.all<EntityRow>(`SELECT * FROM entities WHERE id IN (${placeholders(unique.length)}) AND workspace_id = ?`, ...unique, workspaceId);
+    for (const r of rows) out[r.id] = { label: r.label, tags: JSON.parse(r.tags_json) as string[] };
     return out;
   }
 
   async setLabel(workspaceId: string, id: string, label: string | null): Promise<EntityRecord | null> {
-    this.db.run('UPDATE entities SET label = ?, updated_at = ? WHERE id = ? AND workspace_id = ?', label, nowIso(), id, workspaceId);
+    await this.db.run('UPDATE entities SET label = ?, updated_at = ? WHERE id = ? AND workspace_id = ?', label, nowIso(), id, workspaceId);
     return this.get(workspaceId, id);
+  }
+
+  /** Rewrites the entity's tags under a row lock, so that two edits at once both count. */
+  private async editTags(workspaceId: string, id: string, edit: (tags: string[]) => string[]): Promise<EntityRecord | null> {
+    const found = await this.db.transaction(async (tx) => {
+      const r = await tx.get<EntityRow>(`SELECT * FROM entities WHERE id = ? AND workspace_id = ?${tx.dialect.forUpdate}`, id, workspaceId);
+      if (!r) return false;
+      await tx.run('UPDATE entities SET tags_json = ?, updated_at = ? WHERE id = ?', JSON.stringify(edit(JSON.parse(r.tags_json) as string[])), nowIso(), id);
+      return true;
+    });
+    return found ? this.get(workspaceId, id) : null;
   }
 
   async addTags(workspaceId: string, id: string, tags: string[]): Promise<EntityRecord | null> {
-    const e = await this.get(workspaceId, id);
-    if (!e) return null;
-    const merged = [...e.tags];
-    for (const t of tags) if (!merged.includes(t)) merged.push(t);
-    this.db.run('UPDATE entities SET tags_json = ?, updated_at = ? WHERE id = ?', JSON.stringify(merged), nowIso(), id);
-    return this.get(workspaceId, id);
+    return this.editTags(workspaceId, id, (current) => {
+      const merged = [...current];
+      for (const t of tags) if (!merged.includes(t)) merged.push(t);
+      return merged;
+    });
   }
 
   async removeTag(workspaceId: string, id: string, tag: string): Promise<EntityRecord | null> {
-    const e = await this.get(workspaceId, id);
-    if (!e) return null;
-    this.db.run('UPDATE entities SET tags_json = ?, updated_at = ? WHERE id = ?', JSON.stringify(e.tags.filter((t) => t !== tag)), nowIso(), id);
-    return this.get(workspaceId, id);
+    return this.editTags(workspaceId, id, (current) => current.filter((t) => t !== tag));
   }
 
   async merge(workspaceId: string, into: string, from: string[]): Promise<EntityRecord | null> {
-    this.db.transaction(() => {
-      const target = this.db.get<EntityRow>('SELECT * FROM entities WHERE id = ? AND workspace_id = ?', into, workspaceId);
+    await this.db.transaction(async (tx) => {
+      const target = await tx.get<EntityRow>(`SELECT * FROM entities WHERE id = ? AND workspace_id = ?${tx.dialect.forUpdate}`, into, workspaceId);
       if (!target) return;
       const tags = JSON.parse(target.tags_json) as string[];
       let label = target.label;
       for (const id of from) {
         if (id === into) continue;
-        const src = this.db.get<EntityRow>('SELECT * FROM entities WHERE id = ? AND workspace_id = ?', id, workspaceId);
+        const src = await tx.get<EntityRow>(`SELECT * FROM entities WHERE id = ? AND workspace_id = ?${tx.dialect.forUpdate}`, id, workspaceId);
         if (!src) continue;
         for (const t of JSON.parse(src.tags_json) as string[]) if (!tags.includes(t)) tags.push(t);
         label ??= src.label;
-        this.db.run('UPDATE appearances SET entity_id = ? WHERE entity_id = ?', into, id);
-        this.db.run('DELETE FROM entities WHERE id = ?', id);
+        await tx.run('UPDATE appearances SET entity_id = ? WHERE entity_id = ?', into, id);
+        await tx.run('DELETE FROM entities WHERE id = ?', id);
       }
-      this.db.run('UPDATE entities SET tags_json = ?, label = ?, updated_at = ? WHERE id = ?', JSON.stringify(tags), label, nowIso(), into);
+      await tx.run('UPDATE entities SET tags_json = ?, label = ?, updated_at = ? WHERE id = ?', JSON.stringify(tags), label, nowIso(), into);
     });
     return this.get(workspaceId, into);
   }
 }
+

@@ -7,7 +7,7 @@
 // an event announced while this process did not listen is caught up from the store (as a
 // client does with Last-Event-ID).
 import type pg from 'pg';
-import type { PgDb, PgExec } from '../store/pg.ts';
+import type { PgDb } from '../store/pg.ts';
 import { JOB_EVENT_COLUMNS, toJobEvent, type JobEventRow, type JobEvent } from '../jobs/job-events.store.ts';
 import { MemoryJobEventBus, type JobEventBus, type JobEventListener } from './job-event-bus.ts';
 
@@ -42,30 +42,6 @@ export function announcement(db: PgDb, workspaceId: string, event: Omit<JobEvent
   // 20 bytes leave room for the id.
   if (Buffer.byteLength(head) + Buffer.byteLength(after) + 30 <= maxPayload) return { before: `${head},"e":{"id":`, after };
   return { before: `${head},"i":`, after: '}' };
-}
-
-/**
- * Appends a job event and announces it, in one statement inside the caller's transaction. Its id
- * is the workspace's next event number, drawn by updating the workspace's counter row, whose
- * lock is held until commit (see jobs.store.pg.ts: ids commit in order within a workspace); the
- * notification is delivered at commit. Where Redis carries job events there is no NOTIFY (a CASE
- * evaluates pg_notify only in its branch taken).
- */
-export async function appendJobEvent(tx: PgExec, db: PgDb, workspaceId: string, event: Omit<JobEvent, 'id'>): Promise<JobEvent> {
-  const { before, after } = announcement(db, workspaceId, event);
-  const row = await tx.get<{ id: number }>(
-    `WITH n AS (
-       INSERT INTO job_event_counters (workspace_id, last_seq) VALUES ($2::text, 1)
-       ON CONFLICT (workspace_id) DO UPDATE SET last_seq = job_event_counters.last_seq + 1 RETURNING last_seq
-     ), e AS (
-       INSERT INTO job_events (job_id, workspace_id, seq, ws_seq, event, data_json, created_at)
-       SELECT $1::text, $2::text, $3::int, n.last_seq, $4::text, $5::text, $9::bigint FROM n
-       RETURNING ws_seq
-     )
-     SELECT e.ws_seq AS id, CASE WHEN $6::text IS NOT NULL THEN pg_notify($6::text, $7::text || e.ws_seq::text || $8::text) END FROM e`,
-    event.jobId, workspaceId, event.seq, event.event, JSON.stringify(event.job), db.jobEventNotifyChannel, before, after, Date.now(),
-  );
-  return { id: Number(row?.id), ...event };
 }
 
 /**

@@ -7,8 +7,8 @@
 // re-check's rejection was left unhandled and ended the process.
 import { apiKeyOf } from '../http/api-key.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { requireAuth, type AuthContext } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import { requireAuth, type AuthContext } from '../workspace/auth.ts';
+import { ApiError } from '../errors.ts';
 
 export const MAX_STREAMS_PER_KEY = 10;
 export const MAX_STREAMS_PER_WORKSPACE = 50;

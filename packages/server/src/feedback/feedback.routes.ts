@@ -1,7 +1,7 @@
 // HTTP routes of feedback (decisions §10): thin handlers over FeedbackService.
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services.ts';
-import { requireAuth } from '../http/context.ts';
+import type { Services } from '../compose/services.ts';
+import { requireAuth } from '../workspace/auth.ts';
 import { ListOf } from '../http/schema-helpers.ts';
 import { Feedback, FeedbackBody, FeedbackListQuery } from './feedback.schemas.ts';
 

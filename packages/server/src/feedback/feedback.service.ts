@@ -1,6 +1,6 @@
 // Recording and listing feedback on the workspace's results.
-import { ApiError } from '../http/errors.ts';
-import type { AuthContext } from '../http/context.ts';
+import { ApiError } from '../errors.ts';
+import type { AuthContext } from '../workspace/auth.ts';
 import { InvalidCursor } from '../store/cursor.ts';
 import type { ResultStore } from '../results/results.store.ts';
 import type { FeedbackRecord, FeedbackStore } from './feedback.store.ts';

@@ -1,5 +1,5 @@
 // Feedback on results (decisions §10): one row per rating, listed newest first.
-import type { SqliteDb } from '../store/sqlite.ts';
+import type { Sql } from '../store/sql.ts';
 import { newId, nowIso } from '../ids.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 
@@ -34,25 +34,24 @@ export const toFeedback = (r: FeedbackRow): FeedbackRecord => ({
   createdAt: r.created_at,
 });
 
-export class SqliteFeedbackStore implements FeedbackStore {
-  private readonly db: SqliteDb;
-  constructor(db: SqliteDb) {
+export class SqlFeedbackStore implements FeedbackStore {
+  private readonly db: Sql;
+  constructor(db: Sql) {
     this.db = db;
   }
 
   async insert(workspaceId: string, input: { resultId: string; rating: number; comment: string | null }): Promise<FeedbackRecord> {
-    const row: FeedbackRow = { id: newId('fb'), result_id: input.resultId, rating: input.rating, comment: input.comment, created_at: nowIso(), seq: this.db.nextSeq() };
-    this.db.run(
-      'INSERT INTO feedback (id, workspace_id, result_id, rating, comment, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      row.id, workspaceId, row.result_id, row.rating, row.comment, row.created_at, row.seq,
+    const row = await this.db.get<FeedbackRow>(
+      "INSERT INTO feedback (id, workspace_id, result_id, rating, comment, created_at, seq) VALUES (?, ?, ?, ?, ?, ?, nextval('rapport_seq')) RETURNING *",
+      newId('fb'), workspaceId, input.resultId, input.rating, input.comment, nowIso(),
     );
-    return toFeedback(row);
+    return toFeedback(row as FeedbackRow);
   }
 
   /** Throws InvalidCursor for a cursor this API did not hand out. */
   async list(workspaceId: string, limit: number, cursor: string | undefined): Promise<{ data: FeedbackRecord[]; nextCursor: string | null }> {
     const before = cursor ? decodeCursor(cursor) : Number.MAX_SAFE_INTEGER;
-    const rows = this.db.all<FeedbackRow>('SELECT * FROM feedback WHERE workspace_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?', workspaceId, before, limit + 1);
+    const rows = await this.db.all<FeedbackRow>('SELECT * FROM feedback WHERE workspace_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?', workspaceId, before, limit + 1);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return { data: page.map(toFeedback), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };

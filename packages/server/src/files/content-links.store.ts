@@ -6,7 +6,7 @@
 // when that key is revoked, or when the media is deleted.
 import { hashKey, type KeyScope } from '../workspace/workspace.store.ts';
 import { randomToken } from '../ids.ts';
-import type { SqliteDb } from '../store/sqlite.ts';
+import type { Sql } from '../store/sql.ts';
 
 export const CONTENT_LINK_PREFIX = 'rl_';
 
@@ -21,18 +21,18 @@ export interface ContentLinkStore {
   check(token: string, mediaId: string, now?: number): Promise<LinkCheck>;
 }
 
-export class SqliteContentLinkStore implements ContentLinkStore {
-  private readonly db: SqliteDb;
-  constructor(db: SqliteDb) {
+export class SqlContentLinkStore implements ContentLinkStore {
+  private readonly db: Sql;
+  constructor(db: Sql) {
     this.db = db;
   }
 
   /** A new token for the media, valid until `expiresAt` (ms); links that expired are dropped. */
   async create(input: { workspaceId: string; mediaId: string; keyId: string; expiresAt: number }, now = Date.now()): Promise<string> {
     const token = `${CONTENT_LINK_PREFIX}${randomToken(40)}`;
-    this.db.transaction(() => {
-      this.db.run('DELETE FROM content_links WHERE expires_at <= ?', now);
-      this.db.run(
+    await this.db.transaction(async (tx) => {
+      await tx.run('DELETE FROM content_links WHERE expires_at <= ?', now);
+      await tx.run(
         'INSERT INTO content_links (token_hash, workspace_id, media_id, key_id, expires_at) VALUES (?, ?, ?, ?, ?)',
         hashKey(token), input.workspaceId, input.mediaId, input.keyId, input.expiresAt,
       );
@@ -42,7 +42,7 @@ export class SqliteContentLinkStore implements ContentLinkStore {
 
   /** What a token may read: this media, in its key's workspace, while key and link live. */
   async check(token: string, mediaId: string, now = Date.now()): Promise<LinkCheck> {
-    const r = this.db.get<{ workspace_id: string; media_id: string; key_id: string; expires_at: number; scope: KeyScope }>(
+    const r = await this.db.get<{ workspace_id: string; media_id: string; key_id: string; expires_at: number; scope: KeyScope }>(
       `SELECT l.workspace_id, l.media_id, l.key_id, l.expires_at, k.scope FROM content_links l
        JOIN api_keys k ON k.id = l.key_id AND k.revoked_at IS NULL WHERE l.token_hash = ?`,
       hashKey(token),

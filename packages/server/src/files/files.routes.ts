@@ -1,7 +1,7 @@
 // HTTP routes of uploads and media (decisions §7): thin handlers over FilesService.
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services.ts';
-import { requireAuth } from '../http/context.ts';
+import type { Services } from '../compose/services.ts';
+import { requireAuth } from '../workspace/auth.ts';
 import { claimIdempotencyKey, sendReplay } from '../http/idempotency-hooks.ts';
 import { IdParams, ListOf } from '../http/schema-helpers.ts';
 import { ContentLink, ContentLinkBody, ContentQuery, Diarization, DiarizationQuery, Media, MediaListQuery, ReanalyzeBody, UploadForm } from './files.schemas.ts';

@@ -4,8 +4,8 @@
 // file, is never left behind by a failed request.
 import type { FastifyRequest } from 'fastify';
 import { DIARIZATION_CONTENT_TYPES, NUMBERED, segmentTexts, toRttm, toSrt, toWebVtt, type SpeakerNames } from './diarization-export.ts';
-import { ApiError } from '../http/errors.ts';
-import type { AuthContext } from '../http/context.ts';
+import { ApiError } from '../errors.ts';
+import type { AuthContext } from '../workspace/auth.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
 import { InvalidCursor } from '../store/cursor.ts';
 import { newId, nowIso } from '../ids.ts';

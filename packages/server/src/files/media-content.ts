@@ -8,7 +8,7 @@
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import type { MediaRecord } from './media.store.ts';
 
 export type RangeAnswer = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable'; reason: string };

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { looksLikeText, sniffFormat } from './media-format.ts';
+import { looksLikeText, sniffFormat } from '@rapport/analysis';
 import { wavDurationSec } from './media-probe.ts';
 import { PNG, wavFile } from './files.fixtures.testkit.ts';
 

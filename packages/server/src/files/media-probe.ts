@@ -5,9 +5,9 @@
 // media that declares more than MAX_MEDIA_SEC is a 413.
 import { open } from 'node:fs/promises';
 import { DEMUXERS, probeMedia, type ProbeOutput, type ProbeStream, type Transcript } from '@rapport/analysis';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 import type { MediaKind } from './media.store.ts';
-import { sniffFormat, type ProbeFormat } from './media-format.ts';
+import { sniffFormat, type ProbeFormat } from '@rapport/analysis';
 import { parseTranscriptFile } from './transcript-parse.ts';
 import type { TranscriptText } from './transcript-text.ts';
 

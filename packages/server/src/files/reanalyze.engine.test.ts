@@ -8,7 +8,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENGINE_VERSION, type SpeakerCountHint } from '@rapport/analysis';
 import { buildTestApp, call, json, waitFor, type TestApp } from '../../test/helpers.ts';
-import { createEngine } from '../analysis/engine.adapter.ts';
+import { createEngine } from '../analysis/create-engine.ts';
 import type { AnalysisEngine } from '../analysis/engine.ts';
 import { fileUpload, twoVoiceWav } from './files.fixtures.testkit.ts';
 import type { Media } from './files.schemas.ts';

@@ -3,7 +3,7 @@
 // (whole numbers 1..20, numSpeakers alone or minSpeakers <= maxSpeakers), are stored with the
 // media, and are handed to the engine with every analysis of it.
 import type { SpeakerCountHint } from '@rapport/analysis';
-import { ApiError, type ErrorDetail } from '../http/errors.ts';
+import { ApiError, type ErrorDetail } from '../errors.ts';
 import { HINT_FIELDS, MAX_SPEAKERS_HINT, MIN_SPEAKERS_HINT, type HintField, type ReanalyzeBody, type SpeakerHints } from './files.schemas.ts';
 
 const RANGE = `must be a whole number from ${MIN_SPEAKERS_HINT} to ${MAX_SPEAKERS_HINT}`;

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiskSpaceGuard } from './storage-space.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 
 const MiB = 1024 * 1024;
 const is507 = (err: unknown) => err instanceof ApiError && err.code === 'INSUFFICIENT_STORAGE';

@@ -7,7 +7,7 @@
 // reserved when it is admitted, and every chunk is checked before it is written against the free
 // space (measured at most every MEASURE_MS) less what this process wrote since and still expects.
 import { statfs } from 'node:fs/promises';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 
 /** Bytes an unprivileged process may still write on the file system of `dir`; null when unknown. */
 export async function freeBytes(dir: string): Promise<number | null> {

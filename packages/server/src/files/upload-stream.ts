@@ -8,9 +8,9 @@ import { Transform, type Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { WriteStream } from 'node:fs';
-import { ApiError, type ErrorDetail } from '../http/errors.ts';
+import { ApiError, type ErrorDetail } from '../errors.ts';
 import type { BlobStore } from '../store/blob-store.ts';
-import { SNIFF_BYTES } from './media-format.ts';
+import { SNIFF_BYTES } from '@rapport/analysis';
 
 export interface ReceivedUpload {
   tempPath: string;

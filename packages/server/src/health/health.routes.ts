@@ -3,8 +3,8 @@
 // METRICS_TOKEN is unset (issue 32, finding 2): its figures are this process's counters.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Services } from '../services.ts';
-import { ApiError } from '../http/errors.ts';
+import type { Services } from '../compose/services.ts';
+import { ApiError } from '../errors.ts';
 
 export function registerHealthRoutes(app: FastifyInstance, services: Services): void {
   app.get('/healthz', async () => ({ status: 'ok' }));

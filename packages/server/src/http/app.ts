@@ -4,7 +4,8 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { apiKeyOf, KEY_CONFLICT_MESSAGE } from './api-key.ts';
-import { ApiError, errorBody } from './errors.ts';
+import { ApiError } from '../errors.ts';
+import { errorBody } from './errors.ts';
 import { validatorCompiler, ajvDetails } from './validation.ts';
 import { OpenApiBuilder } from './openapi.ts';
 import { registerIdempotencyHooks } from './idempotency-hooks.ts';
@@ -12,7 +13,7 @@ import { clientErrorHandler } from './client-errors.ts';
 import { checkRateLimit, type RateLimitCounter } from './rate-limit.ts';
 import { newId } from '../ids.ts';
 import type { Config } from '../config.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../compose/services.ts';
 import './context.ts';
 
 export interface AppOptions {

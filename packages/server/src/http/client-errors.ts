@@ -3,7 +3,8 @@
 // are answered with the error body of decisions §2 and a request id, like every other error;
 // they got fastify's own body before (issue 32, finding 12). The connection is closed after.
 import type { Socket } from 'node:net';
-import { ApiError, errorBody } from './errors.ts';
+import { ApiError } from '../errors.ts';
+import { errorBody } from './errors.ts';
 import { newId } from '../ids.ts';
 
 export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {

@@ -1,15 +1,7 @@
 // Per-request state and per-route options that the hooks and the OpenAPI builder read.
 import type { TSchema } from 'typebox';
-import type { RateClass } from './rate-limit.ts';
-import type { KeyScope, RateLimitOverrides } from '../workspace/workspace.store.ts';
-
-export interface AuthContext {
-  workspaceId: string;
-  keyId: string;
-  scope: KeyScope;
-  /** The workspace's own rate limits, where an operator set them (decisions §4). */
-  rateLimits?: RateLimitOverrides;
-}
+import type { RateClass } from '../config.ts';
+import type { AuthContext } from '../workspace/auth.ts';
 
 export interface RouteDoc {
   summary: string;
@@ -50,9 +42,4 @@ declare module 'fastify' {
     revealsSecret?: boolean;
     doc?: RouteDoc;
   }
-}
-
-export function requireAuth(auth: AuthContext | null): AuthContext {
-  if (!auth) throw new Error('route reached without authentication');
-  return auth;
 }

@@ -8,7 +8,7 @@
 // handler: its route (`idempotencyAfterBody`) takes the key itself once the body is received,
 // with what the body held (claimIdempotencyKey), so that other bytes under the same key are 422.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../errors.ts';
 import { requestHash, type IdempotencyScope, type IdempotencyStore, type StoredResponse } from '../idempotency/idempotency.store.ts';
 
 const scopes = new WeakMap<FastifyRequest, IdempotencyScope>();

@@ -2,7 +2,7 @@
 // validate requests describe them here, so the document cannot drift from the code.
 import type { RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
-import { ERRORS } from './errors.ts';
+import { ERRORS } from '../errors.ts';
 
 interface CollectedRoute {
   method: string;

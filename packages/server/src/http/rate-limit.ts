@@ -1,9 +1,7 @@
 // Fixed-window rate limits of decisions §4: windows aligned to the UTC minute, counted per API
 // key (per client IP without a valid key). Counters sit behind `RateLimitCounter` so that a
 // Redis adapter can replace the in-memory one when several API processes share the limits.
-import type { RateLimitConfig } from '../config.ts';
-
-export type RateClass = keyof RateLimitConfig;
+import type { RateClass, RateLimitConfig } from '../config.ts';
 
 export interface RateLimitCounter {
   /**

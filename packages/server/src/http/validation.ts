@@ -4,7 +4,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { ErrorDetail } from './errors.ts';
+import type { ErrorDetail } from '../errors.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under Node's ESM interop.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;

@@ -2,8 +2,10 @@
 // (`in_flight`) before the work starts and completed with the response in the same transaction
 // as the work itself (see JobStore.create), so a crash can never leave work done without its
 // replayable answer. A key left in flight by a crashed request is taken over after a minute.
+// Taking a key inserts it first: of two processes taking the same new key at once, exactly one
+// inserts; the other reads the row, locked, and answers in_flight, replay or mismatch.
 import { createHash } from 'node:crypto';
-import type { SqliteDb } from '../store/sqlite.ts';
+import type { Sql } from '../store/sql.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const ABANDONED_AFTER_MS = 60 * 1000;
@@ -56,7 +58,7 @@ export interface KeyCompletion {
   response: StoredResponse;
 }
 
-/** What a stored key row turns into for a request that finds it (shared by both backends). */
+/** What a stored key row turns into for a request that finds it. */
 export function takeOutcome(
   row: { request_hash: string; state: string; status_code: number | null; response_json: string | null; created_at: number } | undefined,
   hash: string,
@@ -71,45 +73,47 @@ export function takeOutcome(
   return { state: 'replay', response: { statusCode: row.status_code ?? 200, body: stored.body, headers: stored.headers } };
 }
 
-export const COMPLETE_KEY_SQL = "UPDATE idempotency_keys SET state = 'done', status_code = ?, response_json = ? WHERE workspace_id = ? AND route = ? AND key = ?";
-
 export function completionParams(c: KeyCompletion): [number, string, string, string, string] {
   return [c.response.statusCode, JSON.stringify({ body: c.response.body, headers: c.response.headers }), c.scope.workspaceId, c.scope.route, c.scope.key];
 }
 
-/** Completes a key inside the caller's embedded-store transaction. */
-export function completeKey(db: SqliteDb, c: KeyCompletion): void {
-  db.run(COMPLETE_KEY_SQL, ...completionParams(c));
+/** Completes a key inside the caller's transaction. */
+export async function completeKey(tx: Sql, c: KeyCompletion): Promise<void> {
+  await tx.run("UPDATE idempotency_keys SET state = 'done', status_code = ?, response_json = ? WHERE workspace_id = ? AND route = ? AND key = ?", ...completionParams(c));
 }
 
-export class SqliteIdempotencyStore implements IdempotencyStore {
-  private readonly db: SqliteDb;
-  constructor(db: SqliteDb) {
+export class SqlIdempotencyStore implements IdempotencyStore {
+  private readonly db: Sql;
+  constructor(db: Sql) {
     this.db = db;
   }
 
   async take(scope: IdempotencyScope, hash: string, now: number = Date.now()): Promise<TakeResult> {
-    return this.db.transaction(() => {
-      const row = this.db.get<{ request_hash: string; state: string; status_code: number | null; response_json: string | null; created_at: number }>(
-        'SELECT * FROM idempotency_keys WHERE workspace_id = ? AND route = ? AND key = ?',
+    return this.db.transaction(async (tx): Promise<TakeResult> => {
+      const inserted = await tx.run(
+        `INSERT INTO idempotency_keys (workspace_id, route, key, request_hash, state, created_at) VALUES (?, ?, ?, ?, 'in_flight', ?)
+         ON CONFLICT (workspace_id, route, key) DO NOTHING`,
+        scope.workspaceId, scope.route, scope.key, hash, now,
+      );
+      if (inserted === 1) return { state: 'new' };
+      const row = await tx.get<{ request_hash: string; state: string; status_code: number | null; response_json: string | null; created_at: number }>(
+        `SELECT * FROM idempotency_keys WHERE workspace_id = ? AND route = ? AND key = ?${tx.dialect.forUpdate}`,
         scope.workspaceId, scope.route, scope.key,
       );
       const outcome = takeOutcome(row, hash, now);
-      if (outcome === 'take') {
-        this.db.run(
-          `INSERT INTO idempotency_keys (workspace_id, route, key, request_hash, state, created_at) VALUES (?, ?, ?, ?, 'in_flight', ?)
-           ON CONFLICT (workspace_id, route, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight',
-           status_code = NULL, response_json = NULL, created_at = excluded.created_at`,
-          scope.workspaceId, scope.route, scope.key, hash, now,
-        );
-        return { state: 'new' } as const;
-      }
-      return outcome;
+      if (outcome !== 'take') return outcome;
+      await tx.run(
+        `INSERT INTO idempotency_keys (workspace_id, route, key, request_hash, state, created_at) VALUES (?, ?, ?, ?, 'in_flight', ?)
+         ON CONFLICT (workspace_id, route, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight',
+         status_code = NULL, response_json = NULL, created_at = excluded.created_at`,
+        scope.workspaceId, scope.route, scope.key, hash, now,
+      );
+      return { state: 'new' };
     });
   }
 
   async complete(scope: IdempotencyScope, response: StoredResponse): Promise<void> {
-    completeKey(this.db, { scope, response });
+    await completeKey(this.db, { scope, response });
   }
 
   async purgeExpired(now: number = Date.now()): Promise<number> {
@@ -117,6 +121,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   async release(scope: IdempotencyScope): Promise<void> {
-    this.db.run("DELETE FROM idempotency_keys WHERE workspace_id = ? AND route = ? AND key = ? AND state = 'in_flight'", scope.workspaceId, scope.route, scope.key);
+    await this.db.run("DELETE FROM idempotency_keys WHERE workspace_id = ? AND route = ? AND key = ? AND state = 'in_flight'", scope.workspaceId, scope.route, scope.key);
   }
 }
+

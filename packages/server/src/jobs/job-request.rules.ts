@@ -1,7 +1,7 @@
 // Rules of decisions §5 that a JSON Schema does not express well, for the parts every job kind
 // shares: fields a selector's strategy requires, timerange order, webhook URL and header rules.
 // Every fault is reported at once, each with its JSON Pointer.
-import type { ErrorDetail } from '../http/errors.ts';
+import type { ErrorDetail } from '../errors.ts';
 import type { Member, WebhookTarget } from './job-request.schemas.ts';
 
 const RESERVED_HEADERS = new Set(['host', 'content-type', 'content-length', 'transfer-encoding', 'connection', 'user-agent']);

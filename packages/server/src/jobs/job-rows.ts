@@ -1,6 +1,6 @@
 // A job's row and its mapping to the job resource, the same on both backends, and what a
-// creation is given (job-creation.ts, job-creation.pg.ts).
-import type { JobError } from '../http/errors.ts';
+// creation is given (job-creation.ts, job-batch-insert.ts).
+import type { JobError } from './job-failure.ts';
 import type { KeyCompletion } from '../idempotency/idempotency.store.ts';
 import type { Job, JobStage, JobType } from './jobs.schemas.ts';
 

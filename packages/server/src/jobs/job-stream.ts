@@ -7,7 +7,7 @@ import { HEARTBEAT_MS, STORE_POLL_MS, frame, lastEventId, openStream } from '../
 import type { JobEvent, JobStore } from './jobs.store.ts';
 import type { JobEventBus } from '../events/job-event-bus.ts';
 import type { Job } from './jobs.schemas.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
 
 function eventName(job: Job): JobEvent['event'] {
   return job.status === 'succeeded' ? 'job.succeeded' : job.status === 'failed' ? 'job.failed' : 'job.updated';

@@ -1,4 +1,4 @@
-// The `job.run` task: take a result job of any kind (job-kinds.ts) from queued to a terminal state. It waits
+// The `job.run` task: take a result job of any kind (registered-kinds.ts) from queued to a terminal state. It waits
 // (without holding a worker slot) for the media analyses it needs, resolves its members,
 // scores, writes the document, and ends the job with its result and webhook event in one
 // transaction. A JobFailure ends the job at once with its code; other errors are retried by
@@ -7,10 +7,10 @@ import type { Task } from '../queue/queue.store.ts';
 import type { TaskContext, TaskHandler, TaskOutcome } from '../queue/worker.ts';
 import type { JobStore } from './jobs.store.ts';
 import { ENGINE_UNAVAILABLE_MESSAGE, type AnalysisEngine, type MediaAnalysisMap } from '../analysis/engine.ts';
-import { JobFailure, type JobError } from '../http/errors.ts';
+import { JobFailure, type JobError } from './job-failure.ts';
 import { newId, nowIso } from '../ids.ts';
-import type { JobRequest } from './job-kind.ts';
-import { jobKind } from './job-kinds.ts';
+import type { JobRequest } from './result-kind.ts';
+import { jobKind } from './registered-kinds.ts';
 import type { Job, JobStage } from './jobs.schemas.ts';
 import { failureOutbox, webhookOf } from './jobs.service.ts';
 import { checkMediaReady, resolveMember, type MemberStores, type ResolvedProfile } from './member-resolver.ts';

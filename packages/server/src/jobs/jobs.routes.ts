@@ -1,7 +1,7 @@
 // HTTP routes of the job resource and its progress streams.
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services.ts';
-import { requireAuth } from '../http/context.ts';
+import type { Services } from '../compose/services.ts';
+import { requireAuth } from '../workspace/auth.ts';
 import { IdParams, ListOf } from '../http/schema-helpers.ts';
 import { Job, JobListQuery } from './jobs.schemas.ts';
 import { streamJob, streamWorkspace } from './job-stream.ts';

@@ -15,7 +15,7 @@ export const JOB_STAGES = [
 ] as const;
 export type JobStage = (typeof JOB_STAGES)[number];
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-/** Every kind of result job; the job-kind table (job-kinds.ts) holds one entry per type. */
+/** Every kind of result job; the job-kind table (registered-kinds.ts) holds one entry per type. */
 export const JOB_TYPES = ['matching', 'report'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 

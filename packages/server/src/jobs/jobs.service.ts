@@ -1,15 +1,16 @@
 // Creating, reading, listing and cancelling jobs, shared by matching and report jobs: credits
 // are reserved with the job, the job is queued in the same transaction, idempotency keys are
 // honoured, and the receipt carries an estimate of the wait.
-import { ApiError, type JobError } from '../http/errors.ts';
+import { ApiError } from '../errors.ts';
+import type { JobError } from './job-failure.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
 import { requestHash, type IdempotencyStore, type IdempotencyScope } from '../idempotency/idempotency.store.ts';
 import type { JobStore, OutboxEvent } from './jobs.store.ts';
 import type { Job, JobListQuery, JobType } from './jobs.schemas.ts';
 import type { JobReceipt } from './job-request.schemas.ts';
-import type { AuthContext } from '../http/context.ts';
+import type { AuthContext } from '../workspace/auth.ts';
 import { InvalidCursor } from '../store/cursor.ts';
-import { jobKind } from './job-kinds.ts';
+import { jobKind } from './registered-kinds.ts';
 
 /** A matching or report job costs 1 credit (decisions §10). */
 export const JOB_COST = 1;

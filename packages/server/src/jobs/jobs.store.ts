@@ -1,23 +1,24 @@
-// Jobs: the store's interface, and the job state machine on the embedded store (queued ->
-// running -> succeeded | failed). Every state change appends a numbered event to the job event
-// log (job-events.store.ts), and the terminal change writes, in one transaction, the result, the
-// webhook event with its delivery (the outbox, outbox.ts), the credit charge or release, and
-// removes the job's task: a job can end only once, and never without its event. Creation, with
-// its group commit, is job-creation.ts; the figures behind `estimatedWaitSec`, wait-estimate.ts.
-import type { SqliteDb } from '../store/sqlite.ts';
+// Jobs: the store's interface, and the job state machine (queued -> running -> succeeded |
+// failed). Every state change is a guarded UPDATE and its numbered event (the job event log,
+// job-events.store.ts) in one transaction; the terminal change writes, in one transaction, the
+// result, the webhook event with its delivery (the outbox, outbox.ts), the credit charge or
+// release, and removes the job's task. That transaction reads the job FOR UPDATE (on PostgreSQL)
+// and writes only while it is queued or running, so that a job ends exactly once whichever
+// process ends it, and never without its event. Creation is job-creation.ts (with the embedded
+// engine's group commit) or job-batch-insert.ts (PostgreSQL: one statement per workspace batch);
+// the figures behind `estimatedWaitSec`, wait-estimate.ts.
+import type { Sql } from '../store/sql.ts';
 import { nowIso } from '../ids.ts';
 import { dropTasks } from '../queue/queue.store.ts';
 import { chargeCredits, releaseCredits } from '../credits/credits.ledger.ts';
-import type { JobError } from '../http/errors.ts';
-import type { Job, JobListQuery, JobStage } from './jobs.schemas.ts';
+import type { JobError } from './job-failure.ts';
+import type { Job, JobListQuery, JobStage, JobType } from './jobs.schemas.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import { writeOutbox, type OutboxEvent } from './outbox.ts';
-import { SqliteJobEventLog, type JobEvent, type JobEventLog, type JobEventName } from './job-events.store.ts';
-import { SqliteJobCreation } from './job-creation.ts';
+import { SqlJobEventLog, type JobEvent, type JobEventAnnouncer, type JobEventLog, type JobEventName } from './job-events.store.ts';
+import { TransactionJobCreation, type JobCreation } from './job-creation.ts';
 import { WaitEstimate } from './wait-estimate.ts';
-import { JobStoreReads } from './job-store-reads.ts';
 import { toJob, type CreateInput, type JobRow } from './job-rows.ts';
-import type { JobType } from './jobs.schemas.ts';
 
 export type { OutboxEvent } from './outbox.ts';
 export type { JobEvent, JobEventName } from './job-events.store.ts';
@@ -56,44 +57,68 @@ export interface JobStore extends JobEventLog {
   recentDurationSec(workspaceId: string): Promise<number | null>;
 }
 
-export class SqliteJobStore extends JobStoreReads implements JobStore {
-  private readonly db: SqliteDb;
-  private readonly onEvent: (workspaceId: string, event: JobEvent) => void;
-  protected readonly events: SqliteJobEventLog;
-  private readonly creation: SqliteJobCreation;
-  protected readonly estimate: WaitEstimate;
+/** What PostgreSQL's wiring gives the job store: the NOTIFY of each event, and creation in batch statements. */
+export interface JobStoreEngine {
+  announcer: JobEventAnnouncer;
+  creation(events: SqlJobEventLog, created: (workspaceId: string, event: JobEvent) => void): JobCreation;
+}
 
-  constructor(db: SqliteDb, onEvent: (workspaceId: string, event: JobEvent) => void) {
-    super();
+export class SqlJobStore implements JobStore {
+  private readonly db: Sql;
+  private readonly onEvent: (workspaceId: string, event: JobEvent) => void;
+  private readonly events: SqlJobEventLog;
+  private readonly creation: JobCreation;
+  private readonly estimate: WaitEstimate;
+
+  constructor(db: Sql, onEvent: (workspaceId: string, event: JobEvent) => void, engine?: JobStoreEngine) {
     this.db = db;
     this.onEvent = onEvent;
-    this.events = new SqliteJobEventLog(db);
-    this.creation = new SqliteJobCreation(db, this.events, (workspaceId, event) => {
+    this.events = new SqlJobEventLog(db, engine?.announcer);
+    const created = (workspaceId: string, event: JobEvent) => {
       this.estimate.created(workspaceId);
       this.publish(workspaceId, event);
-    });
+    };
+    this.creation = engine ? engine.creation(this.events, created) : new TransactionJobCreation(db, this.events, created);
     this.estimate = new WaitEstimate({
-      countActive: (workspaceId) => this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE workspace_id = ? AND kind = 'job.run'", workspaceId)?.n ?? 0,
+      countActive: async (workspaceId) => (await this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE workspace_id = ? AND kind = 'job.run'", workspaceId))?.n ?? 0,
       // Among the workspace's last RECENT_JOBS jobs (its index, newest first, so the cost does
       // not grow with the table), the 50 newest that succeeded.
-      meanRecentDurationSec: (workspaceId) => this.db.get<{ avg: number | null }>(
-        `SELECT AVG((julianday(finished_at) - julianday(started_at)) * 86400.0) AS avg FROM
-         (SELECT started_at, finished_at FROM (SELECT started_at, finished_at, status, seq FROM jobs WHERE workspace_id = ? ORDER BY seq DESC LIMIT ?)
-          WHERE status = 'succeeded' AND started_at IS NOT NULL ORDER BY seq DESC LIMIT 50)`,
+      meanRecentDurationSec: async (workspaceId) => (await this.db.get<{ avg: number | null }>(
+        `SELECT AVG(${this.db.dialect.secondsBetween('started_at', 'finished_at')}) AS avg FROM
+         (SELECT started_at, finished_at FROM (SELECT started_at, finished_at, status, seq FROM jobs WHERE workspace_id = ? ORDER BY seq DESC LIMIT ?) r
+          WHERE status = 'succeeded' AND started_at IS NOT NULL ORDER BY seq DESC LIMIT 50) j`,
         workspaceId, RECENT_JOBS,
-      )?.avg ?? null,
+      ))?.avg ?? null,
     });
   }
 
-  private row(id: string): JobRow | undefined {
-    return this.db.get<JobRow>('SELECT * FROM jobs WHERE id = ?', id);
+  eventsAfter(jobId: string, afterSeq: number): Promise<JobEvent[]> {
+    return this.events.eventsAfter(jobId, afterSeq);
   }
 
-  /** Counts the event on the job's row and appends it, for the row as it now is; inside the caller's transaction. */
-  private appendEvent(id: string, event: JobEventName): JobEvent {
-    this.db.run('UPDATE jobs SET event_seq = event_seq + 1 WHERE id = ?', id);
-    const r = this.row(id) as JobRow;
-    return this.events.append(r.workspace_id, { jobId: id, seq: r.event_seq, event, job: toJob(r) });
+  workspaceEventsAfter(workspaceId: string, afterId: number, limit?: number): Promise<JobEvent[]> {
+    return this.events.workspaceEventsAfter(workspaceId, afterId, limit);
+  }
+
+  latestWorkspaceEventId(workspaceId: string): Promise<number> {
+    return this.events.latestWorkspaceEventId(workspaceId);
+  }
+
+  prunedWorkspaceEventId(workspaceId: string): Promise<number> {
+    return this.events.prunedWorkspaceEventId(workspaceId);
+  }
+
+  activeCount(workspaceId: string): Promise<number> {
+    return this.estimate.activeCount(workspaceId);
+  }
+
+  recentDurationSec(workspaceId: string): Promise<number | null> {
+    return this.estimate.recentDurationSec(workspaceId);
+  }
+
+  /** Appends the event for the job's current row (`r`, already counting it in event_seq); inside the caller's transaction. */
+  private appendEvent(tx: Sql, r: JobRow, event: JobEventName): Promise<JobEvent> {
+    return this.events.append(tx, r.workspace_id, { jobId: r.id, seq: r.event_seq, event, job: toJob(r) });
   }
 
   private publish(workspaceId: string, event: JobEvent): void {
@@ -109,33 +134,33 @@ export class SqliteJobStore extends JobStoreReads implements JobStore {
   }
 
   async get(workspaceId: string, id: string): Promise<Job | null> {
-    const r = this.db.get<JobRow>('SELECT * FROM jobs WHERE id = ? AND workspace_id = ?', id, workspaceId);
+    const r = await this.db.get<JobRow>('SELECT * FROM jobs WHERE id = ? AND workspace_id = ?', id, workspaceId);
     return r ? toJob(r) : null;
   }
 
   async load(id: string): Promise<StoredJob | null> {
-    const r = this.row(id);
+    const r = await this.db.get<JobRow>('SELECT * FROM jobs WHERE id = ?', id);
     return r ? { job: toJob(r), workspaceId: r.workspace_id, request: JSON.parse(r.request_json), cost: r.cost } : null;
   }
 
   async list(workspaceId: string, query: JobListQuery): Promise<{ data: Job[]; nextCursor: string | null }> {
     const limit = query.limit ?? 20;
     const before = query.cursor ? decodeCursor(query.cursor) : Number.MAX_SAFE_INTEGER;
-    const rows = this.db.all<JobRow>(
-      `SELECT * FROM jobs WHERE workspace_id = ? AND seq < ? AND (? IS NULL OR type = ?) AND (? IS NULL OR status = ?)
-       ORDER BY seq DESC LIMIT ?`,
-      workspaceId, before, query.type ?? null, query.type ?? null, query.status ?? null, query.status ?? null, limit + 1,
+    const rows = await this.db.all<JobRow>(
+      `SELECT * FROM jobs WHERE workspace_id = ?1 AND seq < ?2 AND (CAST(?3 AS TEXT) IS NULL OR type = CAST(?3 AS TEXT)) AND (CAST(?4 AS TEXT) IS NULL OR status = CAST(?4 AS TEXT))
+       ORDER BY seq DESC LIMIT ?5`,
+      workspaceId, before, query.type ?? null, query.status ?? null, limit + 1,
     );
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return { data: page.map(toJob), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
   }
 
-  private change(id: string, sql: string, params: (string | number | null)[], event: JobEventName): Job | null {
-    const out = this.db.transaction(() => {
-      if (this.db.run(sql, ...params) !== 1) return null;
-      const r = this.row(id) as JobRow;
-      return { workspaceId: r.workspace_id, event: this.appendEvent(id, event) };
+  /** One guarded UPDATE (RETURNING the row, event_seq counted) and its event, in one transaction. */
+  private async change(sql: string, params: (string | number | null)[], event: JobEventName): Promise<Job | null> {
+    const out = await this.db.transaction(async (tx) => {
+      const r = await tx.get<JobRow>(sql, ...params);
+      return r ? { workspaceId: r.workspace_id, event: await this.appendEvent(tx, r, event) } : null;
     });
     if (!out) return null;
     this.publish(out.workspaceId, out.event);
@@ -143,52 +168,55 @@ export class SqliteJobStore extends JobStoreReads implements JobStore {
   }
 
   async start(id: string): Promise<Job | null> {
-    const changed = this.change(
-      id,
-      "UPDATE jobs SET status = 'running', stage = 'preparing_media', started_at = COALESCE(started_at, ?) WHERE id = ? AND status = 'queued'",
+    const changed = await this.change(
+      `UPDATE jobs SET status = 'running', stage = 'preparing_media', started_at = COALESCE(started_at, ?), event_seq = event_seq + 1
+       WHERE id = ? AND status = 'queued' RETURNING *`,
       [nowIso(), id],
       'job.updated',
     );
     if (changed) return changed;
-    const r = this.row(id);
+    const r = await this.db.get<JobRow>('SELECT * FROM jobs WHERE id = ?', id);
     return r && r.status === 'running' ? toJob(r) : null;
   }
 
   async progress(id: string, stage: JobStage, progress: number): Promise<Job | null> {
     return this.change(
-      id,
-      "UPDATE jobs SET stage = ?, progress = MAX(progress, ?) WHERE id = ? AND status = 'running' AND (stage != ? OR progress < ?)",
-      [stage, progress, id, stage, progress],
+      `UPDATE jobs SET stage = ?1, progress = GREATEST(progress, ?2), event_seq = event_seq + 1
+       WHERE id = ?3 AND status = 'running' AND (stage <> ?1 OR progress < ?2) RETURNING *`,
+      [stage, progress, id],
       'job.updated',
     );
   }
 
-  private finish(id: string, outcome: { result?: ResultToStore; error?: JobError }, outbox: OutboxEvent): Job | null {
+  private async finish(id: string, outcome: { result?: ResultToStore; error?: JobError }, outbox: OutboxEvent): Promise<Job | null> {
     const now = nowIso();
-    const out = this.db.transaction(() => {
-      const r = this.row(id);
+    const out = await this.db.transaction(async (tx) => {
+      const r = await tx.get<JobRow>(`SELECT * FROM jobs WHERE id = ?${tx.dialect.forUpdate}`, id);
       if (!r || (r.status !== 'queued' && r.status !== 'running')) return null;
+      let ended: JobRow | undefined;
       if (outcome.result) {
         const res = outcome.result;
-        this.db.run(
+        await tx.run(
           'INSERT INTO results (id, workspace_id, job_id, kind, payload_json, evidence_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
           res.id, r.workspace_id, id, res.kind, res.payloadJson, res.evidenceJson, now,
         );
-        this.db.run(
-          "UPDATE jobs SET status = 'succeeded', stage = 'done', progress = 1, result_id = ?, finished_at = ? WHERE id = ?",
+        ended = await tx.get<JobRow>(
+          `UPDATE jobs SET status = 'succeeded', stage = 'done', progress = 1, result_id = ?, finished_at = ?, event_seq = event_seq + 1
+           WHERE id = ? RETURNING *`,
           res.id, now, id,
         );
-        chargeCredits(this.db, r.workspace_id, r.cost, { jobId: id });
+        await chargeCredits(tx, r.workspace_id, r.cost, { jobId: id });
       } else {
-        this.db.run(
-          "UPDATE jobs SET status = 'failed', error_json = ?, finished_at = ?, started_at = COALESCE(started_at, ?) WHERE id = ?",
-          JSON.stringify(outcome.error), now, now, id,
+        ended = await tx.get<JobRow>(
+          `UPDATE jobs SET status = 'failed', error_json = ?1, finished_at = ?2, started_at = COALESCE(started_at, ?2), event_seq = event_seq + 1
+           WHERE id = ?3 RETURNING *`,
+          JSON.stringify(outcome.error), now, id,
         );
-        releaseCredits(this.db, r.workspace_id, r.cost, { jobId: id });
+        await releaseCredits(tx, r.workspace_id, r.cost, { jobId: id });
       }
-      dropTasks(this.db, 'job.run', id);
-      writeOutbox(this.db, r.workspace_id, id, now, outbox);
-      return { workspaceId: r.workspace_id, event: this.appendEvent(id, outcome.result ? 'job.succeeded' : 'job.failed') };
+      await dropTasks(tx, 'job.run', id);
+      await writeOutbox(tx, r.workspace_id, id, now, outbox);
+      return { workspaceId: r.workspace_id, event: await this.appendEvent(tx, ended as JobRow, outcome.result ? 'job.succeeded' : 'job.failed') };
     });
     if (!out) return null;
     this.estimate.ended(out.workspaceId);
@@ -204,3 +232,4 @@ export class SqliteJobStore extends JobStoreReads implements JobStore {
     return this.finish(id, { error }, outbox);
   }
 }
+

@@ -2,7 +2,7 @@
 // selector to one speaker of one media, an entity reference to the entity's profile over all
 // its media (decisions §5). Media that is still being analysed makes the caller wait.
 import { enoughSpeech, MIN_SPEECH_SEC_TO_JUDGE, type MediaAnalysis } from '@rapport/analysis';
-import { JobFailure } from '../http/errors.ts';
+import { JobFailure } from './job-failure.ts';
 import type { EntityStore } from '../entities/entities.store.ts';
 import type { AnalysisEngine, MemberInput } from '../analysis/engine.ts';
 import type { Member } from './job-request.schemas.ts';

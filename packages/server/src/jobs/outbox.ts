@@ -1,8 +1,7 @@
 // The webhook outbox (decisions §8), written in the transaction that ends a job: the event row
 // that the delivery log and redelivery read, and a pending delivery when the job named a
-// webhook. The same rows on both backends; the dispatcher (webhooks/) sends them.
-import type { SqliteDb } from '../store/sqlite.ts';
-import type { PgExec } from '../store/pg.ts';
+// webhook. The dispatcher (webhooks/) sends them.
+import type { Sql } from '../store/sql.ts';
 import { newId, nowIso } from '../ids.ts';
 
 /** The webhook event written with the terminal state; null when the job asked for no webhook. */
@@ -12,7 +11,7 @@ export interface OutboxEvent {
   webhook: { url: string; headers?: Record<string, string> } | undefined;
 }
 
-/** The webhook event's id, creation time and body (the same on both backends). */
+/** The webhook event's id, creation time and body. */
 export function outboxEvent(terminalAt: string, outbox: OutboxEvent): { eventId: string; createdAt: string; body: string } {
   const eventId = newId('evt');
   const createdAt = nowIso();
@@ -20,25 +19,13 @@ export function outboxEvent(terminalAt: string, outbox: OutboxEvent): { eventId:
 }
 
 /** The outbox: the event row, and a pending delivery when the job named a webhook. */
-export function writeOutbox(db: SqliteDb, workspaceId: string, jobId: string, terminalAt: string, outbox: OutboxEvent): void {
+export async function writeOutbox(tx: Sql, workspaceId: string, jobId: string, terminalAt: string, outbox: OutboxEvent): Promise<void> {
   const { eventId, createdAt, body } = outboxEvent(terminalAt, outbox);
-  db.run('INSERT INTO events (id, workspace_id, job_id, type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)', eventId, workspaceId, jobId, outbox.type, body, createdAt);
-  if (!outbox.webhook) return;
-  db.run(
-    `INSERT INTO webhook_deliveries (id, workspace_id, event_id, job_id, url, headers_json, status, attempts, next_attempt_at, created_at, updated_at, seq)
-     VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
-    newId('dlv'), workspaceId, eventId, jobId, outbox.webhook.url, JSON.stringify(outbox.webhook.headers ?? {}), Date.now(), createdAt, createdAt, db.nextSeq(),
-  );
-}
-
-/** The outbox: the event row, and a pending delivery when the job named a webhook. */
-export async function writeOutboxPg(tx: PgExec, workspaceId: string, jobId: string, terminalAt: string, outbox: OutboxEvent): Promise<void> {
-  const { eventId, createdAt, body } = outboxEvent(terminalAt, outbox);
-  await tx.run('INSERT INTO events (id, workspace_id, job_id, type, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)', eventId, workspaceId, jobId, outbox.type, body, createdAt);
+  await tx.run('INSERT INTO events (id, workspace_id, job_id, type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)', eventId, workspaceId, jobId, outbox.type, body, createdAt);
   if (!outbox.webhook) return;
   await tx.run(
-    `INSERT INTO webhook_deliveries (id, workspace_id, event_id, job_id, url, headers_json, status, attempts, next_attempt_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, $8, $8)`,
+    `INSERT INTO webhook_deliveries (id, workspace_id, event_id, job_id, url, headers_json, status, attempts, next_attempt_at, created_at, updated_at, seq)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', 0, ?7, ?8, ?8, nextval('rapport_seq'))`,
     newId('dlv'), workspaceId, eventId, jobId, outbox.webhook.url, JSON.stringify(outbox.webhook.headers ?? {}), Date.now(), createdAt,
   );
 }

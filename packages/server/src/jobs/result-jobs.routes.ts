@@ -1,15 +1,15 @@
-// HTTP routes of one result-job kind (job-kinds.ts): create a job, its result by job id, the
+// HTTP routes of one result-job kind (registered-kinds.ts): create a job, its result by job id, the
 // result, its standalone HTML and its evidence. Thin handlers over ResultJobService; the paths,
 // schemas and documentation come from the kind.
 import type { FastifyInstance } from 'fastify';
 import { RESULT_HTML_CSP } from '@rapport/analysis';
 import { Type } from 'typebox';
-import type { Services } from '../services.ts';
-import { requireAuth } from '../http/context.ts';
+import type { Services } from '../compose/services.ts';
+import { requireAuth } from '../workspace/auth.ts';
 import { idempotencyKeyOf } from '../http/idempotency-hooks.ts';
 import { Strict } from '../http/schema-helpers.ts';
 import { JobReceipt } from './job-request.schemas.ts';
-import type { JobKind, JobRequest } from './job-kind.ts';
+import type { JobKind, JobRequest } from './result-kind.ts';
 
 const JobIdParams = Strict({ jobId: Type.String({ minLength: 1, maxLength: 256 }) });
 

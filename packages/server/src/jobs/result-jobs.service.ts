@@ -1,8 +1,8 @@
-// Result jobs of every kind (job-kinds.ts): validate what the schema cannot, check references in
+// Result jobs of every kind (registered-kinds.ts): validate what the schema cannot, check references in
 // the caller's workspace, create the job (with credits and idempotency, jobs.service.ts), and
 // read its result, evidence and standalone HTML.
-import { ApiError, type ErrorDetail } from '../http/errors.ts';
-import type { AuthContext } from '../http/context.ts';
+import { ApiError, type ErrorDetail } from '../errors.ts';
+import type { AuthContext } from '../workspace/auth.ts';
 import type { Member } from './job-request.schemas.ts';
 import { memberRuleErrors, webhookRuleErrors } from './job-request.rules.ts';
 import type { ResultStore } from '../results/results.store.ts';
@@ -11,7 +11,7 @@ import { resultHtml } from '../results/result-html.ts';
 import type { JobService } from './jobs.service.ts';
 import type { JobStore } from './jobs.store.ts';
 import type { Reference, ReferenceStore } from './references.store.ts';
-import type { JobKind, JobRequest } from './job-kind.ts';
+import type { JobKind, JobRequest } from './result-kind.ts';
 import { destinationErrors, type DestinationRules } from '../webhooks/destination-rules.ts';
 
 /** What ResultJobService uses: job creation, the job and result stores, and the reference checks. */

@@ -1,5 +1,5 @@
-// Matching jobs as a job kind (jobs/job-kind.ts): a target compared with a group of 1 to 20.
-import type { JobKind, JobRequest } from '../jobs/job-kind.ts';
+// Matching jobs as a job kind (jobs/result-kind.ts): a target compared with a group of 1 to 20.
+import type { JobKind, JobRequest } from '../jobs/result-kind.ts';
 import { MatchingJobRequest, MatchingPayload } from './matching.schemas.ts';
 import { groupRuleErrors, selfMatchErrors } from './matching.rules.ts';
 

@@ -1,7 +1,7 @@
 // The matching request's own rules that a JSON Schema does not express well: the group's size,
 // and no member that is visibly the target itself (decisions §14), each reported with its JSON
 // Pointer. The rules every job kind shares are in jobs/job-request.rules.ts.
-import type { ErrorDetail } from '../http/errors.ts';
+import type { ErrorDetail } from '../errors.ts';
 import type { Member, Selector } from '../jobs/job-request.schemas.ts';
 import { MAX_GROUP } from './matching.schemas.ts';
 

@@ -1,7 +1,7 @@
 // HTTP routes of measurements (extension): thin handlers over MetricsService.
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services.ts';
-import { requireAuth } from '../http/context.ts';
+import type { Services } from '../compose/services.ts';
+import { requireAuth } from '../workspace/auth.ts';
 import { IdParams } from '../http/schema-helpers.ts';
 import { entityMetricsCsv, mediaMetricsCsv } from '@rapport/analysis/render';
 import { EntityMetrics, MediaMetrics, MetricsQuery } from './metrics.schemas.ts';

@@ -2,8 +2,8 @@
 // entity's profile aggregates its appearances in media whose analysis is ready, as a matching job
 // does (member-resolver); appearances in media not yet analysed are left out.
 import { aggregateMetrics } from '@rapport/analysis';
-import { ApiError } from '../http/errors.ts';
-import type { AuthContext } from '../http/context.ts';
+import { ApiError } from '../errors.ts';
+import type { AuthContext } from '../workspace/auth.ts';
 import type { MediaStore } from '../files/media.store.ts';
 import type { EntityStore } from '../entities/entities.store.ts';
 import type { EntityMetrics, MediaMetrics, SpeakerMeasures } from './metrics.schemas.ts';

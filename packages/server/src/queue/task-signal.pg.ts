@@ -89,6 +89,12 @@ export class PgTaskSignal implements TaskSignal {
       void client.end().catch(() => undefined);
       throw err;
     }
+    // Closed while LISTEN was under way: close() found no connection to end, so it ends here
+    // (left open, it kept the process from exiting).
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.client = client;
     // What was announced before LISTEN took effect reached nobody here.
     this.onTask?.();

@@ -1,5 +1,5 @@
-// Report jobs as a job kind (jobs/job-kind.ts, decisions §9): one target, profiled alone.
-import type { JobKind } from '../jobs/job-kind.ts';
+// Report jobs as a job kind (jobs/result-kind.ts, decisions §9): one target, profiled alone.
+import type { JobKind } from '../jobs/result-kind.ts';
 import { ReportJobRequest, ReportPayload } from './reports.schemas.ts';
 
 export const REPORT: JobKind = {

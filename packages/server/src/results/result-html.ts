@@ -4,8 +4,8 @@ import { renderHtml } from '@rapport/analysis';
 import type { MatchingEvidence, ResultDocument } from '@rapport/analysis';
 import { conversationPairs, pairRecording, type SharedDiarization } from '@rapport/analysis/render';
 import type { MediaStore } from '../files/media.store.ts';
-import { ApiError } from '../http/errors.ts';
-import type { AuthContext } from '../http/context.ts';
+import { ApiError } from '../errors.ts';
+import type { AuthContext } from '../workspace/auth.ts';
 import type { ResultStore } from './results.store.ts';
 import type { JobType } from '../jobs/jobs.schemas.ts';
 

@@ -6,7 +6,7 @@
 // keep pointing at the same folder (docs/deploy.md).
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { SqliteDb } from './sqlite.ts';
+import { SqliteDatabase } from './sqlite.ts';
 import { PgDb, type PgExec, type PgValue } from './pg.ts';
 
 /** Every table, parents first; schema_migrations stays each store's own, counters are carried over below. */
@@ -26,14 +26,14 @@ export interface MigrateReport {
 
 export class MigrateStoreError extends Error {}
 
-async function copyTable(sqlite: SqliteDb, tx: PgExec, table: string): Promise<void> {
+async function copyTable(sqlite: SqliteDatabase, tx: PgExec, table: string): Promise<void> {
   const columns = (await tx.all<{ column_name: string }>('SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position', table)).map((c) => c.column_name);
-  const embeddedColumns = sqlite.all<{ name: string }>(`PRAGMA table_info(${table})`).map((c) => c.name);
+  const embeddedColumns = (await sqlite.all<{ name: string }>(`PRAGMA table_info(${table})`)).map((c) => c.name);
   const missing = embeddedColumns.filter((c) => !columns.includes(c));
   if (missing.length > 0) throw new MigrateStoreError(`${table}: the PostgreSQL store has no column ${missing.join(', ')}`);
   const cols = embeddedColumns;
   const perBatch = Math.max(1, Math.floor(MAX_PARAMS / cols.length));
-  const rows = sqlite.all<Record<string, PgValue>>(`SELECT ${cols.join(', ')} FROM ${table}`);
+  const rows = await sqlite.all<Record<string, PgValue>>(`SELECT ${cols.join(', ')} FROM ${table}`);
   for (let i = 0; i < rows.length; i += perBatch) {
     const batch = rows.slice(i, i + perBatch);
     const params: PgValue[] = [];
@@ -49,7 +49,7 @@ async function copyTable(sqlite: SqliteDb, tx: PgExec, table: string): Promise<v
 export async function migrateStore(dataDir: string, url: string, schema = 'public'): Promise<MigrateReport> {
   const file = path.join(dataDir, 'rapport.db');
   if (!existsSync(file)) throw new MigrateStoreError(`no embedded store at ${file}`);
-  const sqlite = new SqliteDb(file);
+  const sqlite = await SqliteDatabase.open(file);
   const pg = await PgDb.open(url, schema === 'public' ? { max: 2 } : { schema, max: 2 });
   try {
     const report = await pg.transaction(async (tx) => {
@@ -68,7 +68,7 @@ export async function migrateStore(dataDir: string, url: string, schema = 'publi
         (await tx.get<{ m: number | null }>('SELECT MAX(last_claim) AS m FROM queue_turns'))?.m ?? 0);
       if (maxSeq > 0) await tx.run("SELECT setval('rapport_seq', $1)", maxSeq);
       // The media change counter (its row exists in both stores): media event ids go on from it.
-      for (const c of sqlite.all<{ name: string; value: number }>('SELECT name, value FROM counters')) {
+      for (const c of await sqlite.all<{ name: string; value: number }>('SELECT name, value FROM counters')) {
         await tx.run('INSERT INTO counters (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value', c.name, c.value);
       }
       for (const t of ['job_events', 'tasks']) {
@@ -77,7 +77,7 @@ export async function migrateStore(dataDir: string, url: string, schema = 'publi
       const tables: MigrateReport['tables'] = {};
       for (const table of TABLES) {
         tables[table] = {
-          embedded: sqlite.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`)?.n ?? 0,
+          embedded: (await sqlite.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))?.n ?? 0,
           postgres: (await tx.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))?.n ?? 0,
         };
       }
@@ -88,7 +88,7 @@ export async function migrateStore(dataDir: string, url: string, schema = 'publi
     });
     return report;
   } finally {
-    sqlite.close();
+    await sqlite.close();
     await pg.close();
   }
 }

@@ -1,225 +1,66 @@
-// Schema of the embedded store, as an ordered list of migrations. Each runs once, in its own
-// transaction, and is recorded in schema_migrations; never edit a migration that has shipped,
-// add a new one.
-export const MIGRATIONS: { version: number; sql: string }[] = [
+// Schema of both stores, as one ordered list of migrations with one numbering (issue 34). Each
+// runs once, in its own transaction, and is recorded in schema_migrations (on PostgreSQL under an
+// advisory lock, pg.ts). A migration is one SQL text for both engines, or one per engine where
+// their types differ (INTEGER / BIGINT, REAL / DOUBLE PRECISION) or where one engine already had
+// the change; '' changes nothing on that engine but is recorded all the same, so that both engines
+// stand at the same version. Never edit a migration that has shipped; add a new one.
+import { PG_V1, SQLITE_V1 } from './schema-v1.ts';
+
+export type Engine = 'sqlite' | 'pg';
+export interface Migration {
+  version: number;
+  sql: string | Record<Engine, string>;
+}
+
+/** The SQL `m` runs on `engine` ('' for none). */
+export function migrationSql(m: Migration, engine: Engine): string {
+  return typeof m.sql === 'string' ? m.sql : m.sql[engine];
+}
+
+/**
+ * Before issue 34 the PostgreSQL store numbered its migrations apart: its version n is the list's
+ * versions PG_VERSIONS_BEFORE_34[n]. pg.ts renumbers the rows of an older schema_migrations once.
+ */
+export const PG_VERSIONS_BEFORE_34: Record<number, number[]> = { 1: [1, 2, 3, 5], 2: [6], 3: [4], 4: [7], 5: [8], 6: [9], 7: [10], 8: [11] };
+
+export const MIGRATIONS: Migration[] = [
   {
+    // The first schema (store/schema-v1.ts).
     version: 1,
-    sql: `
-CREATE TABLE workspaces (
-  id TEXT PRIMARY KEY,
-  name TEXT NOT NULL,
-  signing_secret TEXT NOT NULL,
-  previous_signing_secret TEXT,
-  previous_secret_expires_at INTEGER,
-  balance INTEGER NOT NULL DEFAULT 0,
-  reserved INTEGER NOT NULL DEFAULT 0,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-CREATE TABLE api_keys (
-  id TEXT PRIMARY KEY,
-  workspace_id TEXT NOT NULL REFERENCES workspaces(id),
-  hash TEXT NOT NULL UNIQUE,
-  hint TEXT NOT NULL,
-  name TEXT,
-  scope TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  revoked_at TEXT
-);
-CREATE TABLE media (
-  id TEXT PRIMARY KEY,
-  workspace_id TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  filename TEXT NOT NULL,
-  content_type TEXT NOT NULL,
-  size_bytes INTEGER NOT NULL,
-  sha256 TEXT NOT NULL,
-  duration_sec REAL,
-  label TEXT,
-  storage_path TEXT NOT NULL,
-  transcript_json TEXT,
-  analysis_status TEXT NOT NULL,
-  analysis_error TEXT,
-  analysis_json TEXT,
-  analysis_stage TEXT,
-  analysis_progress REAL NOT NULL DEFAULT 0,
-  created_at TEXT NOT NULL,
-  seq INTEGER NOT NULL
-);
-CREATE INDEX media_ws ON media(workspace_id, seq DESC);
-CREATE TABLE entities (
-  id TEXT PRIMARY KEY,
-  workspace_id TEXT NOT NULL,
-  label TEXT,
-  tags_json TEXT NOT NULL DEFAULT '[]',
-  voiceprint_json TEXT,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  seq INTEGER NOT NULL
-);
-CREATE INDEX entities_ws ON entities(workspace_id, seq DESC);
-CREATE TABLE appearances (
-  entity_id TEXT NOT NULL,
-  media_id TEXT NOT NULL,
-  speaker_index INTEGER NOT NULL,
-  speech_sec REAL NOT NULL,
-  workspace_id TEXT NOT NULL,
-  PRIMARY KEY (media_id, speaker_index)
-);
-CREATE INDEX appearances_entity ON appearances(entity_id);
-CREATE TABLE jobs (
-  id TEXT PRIMARY KEY,
-  workspace_id TEXT NOT NULL,
-  type TEXT NOT NULL,
-  status TEXT NOT NULL,
-  stage TEXT NOT NULL,
-  progress REAL NOT NULL DEFAULT 0,
-  label TEXT,
-  request_json TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  started_at TEXT,
-  finished_at TEXT,
-  result_id TEXT,
-  error_json TEXT,
-  cost INTEGER NOT NULL DEFAULT 0,
-  event_seq INTEGER NOT NULL DEFAULT 0,
-  seq INTEGER NOT NULL
-);
-CREATE INDEX jobs_ws ON jobs(workspace_id, seq DESC);
-CREATE TABLE job_events (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  job_id TEXT NOT NULL,
-  workspace_id TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  event TEXT NOT NULL,
-  data_json TEXT NOT NULL,
-  UNIQUE (job_id, seq)
-);
-CREATE INDEX job_events_ws ON job_events(workspace_id, id);
-CREATE TABLE results (
-  id TEXT PRIMARY KEY,
-  workspace_id TEXT NOT NULL,
-  job_id TEXT NOT NULL UNIQUE,
-  kind TEXT NOT NULL,
-  payload_json TEXT NOT NULL,
-  evidence_json TEXT,
-  created_at TEXT NOT NULL
-);
-CREATE TABLE tasks (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  kind TEXT NOT NULL,
-  ref_id TEXT NOT NULL,
-  workspace_id TEXT NOT NULL,
-  state TEXT NOT NULL,
-  run_at INTEGER NOT NULL,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  max_attempts INTEGER NOT NULL,
-  lease_owner TEXT,
-  lease_expires_at INTEGER,
-  last_error TEXT
-);
-CREATE INDEX tasks_ready ON tasks(state, run_at);
-CREATE TABLE idempotency_keys (
-  workspace_id TEXT NOT NULL,
-  route TEXT NOT NULL,
-  key TEXT NOT NULL,
-  request_hash TEXT NOT NULL,
-  state TEXT NOT NULL,
-  status_code INTEGER,
-  response_json TEXT,
-  created_at INTEGER NOT NULL,
-  PRIMARY KEY (workspace_id, route, key)
-);
-CREATE TABLE credit_transactions (
-  id TEXT PRIMARY KEY,
-  workspace_id TEXT NOT NULL,
-  kind TEXT NOT NULL,
-  amount INTEGER NOT NULL,
-  balance_after INTEGER NOT NULL,
-  job_id TEXT,
-  media_id TEXT,
-  created_at TEXT NOT NULL,
-  seq INTEGER NOT NULL
-);
-CREATE INDEX credit_tx_ws ON credit_transactions(workspace_id, seq DESC);
-CREATE TABLE feedback (
-  id TEXT PRIMARY KEY,
-  workspace_id TEXT NOT NULL,
-  result_id TEXT NOT NULL,
-  rating INTEGER NOT NULL,
-  comment TEXT,
-  created_at TEXT NOT NULL,
-  seq INTEGER NOT NULL
-);
-CREATE INDEX feedback_ws ON feedback(workspace_id, seq DESC);
-CREATE TABLE events (
-  id TEXT PRIMARY KEY,
-  workspace_id TEXT NOT NULL,
-  job_id TEXT NOT NULL,
-  type TEXT NOT NULL,
-  body TEXT NOT NULL,
-  created_at TEXT NOT NULL
-);
-CREATE TABLE webhook_deliveries (
-  id TEXT PRIMARY KEY,
-  workspace_id TEXT NOT NULL,
-  event_id TEXT NOT NULL,
-  job_id TEXT NOT NULL,
-  url TEXT NOT NULL,
-  headers_json TEXT NOT NULL,
-  status TEXT NOT NULL,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  next_attempt_at INTEGER,
-  lease_expires_at INTEGER,
-  lease_owner TEXT,
-  last_status_code INTEGER,
-  last_error TEXT,
-  first_attempt_at INTEGER,
-  single_attempt INTEGER NOT NULL DEFAULT 0,
-  redeliver_requested INTEGER NOT NULL DEFAULT 0,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  seq INTEGER NOT NULL
-);
-CREATE INDEX deliveries_due ON webhook_deliveries(status, next_attempt_at, seq);
-CREATE INDEX deliveries_ws ON webhook_deliveries(workspace_id, seq DESC);
-CREATE INDEX deliveries_job ON webhook_deliveries(job_id);
-CREATE TABLE delivery_attempts (
-  delivery_id TEXT NOT NULL,
-  attempt INTEGER NOT NULL,
-  at TEXT NOT NULL,
-  status_code INTEGER,
-  duration_ms INTEGER NOT NULL,
-  error TEXT,
-  outcome TEXT NOT NULL DEFAULT 'in_flight',
-  PRIMARY KEY (delivery_id, attempt)
-);
-`,
+    sql: { sqlite: SQLITE_V1, pg: PG_V1 },
   },
   {
     // Speaker-count hints kept with the media (every analysis of it uses them), the engine
     // version of its analysis (to find media an older engine analysed), and, while a
     // re-analysis is owed, the speakers of the analysis it replaces (so that an entity keeps
     // its id where its voice still speaks at the same times).
+    // PostgreSQL had it from its first schema.
     version: 2,
-    sql: `
+    sql: {
+      sqlite: `
 ALTER TABLE media ADD COLUMN speaker_hints_json TEXT;
 ALTER TABLE media ADD COLUMN engine_version TEXT;
 ALTER TABLE media ADD COLUMN previous_speakers_json TEXT;
 UPDATE media SET engine_version = json_extract(analysis_json, '$.engineVersion') WHERE analysis_json IS NOT NULL;
 `,
+      pg: '',
+    },
   },
   {
     // Every signing secret a workspace has had (hashed), so that a SIGNING_SECRET that was its
     // secret before is never applied again at start (decisions §3).
+    // PostgreSQL had it from its first schema.
     version: 3,
-    sql: `
+    sql: {
+      sqlite: `
 CREATE TABLE signing_secret_history (
   workspace_id TEXT NOT NULL,
   secret_hash TEXT NOT NULL,
   PRIMARY KEY (workspace_id, secret_hash)
 );
 `,
+      pg: '',
+    },
   },
   {
     // Media analysis events (GET /v1/files/:id/events, GET /v1/files/events): every change of a
@@ -228,7 +69,8 @@ CREATE TABLE signing_secret_history (
     // number back). Content links: short-lived tokens that let an <audio> element stream one
     // media's bytes without the API key (hashed, like keys; dead with their key or media).
     version: 4,
-    sql: `
+    sql: {
+      sqlite: `
 ALTER TABLE media ADD COLUMN changed_seq INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX media_changes ON media(workspace_id, changed_seq);
 CREATE TABLE counters (
@@ -246,12 +88,33 @@ CREATE TABLE content_links (
 CREATE INDEX content_links_media ON content_links(media_id);
 CREATE INDEX content_links_expiry ON content_links(expires_at);
 `,
+      pg: `
+ALTER TABLE media ADD COLUMN changed_seq BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX media_changes ON media(workspace_id, changed_seq);
+CREATE TABLE counters (
+  name TEXT PRIMARY KEY,
+  value BIGINT NOT NULL
+);
+INSERT INTO counters (name, value) VALUES ('media_changes', 0);
+CREATE TABLE content_links (
+  token_hash TEXT PRIMARY KEY,
+  workspace_id TEXT NOT NULL,
+  media_id TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX content_links_media ON content_links(media_id);
+CREATE INDEX content_links_expiry ON content_links(expires_at);
+`,
+    },
   },
   {
     // Claims take turns between workspaces: each workspace's last claim, and due tasks found
     // per workspace in run order.
+    // PostgreSQL had it from its first schema.
     version: 5,
-    sql: `
+    sql: {
+      sqlite: `
 CREATE TABLE queue_turns (
   workspace_id TEXT PRIMARY KEY,
   last_claim INTEGER NOT NULL DEFAULT 0
@@ -259,6 +122,8 @@ CREATE TABLE queue_turns (
 INSERT OR IGNORE INTO queue_turns (workspace_id) SELECT DISTINCT workspace_id FROM tasks;
 CREATE INDEX tasks_ws ON tasks(workspace_id, run_at, id);
 `,
+      pg: '',
+    },
   },
   {
     // Per-workspace rate limits an operator set (`rapport workspace limits`, decisions §4):
@@ -282,7 +147,8 @@ CREATE INDEX tasks_ws ON tasks(workspace_id, run_at, id);
     // - Media change numbers (the media event streams' ids) are counted per workspace too, each
     //   workspace's counter starting from the store's, so that a resumed stream misses nothing.
     version: 7,
-    sql: `
+    sql: {
+      sqlite: `
 ALTER TABLE workspaces ADD COLUMN quotas_json TEXT;
 ALTER TABLE workspaces ADD COLUMN media_bytes INTEGER NOT NULL DEFAULT 0;
 UPDATE workspaces SET media_bytes = COALESCE((SELECT SUM(size_bytes) FROM media WHERE media.workspace_id = workspaces.id), 0);
@@ -303,6 +169,29 @@ CREATE INDEX deliveries_event ON webhook_deliveries(event_id);
 CREATE INDEX deliveries_age ON webhook_deliveries(updated_at);
 INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value FROM counters WHERE name = 'media_changes') FROM workspaces;
 `,
+      pg: `
+ALTER TABLE workspaces ADD COLUMN quotas_json TEXT;
+ALTER TABLE workspaces ADD COLUMN media_bytes BIGINT NOT NULL DEFAULT 0;
+UPDATE workspaces SET media_bytes = COALESCE((SELECT SUM(size_bytes) FROM media WHERE media.workspace_id = workspaces.id), 0);
+ALTER TABLE job_events ADD COLUMN ws_seq BIGINT;
+UPDATE job_events SET ws_seq = id;
+CREATE UNIQUE INDEX job_events_ws_seq ON job_events(workspace_id, ws_seq);
+CREATE TABLE job_event_counters (
+  workspace_id TEXT PRIMARY KEY,
+  last_seq BIGINT NOT NULL,
+  pruned_through BIGINT NOT NULL DEFAULT 0
+);
+INSERT INTO job_event_counters (workspace_id, last_seq) SELECT workspace_id, MAX(id) FROM job_events GROUP BY workspace_id;
+ALTER TABLE job_events ADD COLUMN created_at BIGINT NOT NULL DEFAULT 0;
+UPDATE job_events SET created_at = (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint;
+ALTER TABLE job_events ALTER COLUMN created_at SET DEFAULT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint;
+CREATE INDEX job_events_age ON job_events(created_at);
+CREATE INDEX events_age ON events(created_at);
+CREATE INDEX deliveries_event ON webhook_deliveries(event_id);
+CREATE INDEX deliveries_age ON webhook_deliveries(updated_at);
+INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value FROM counters WHERE name = 'media_changes') FROM workspaces;
+`,
+    },
   },
   {
     // The job events' first workspace index, (workspace_id, id), served the global event ids;
@@ -325,7 +214,8 @@ INSERT INTO counters (name, value) SELECT 'media_changes:' || id, (SELECT value 
     // its chain of overflow pages (a list of 100 media with 1 MB transcripts took 270 ms for the
     // small columns alone).
     version: 10,
-    sql: `
+    sql: {
+      sqlite: `
 CREATE TABLE media_v10 (
   id TEXT PRIMARY KEY,
   workspace_id TEXT NOT NULL,
@@ -359,14 +249,22 @@ ALTER TABLE media_v10 RENAME TO media;
 CREATE INDEX media_ws ON media(workspace_id, seq DESC);
 CREATE INDEX media_changes ON media(workspace_id, changed_seq);
 `,
+      pg: `ALTER TABLE media ADD COLUMN summary_json TEXT;`,
+    },
   },
   {
     // A second rotated-out signing secret with its own grace (issue 32, finding 14): rotating
     // twice within 24 h ended the first one's grace at once.
     version: 11,
-    sql: `
+    sql: {
+      sqlite: `
 ALTER TABLE workspaces ADD COLUMN older_signing_secret TEXT;
 ALTER TABLE workspaces ADD COLUMN older_secret_expires_at INTEGER;
 `,
+      pg: `
+ALTER TABLE workspaces ADD COLUMN older_signing_secret TEXT;
+ALTER TABLE workspaces ADD COLUMN older_secret_expires_at BIGINT;
+`,
+    },
   },
 ];

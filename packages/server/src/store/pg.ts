@@ -1,20 +1,36 @@
-// The PostgreSQL store, selected by DATABASE_URL: a connection pool, transactions that hold one
-// pooled connection from BEGIN to COMMIT, and the versioned migrations of pg-migrations.ts run at
+// PostgreSQL's adapter (sql.ts), selected by DATABASE_URL: a connection pool, transactions that
+// hold one pooled connection from BEGIN to COMMIT (run again when PostgreSQL aborted them as a
+// serialization failure or deadlock), `?` placeholders numbered as PostgreSQL's `$n` (text
+// already numbered passes unchanged), and the versioned migrations of migrations.ts run at
 // open under an advisory lock, so that processes starting together migrate once. BIGINT columns
 // (millisecond times, sequence numbers, counts) are read as JavaScript numbers: every value this
 // service stores in one stays below 2^53.
 import pg from 'pg';
 import { randomToken } from '../ids.ts';
-import { PG_MIGRATIONS } from './pg-migrations.ts';
+import { MIGRATIONS, PG_VERSIONS_BEFORE_34, migrationSql } from './migrations.ts';
+import { isTransientConflict, POSTGRES_DIALECT, TRANSIENT_ATTEMPTS, type Sql, type SqlDatabase } from './sql.ts';
 
+/** A parameter: those of sql.ts, and arrays for the statements written for PostgreSQL alone (unnest). */
 export type PgValue = string | number | boolean | null | readonly (string | number | null)[];
 
-/** What a store runs statements on: the pool (each statement commits alone) or an open transaction. */
-export interface PgExec {
+/** What a statement written for PostgreSQL alone runs on: the pool or an open transaction. */
+export interface PgExec extends Sql {
   all<T>(sql: string, ...params: PgValue[]): Promise<T[]>;
   get<T>(sql: string, ...params: PgValue[]): Promise<T | undefined>;
-  /** Runs a statement and answers how many rows it changed. */
   run(sql: string, ...params: PgValue[]): Promise<number>;
+}
+
+const numbered = new Map<string, string>();
+
+/** Placeholders as PostgreSQL's: `?` as `$1`, `$2`, … in order, `?N` (a value used twice) as `$N`; computed once per text. */
+function dollars(sql: string): string {
+  let out = numbered.get(sql);
+  if (out === undefined) {
+    let n = 0;
+    out = sql.includes('?') ? sql.replace(/\?(\d*)/g, (_m, digits: string) => `$${digits || ++n}`) : sql;
+    if (numbered.size < 2000) numbered.set(sql, out);
+  }
+  return out;
 }
 
 const INT8 = 20;
@@ -82,13 +98,15 @@ function outdatedPlan(err: unknown): boolean {
 }
 
 class Exec implements PgExec {
+  readonly dialect = POSTGRES_DIALECT;
   protected readonly q: pg.Pool | pg.PoolClient;
   private readonly inTransaction: boolean;
   constructor(q: pg.Pool | pg.PoolClient, inTransaction: boolean) {
     this.q = q;
     this.inTransaction = inTransaction;
   }
-  private async query(sql: string, params: PgValue[]) {
+  private async query(text: string, params: PgValue[]) {
+    const sql = dollars(text);
     if (params.length === 0) return this.q.query(sql);
     const values = params.map(param);
     const run = () => {
@@ -112,6 +130,45 @@ class Exec implements PgExec {
   async run(sql: string, ...params: PgValue[]): Promise<number> {
     return (await this.query(sql, params)).rowCount ?? 0;
   }
+  /** On an open transaction, `fn` joins it; PgDb overrides this for the pool. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    return fn(this);
+  }
+}
+
+/** The comment schema_migrations carries once its rows are numbered as the one list (issue 34). */
+const ONE_LIST = 'versions of store/migrations.ts';
+
+/**
+ * Creates schema_migrations, or renumbers the rows of one written before issue 34 (PostgreSQL's
+ * own numbering, PG_VERSIONS_BEFORE_34) as the versions of the one list: once, in one transaction,
+ * under the caller's advisory lock. The table's comment tells which numbering its rows follow.
+ */
+async function numberAsOneList(client: pg.PoolClient): Promise<void> {
+  const found = await client.query<{ present: string | null; numbering: string | null }>(
+    "SELECT to_regclass('schema_migrations')::text AS present, obj_description(to_regclass('schema_migrations'), 'pg_class') AS numbering",
+  );
+  const table = found.rows[0];
+  if (table?.numbering === ONE_LIST) return;
+  await client.query('BEGIN');
+  try {
+    if (!table?.present) {
+      await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+    } else {
+      const before = (await client.query<{ version: number; applied_at: string }>('SELECT version, applied_at FROM schema_migrations')).rows;
+      await client.query('DELETE FROM schema_migrations');
+      for (const row of before) {
+        const versions = PG_VERSIONS_BEFORE_34[row.version];
+        if (!versions) throw new Error(`schema_migrations holds version ${row.version}, which no release of this service wrote`);
+        for (const v of versions) await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [v, row.applied_at]);
+      }
+    }
+    await client.query(`COMMENT ON TABLE schema_migrations IS '${ONE_LIST}'`);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  }
 }
 
 export interface PgOptions {
@@ -126,19 +183,7 @@ export interface PgOptions {
   notifyJobEvents?: boolean;
 }
 
-/** How many times work that PostgreSQL aborted as a serialization failure or deadlock is run. */
-export const TRANSIENT_ATTEMPTS = 5;
-
-/**
- * A serialization failure (40001) or a deadlock (40P01): PostgreSQL aborted this side so that the
- * other could go on, and the same work may simply run again.
- */
-export function isTransientConflict(err: unknown): boolean {
-  const code = (err as { code?: string } | null)?.code;
-  return code === '40001' || code === '40P01';
-}
-
-export class PgDb extends Exec {
+export class PgDb extends Exec implements SqlDatabase {
   readonly pool: pg.Pool;
   readonly url: string;
   readonly schema: string;
@@ -189,13 +234,14 @@ export class PgDb extends Exec {
       // EXISTS run by two sessions at once fails in one of them.
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       if (createSchema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
-      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+      await numberAsOneList(client);
       const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
-      for (const m of PG_MIGRATIONS) {
+      for (const m of MIGRATIONS) {
         if (done.has(m.version)) continue;
         await client.query('BEGIN');
         try {
-          await client.query(m.sql);
+          const sql = migrationSql(m, 'pg');
+          if (sql) await client.query(sql);
           await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [m.version, new Date().toISOString()]);
           await client.query('COMMIT');
         } catch (err) {
@@ -214,7 +260,7 @@ export class PgDb extends Exec {
    * it throws. A serialization failure or deadlock (which PostgreSQL resolves by aborting one side)
    * is retried a few times, so callers see it only when it persists.
    */
-  async transaction<T>(fn: (tx: PgExec) => Promise<T>): Promise<T> {
+  override async transaction<T>(fn: (tx: PgExec) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect();
       let broken = false;

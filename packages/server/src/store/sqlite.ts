@@ -1,25 +1,49 @@
-// The embedded database: one SQLite file under DATA_DIR, opened with node:sqlite (built into
-// Node 24, so there is no native build step). WAL mode lets readers run while a writer commits;
-// synchronous=NORMAL keeps every committed transaction across a process crash (kill -9), which
-// is the failure this store must survive; only a power loss may drop the last commits. The log is
-// copied back into the file by a worker thread, not by the commits (wal-checkpoint.ts).
-import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+// The embedded engine's adapter: one SQLite file under DATA_DIR, opened with node:sqlite (built
+// into Node 24, so there is no native build step), behind the async interface of sql.ts. WAL
+// mode lets readers run while a writer commits; synchronous=NORMAL keeps every committed
+// transaction across a process crash (kill -9), which is the failure this store must survive;
+// only a power loss may drop the last commits. The log is copied back into the file by a worker
+// thread, not by the commits (wal-checkpoint.ts; issue 32, finding 1).
+//
+// One connection serves the process, so its transactions run one at a time: while one is open,
+// every other statement and transaction waits for it. Group commit: the transactions asked for
+// during one turn of the event loop run together in one BEGIN … COMMIT, each in its own
+// savepoint (one that throws is undone alone), and each is answered once the commit is done. The
+// commit, not the statements, dominates a short transaction's cost here (`npm run bench`: job
+// creations), and a lone transaction waits for nothing but the end of the current turn.
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { MIGRATIONS } from './migrations.ts';
+import { SQLITE_DIALECT, type Sql, type SqlDatabase, type SqlValue } from './sql.ts';
+import { MIGRATIONS, migrationSql } from './migrations.ts';
 import { WalCheckpoints } from './wal-checkpoint.ts';
 
-export type SqlValue = SQLInputValue;
-export type Row = Record<string, SqlValue>;
+interface PendingTransaction {
+  fn: (tx: Sql) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
 
-export class SqliteDb {
-  readonly db: DatabaseSync;
+type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
+
+export class SqliteDatabase implements SqlDatabase {
+  readonly dialect = SQLITE_DIALECT;
+  readonly file: string;
+  private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
-  private depth = 0;
   private seq = 0;
-  private readonly checkpoints: WalCheckpoints | null = null;
+  /** Whether a group of transactions holds the connection. */
+  private busy = false;
+  /** Statements (outside any transaction) waiting for the open transactions to end. */
+  private waiting: (() => void)[] = [];
+  private group: PendingTransaction[] = [];
+  private flushScheduled = false;
+  /** What transactions run their statements on (they hold the connection: no waiting). */
+  private readonly tx: Sql;
+  private checkpoints: WalCheckpoints | null = null;
 
-  constructor(file: string) {
+  private constructor(file: string) {
+    this.file = file;
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     this.db = new DatabaseSync(file);
     // The store holds signing secrets and every workspace's data: owner-only, set before the WAL
@@ -29,37 +53,69 @@ export class SqliteDb {
     // the same DATA_DIR at that moment (an admin command while the service starts) must wait for
     // it rather than fail with "database is locked".
     this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
-    this.migrate();
-    if (file !== ':memory:') {
-      this.db.exec('PRAGMA wal_autocheckpoint = 0');
-      this.checkpoints = new WalCheckpoints(file, () => {
-        if (this.db.isOpen) this.db.exec('PRAGMA wal_autocheckpoint = 1000');
-      });
-    }
     // A process-local monotonic sequence for list ordering (newest first) that stays strictly
     // increasing even when several rows share a millisecond; seeded from the clock so that a
-    // restarted process keeps counting upwards.
+    // restarted process keeps counting upwards. Read as PostgreSQL's `nextval('rapport_seq')`.
     this.seq = Date.now() * 1000;
+    this.db.function('nextval', { deterministic: false }, (_sequence: unknown) => {
+      this.seq = Math.max(this.seq + 1, Date.now() * 1000);
+      return this.seq;
+    });
+    // PostgreSQL's GREATEST and LEAST: NULL arguments are passed over (SQLite's max and min
+    // answer NULL as soon as one is NULL).
+    const pick = (better: (a: number, b: number) => boolean) => (...values: unknown[]) => {
+      let out: number | null = null;
+      for (const v of values) if (typeof v === 'number' && (out === null || better(v, out))) out = v;
+      return out;
+    };
+    this.db.function('greatest', { varargs: true, deterministic: true }, pick((a, b) => a > b));
+    this.db.function('least', { varargs: true, deterministic: true }, pick((a, b) => a < b));
+    const tx: Sql = {
+      dialect: SQLITE_DIALECT,
+      get: async (sql, ...params) => this.getNow(sql, params),
+      all: async (sql, ...params) => this.allNow(sql, params),
+      run: async (sql, ...params) => this.runNow(sql, params),
+      transaction: (fn) => fn(tx),
+    };
+    this.tx = tx;
+  }
+
+  /** Opens the file (created when missing) and brings its schema to the current version. */
+  static async open(file: string): Promise<SqliteDatabase> {
+    const db = new SqliteDatabase(file);
+    try {
+      db.migrate();
+    } catch (err) {
+      db.db.close();
+      throw err;
+    }
+    if (file !== ':memory:') {
+      db.db.exec('PRAGMA wal_autocheckpoint = 0');
+      db.checkpoints = new WalCheckpoints(file, () => {
+        if (db.db.isOpen) db.db.exec('PRAGMA wal_autocheckpoint = 1000');
+      });
+    }
+    return db;
   }
 
   private migrate(): void {
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
     const applied = (): Set<number> => new Set((this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
-    const done = applied();
     for (const m of MIGRATIONS) {
-      if (done.has(m.version)) continue;
-      this.transaction(() => {
+      if (applied().has(m.version)) continue;
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
         // Checked again under the write lock: another process may have applied it meanwhile.
-        if (applied().has(m.version)) return;
-        this.db.exec(m.sql);
-        this.run('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)', m.version, new Date().toISOString());
-      });
+        if (!applied().has(m.version)) {
+          this.db.exec(migrationSql(m, 'sqlite'));
+          this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, new Date().toISOString());
+        }
+        this.db.exec('COMMIT');
+      } catch (err) {
+        this.db.exec('ROLLBACK');
+        throw err;
+      }
     }
-  }
-
-  nextSeq(): number {
-    this.seq = Math.max(this.seq + 1, Date.now() * 1000);
-    return this.seq;
   }
 
   private prepare(sql: string): StatementSync {
@@ -71,70 +127,136 @@ export class SqliteDb {
     return stmt;
   }
 
-  get<T = Row>(sql: string, ...params: SqlValue[]): T | undefined {
+  private getNow<T>(sql: string, params: SqlValue[]): T | undefined {
     return this.prepare(sql).get(...params) as T | undefined;
   }
 
-  all<T = Row>(sql: string, ...params: SqlValue[]): T[] {
+  private allNow<T>(sql: string, params: SqlValue[]): T[] {
     return this.prepare(sql).all(...params) as T[];
   }
 
-  run(sql: string, ...params: SqlValue[]): number {
-    const changes = Number(this.prepare(sql).run(...params).changes);
-    if (this.depth === 0) this.checkpoints?.soon();
-    return changes;
+  private runNow(sql: string, params: SqlValue[]): number {
+    return Number(this.prepare(sql).run(...params).changes);
+  }
+
+  /** Runs `fn` now when no transaction is open, else once they have ended. */
+  private whenFree<T>(fn: () => T): Promise<T> {
+    if (!this.busy) {
+      try {
+        return Promise.resolve(fn());
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push(() => {
+        try {
+          resolve(fn());
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+    });
+  }
+
+  get<T>(sql: string, ...params: SqlValue[]): Promise<T | undefined> {
+    return this.whenFree(() => this.getNow<T>(sql, params));
+  }
+
+  all<T>(sql: string, ...params: SqlValue[]): Promise<T[]> {
+    return this.whenFree(() => this.allNow<T>(sql, params));
+  }
+
+  run(sql: string, ...params: SqlValue[]): Promise<number> {
+    return this.whenFree(() => {
+      const changes = this.runNow(sql, params);
+      this.checkpoints?.soon();
+      return changes;
+    });
   }
 
   /**
-   * Runs `fn` in one transaction (BEGIN IMMEDIATE takes the write lock up front, so two
-   * processes on one file never deadlock upgrading a read lock). Nested calls join the outer one.
-   * `fn` must be synchronous: an await inside would let other requests write into it.
+   * Runs `fn` in a transaction shared with the others asked for during this turn (BEGIN
+   * IMMEDIATE takes the write lock up front, so two processes on one file never deadlock
+   * upgrading a read lock), in a savepoint of its own; answers once the commit is done.
    */
-  transaction<T>(fn: () => T): T {
-    if (this.depth > 0) return fn();
-    this.db.exec('BEGIN IMMEDIATE');
-    this.depth++;
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.group.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.flushScheduled || this.busy || this.group.length === 0) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      // flush answers every transaction of the group itself, whatever happens.
+      this.flush().catch(() => undefined);
+    });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.busy || this.group.length === 0) return;
+    const group = this.group;
+    this.group = [];
+    this.busy = true;
+    const outcomes: Outcome[] = [];
     try {
-      const out = fn();
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (err) {
+      this.release();
+      for (const p of group) p.reject(err);
+      return;
+    }
+    let failed: unknown = null;
+    try {
+      for (const p of group) {
+        this.db.exec('SAVEPOINT unit');
+        try {
+          const value = await p.fn(this.tx);
+          this.db.exec('RELEASE unit');
+          outcomes.push({ ok: true, value });
+        } catch (err) {
+          this.db.exec('ROLLBACK TO unit');
+          this.db.exec('RELEASE unit');
+          outcomes.push({ ok: false, err });
+        }
+      }
       this.db.exec('COMMIT');
       this.checkpoints?.soon();
-      return out;
     } catch (err) {
-      this.db.exec('ROLLBACK');
-      throw err;
-    } finally {
-      this.depth--;
+      // The commit failed (or a savepoint could not be undone): nothing of the group was kept.
+      failed = err;
+      try {
+        if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      } catch {
+        // The connection is gone; each transaction fails with the first error.
+      }
     }
+    this.release();
+    group.forEach((p, i) => {
+      const o = outcomes[i];
+      if (failed !== null || !o) p.reject(failed ?? new Error('transaction lost its outcome'));
+      else if (o.ok) p.resolve(o.value);
+      else p.reject(o.err);
+    });
   }
 
-  /** Whether a transaction of this connection is open (work joins it rather than committing). */
-  get inTransaction(): boolean {
-    return this.depth > 0;
+  private release(): void {
+    this.busy = false;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const w of waiting) w();
+    this.schedule();
   }
 
-  /**
-   * Runs `fn` inside the open transaction as one unit: if it throws, its writes are undone and
-   * the error is rethrown, while the rest of the transaction stands (group commit).
-   */
-  savepoint<T>(fn: () => T): T {
-    if (this.depth === 0) throw new Error('savepoint() needs an open transaction');
-    this.db.exec('SAVEPOINT unit');
-    try {
-      const out = fn();
-      this.db.exec('RELEASE unit');
-      return out;
-    } catch (err) {
-      this.db.exec('ROLLBACK TO unit');
-      this.db.exec('RELEASE unit');
-      throw err;
-    }
+  async ping(): Promise<boolean> {
+    return (await this.get<{ ok: number }>('SELECT 1 AS ok'))?.ok === 1;
   }
 
-  ping(): boolean {
-    return this.get<{ ok: number }>('SELECT 1 AS ok')?.ok === 1;
-  }
-
-  close(): void {
+  async close(): Promise<void> {
     this.checkpoints?.close();
     if (this.db.isOpen) this.db.close();
   }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SqliteDb } from './sqlite.ts';
+import { SqliteDatabase } from './sqlite.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-wal-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -17,14 +17,14 @@ describe('checkpoints of the embedded store', () => {
 
   it('leaves a large commit in the log, and the log is copied into the file soon after, off the event loop', async () => {
     const file = path.join(dir, 'big.db');
-    const db = new SqliteDb(file);
+    const db = await SqliteDatabase.open(file);
     try {
-      db.run('CREATE TABLE big (v TEXT)');
+      await db.run('CREATE TABLE big (v TEXT)');
       await sleep(500); // what the migrations and the table wrote is checkpointed by now
       const before = statSync(file).size;
       const bytes = 8 * 1024 * 1024; // 2,000 pages: past the 1,000 at which a commit used to checkpoint
-      db.transaction(() => db.run('INSERT INTO big (v) VALUES (?)', 'x'.repeat(bytes)));
-      // No await since the commit: nothing but the commit itself can have written the file.
+      await db.transaction((tx) => tx.run('INSERT INTO big (v) VALUES (?)', 'x'.repeat(bytes)));
+      // No timer has run since the commit: nothing but the commit itself can have written the file.
       const afterCommit = statSync(file).size;
       assert.ok(afterCommit - before < bytes / 8, `the commit copied the log into the file itself (${before} -> ${afterCommit} bytes)`);
       let size = afterCommit;
@@ -33,23 +33,23 @@ describe('checkpoints of the embedded store', () => {
         size = statSync(file).size;
       }
       assert.ok(size - before >= bytes, `the log was not checkpointed into the file within 10 s (${before} -> ${size} bytes)`);
-      assert.equal(db.get<{ n: number }>('SELECT length(v) AS n FROM big')?.n, bytes);
+      assert.equal((await db.get<{ n: number }>('SELECT length(v) AS n FROM big'))?.n, bytes);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 
   it('keeps a reopened file whole: what the worker had not copied yet is read from the log', async () => {
     const file = path.join(dir, 'reopen.db');
-    const db = new SqliteDb(file);
-    db.run('CREATE TABLE t (v TEXT)');
-    db.transaction(() => db.run('INSERT INTO t (v) VALUES (?)', 'y'.repeat(6 * 1024 * 1024)));
-    db.close(); // at once, before any checkpoint of the worker
-    const again = new SqliteDb(file);
+    const db = await SqliteDatabase.open(file);
+    await db.run('CREATE TABLE t (v TEXT)');
+    await db.transaction((tx) => tx.run('INSERT INTO t (v) VALUES (?)', 'y'.repeat(6 * 1024 * 1024)));
+    await db.close(); // at once, before any checkpoint of the worker
+    const again = await SqliteDatabase.open(file);
     try {
-      assert.equal(again.get<{ n: number }>('SELECT length(v) AS n FROM t')?.n, 6 * 1024 * 1024);
+      assert.equal((await again.get<{ n: number }>('SELECT length(v) AS n FROM t'))?.n, 6 * 1024 * 1024);
     } finally {
-      again.close();
+      await again.close();
     }
   });
 });

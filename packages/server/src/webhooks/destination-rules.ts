@@ -4,7 +4,7 @@
 // WEBHOOK_REQUIRE_HTTPS, a literal loopback, private or otherwise non-public address, a
 // `localhost` name); a name that resolves to such an address is still refused at delivery,
 // on the address actually connected to (address-guard.ts).
-import type { ErrorDetail } from '../http/errors.ts';
+import type { ErrorDetail } from '../errors.ts';
 import { refuseLiteralHost } from './address-guard.ts';
 
 export interface DestinationRules {

@@ -1,7 +1,7 @@
 // HTTP routes of the webhook delivery log (decisions §8, extension); rate class `default`.
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services.ts';
-import { requireAuth } from '../http/context.ts';
+import type { Services } from '../compose/services.ts';
+import { requireAuth } from '../workspace/auth.ts';
 import { IdParams, ListOf } from '../http/schema-helpers.ts';
 import { DeliveryListQuery, WebhookDelivery } from './webhooks.schemas.ts';
 

@@ -1,8 +1,8 @@
 // The delivery log and redelivery (decisions §8, extension), for the routes. Redelivery only
 // writes to the store and wakes this process's dispatcher; in an `api`-only process the
 // dispatcher of a worker process finds it on its next poll.
-import { ApiError } from '../http/errors.ts';
-import type { AuthContext } from '../http/context.ts';
+import { ApiError } from '../errors.ts';
+import type { AuthContext } from '../workspace/auth.ts';
 import { InvalidCursor } from '../store/cursor.ts';
 import type { DeliveryListQuery, DeliveryRecord, WebhookStore } from './webhooks.store.ts';
 

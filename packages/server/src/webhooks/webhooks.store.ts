@@ -4,7 +4,9 @@
 // before an attempt was claimed or the state after it was recorded; an attempt whose outcome
 // was never recorded stays `in_flight` in the log and its delivery is claimed again once the
 // lease runs out (at least once).
-import type { SqliteDb } from '../store/sqlite.ts';
+// A claim is one UPDATE guarded by the due-and-unleased condition, so of several dispatcher
+// processes exactly one takes an attempt; its log row is written in the same transaction.
+import { placeholders, type Sql } from '../store/sql.ts';
 import { nowIso } from '../ids.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import type { AttemptOutcome } from './deliver.ts';
@@ -96,7 +98,6 @@ export interface AttemptRow {
 
 const SELECT_DELIVERY = 'SELECT d.*, e.type AS event_type FROM webhook_deliveries d JOIN events e ON e.id = d.event_id';
 // Due and not held by a live lease; an expired lease means its process died mid-attempt.
-const CLAIMABLE = "status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)";
 
 export function toRecord(r: DeliveryRow): DeliveryRecord {
   return {
@@ -191,90 +192,79 @@ export interface WebhookStore {
   recentFirstAttemptLatencies(limit?: number): Promise<number[]>;
 }
 
-export class SqliteWebhookStore implements WebhookStore {
-  private readonly db: SqliteDb;
-  constructor(db: SqliteDb) {
+export class SqlWebhookStore implements WebhookStore {
+  private readonly db: Sql;
+  constructor(db: Sql) {
     this.db = db;
   }
 
-  /** Due deliveries, oldest due first, leaving out those whose URL is in `excludeUrls` (saturated destinations). */
   async dueCandidates(now: number, excludeUrls: readonly string[], limit: number): Promise<{ id: string; url: string }[]> {
+    const excluded = excludeUrls.length > 0 ? `AND url NOT IN (${placeholders(excludeUrls.length)})` : '';
     return this.db.all<{ id: string; url: string }>(
-      `SELECT id, url FROM webhook_deliveries WHERE ${CLAIMABLE}
-       AND url NOT IN (SELECT value FROM json_each(?)) ORDER BY next_attempt_at, seq LIMIT ?`,
-      now, now, JSON.stringify(excludeUrls), limit,
+      `SELECT id, url FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+       ${excluded} ORDER BY next_attempt_at, seq LIMIT ?`,
+      now, now, ...excludeUrls, limit,
     );
   }
 
-  /** When the next delivery becomes due (ms), or null when none is pending without a live lease. */
   async nextDueAt(now: number): Promise<number | null> {
-    const r = this.db.get<{ at: number | null }>(
-      `SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries
-       WHERE status = 'pending' AND (lease_expires_at IS NULL OR lease_expires_at <= ?)`,
+    const r = await this.db.get<{ at: number | null }>(
+      "SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending' AND (lease_expires_at IS NULL OR lease_expires_at <= ?)",
       now,
     );
     return r?.at ?? null;
   }
 
-  /**
-   * Takes one delivery for one attempt, or null when another process holds it or it is no longer
-   * due. The attempt counter and the log row are written with the lease, so an attempt cut short
-   * by a crash still shows in the log (as `interrupted`, once the delivery is claimed again).
-   */
   async claim(id: string, owner: string, now: number, leaseMs: number): Promise<ClaimedDelivery | null> {
     return (await this.claimMany([id], owner, now, leaseMs))[0] ?? null;
   }
 
-  /** `claim` for several deliveries in one transaction; returns those it could take, in order. */
   async claimMany(ids: readonly string[], owner: string, now: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (ids.length === 0) return [];
-    return this.db.transaction(() => ids.flatMap((id) => {
-      const claimed = this.claimOne(id, owner, now, leaseMs);
-      return claimed ? [claimed] : [];
-    }));
+    return this.db.transaction(async (tx) => {
+      const out: ClaimedDelivery[] = [];
+      for (const id of ids) {
+        const claimed = await this.claimOne(tx, id, owner, now, leaseMs);
+        if (claimed) out.push(claimed);
+      }
+      return out;
+    });
   }
 
-  private claimOne(id: string, owner: string, now: number, leaseMs: number): ClaimedDelivery | null {
-    const r = this.db.get<DeliveryRow>(
-      `UPDATE webhook_deliveries SET attempts = attempts + 1, lease_owner = ?, lease_expires_at = ?,
-       first_attempt_at = COALESCE(first_attempt_at, ?), updated_at = ?
-       WHERE id = ? AND ${CLAIMABLE} RETURNING *`,
-      owner, now + leaseMs, now, nowIso(now), id, now, now,
+  private async claimOne(tx: Sql, id: string, owner: string, now: number, leaseMs: number): Promise<ClaimedDelivery | null> {
+    const r = await tx.get<DeliveryRow>(
+      `UPDATE webhook_deliveries SET attempts = attempts + 1, lease_owner = ?1, lease_expires_at = ?2,
+       first_attempt_at = COALESCE(first_attempt_at, ?3), updated_at = ?4
+       WHERE id = ?5 AND status = 'pending' AND next_attempt_at <= ?3 AND (lease_expires_at IS NULL OR lease_expires_at <= ?3) RETURNING *`,
+      owner, now + leaseMs, now, nowIso(now), id,
     );
     if (!r) return null;
-    const body = this.db.get<{ body: string }>('SELECT body FROM events WHERE id = ?', r.event_id)?.body;
+    const body = (await tx.get<{ body: string }>('SELECT body FROM events WHERE id = ?', r.event_id))?.body;
     if (body === undefined) throw new Error(`delivery ${id} has no event ${r.event_id}`);
-    this.db.run(
+    await tx.run(
       "UPDATE delivery_attempts SET outcome = 'interrupted', error = 'interrupted: the process stopped during the attempt' WHERE delivery_id = ? AND outcome = 'in_flight'",
       id,
     );
-    this.db.run(
+    await tx.run(
       "INSERT INTO delivery_attempts (delivery_id, attempt, at, status_code, duration_ms, error, outcome) VALUES (?, ?, ?, NULL, 0, NULL, 'in_flight')",
       id, r.attempts, nowIso(now),
     );
     return toClaimed(r, body, now);
   }
 
-  /**
-   * Logs the attempt's outcome and, while the lease is still ours, decides what follows: success,
-   * `failed` (410, a single manual attempt, or the schedule is over), or the next attempt's time.
-   * A redelivery asked while the attempt was in flight queues one more attempt at once. Returns
-   * the delivery's status after the attempt, or null when the lease had been lost (the attempt is
-   * still logged; the process that took over decides).
-   */
   async record(claim: ClaimedDelivery, owner: string, outcome: AttemptOutcome, schedule: RetrySchedule, now: number): Promise<DeliveryStatus | null> {
-    return this.db.transaction(() => {
-      this.db.run(
+    return this.db.transaction(async (tx) => {
+      await tx.run(
         'UPDATE delivery_attempts SET status_code = ?, duration_ms = ?, error = ?, outcome = ? WHERE delivery_id = ? AND attempt = ?',
         outcome.statusCode, outcome.durationMs, outcome.error, resultOf(outcome), claim.id, claim.attempt,
       );
-      const r = this.db.get<DeliveryRow>(
-        "SELECT * FROM webhook_deliveries WHERE id = ? AND lease_owner = ? AND attempts = ? AND status = 'pending'",
+      const r = await tx.get<DeliveryRow>(
+        `SELECT * FROM webhook_deliveries WHERE id = ? AND lease_owner = ? AND attempts = ? AND status = 'pending'${tx.dialect.forUpdate}`,
         claim.id, owner, claim.attempt,
       );
       if (!r) return null;
       const { status, next, single } = afterAttempt(r, outcome, schedule, now);
-      this.db.run(
+      await tx.run(
         `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL,
          last_status_code = ?, last_error = ?, single_attempt = ?, redeliver_requested = 0, updated_at = ? WHERE id = ?`,
         status, next, outcome.statusCode, outcome.error, single, nowIso(now), claim.id,
@@ -283,61 +273,45 @@ export class SqliteWebhookStore implements WebhookStore {
     });
   }
 
-  /**
-   * Gives a claimed delivery back without an outcome (the process is stopping): the attempt is
-   * logged as interrupted and the delivery is due again at once, for this or another process.
-   */
   async release(claim: ClaimedDelivery, owner: string): Promise<void> {
-    this.db.transaction(() => {
-      this.db.run(
+    await this.db.transaction(async (tx) => {
+      await tx.run(
         "UPDATE delivery_attempts SET outcome = 'interrupted', error = 'interrupted: the service stopped during the attempt' WHERE delivery_id = ? AND attempt = ? AND outcome = 'in_flight'",
         claim.id, claim.attempt,
       );
-      this.db.run(
-        'UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ? AND attempts = ?',
-        claim.id, owner, claim.attempt,
-      );
+      await tx.run('UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ? AND attempts = ?', claim.id, owner, claim.attempt);
     });
   }
 
   async list(workspaceId: string, query: DeliveryListQuery): Promise<{ data: DeliveryRecord[]; nextCursor: string | null }> {
     const limit = query.limit ?? 20;
     const before = query.cursor ? decodeCursor(query.cursor) : Number.MAX_SAFE_INTEGER;
-    const rows = this.db.all<DeliveryRow>(
-      `${SELECT_DELIVERY} WHERE d.workspace_id = ? AND d.seq < ? AND (? IS NULL OR d.job_id = ?) AND (? IS NULL OR d.status = ?)
-       ORDER BY d.seq DESC LIMIT ?`,
-      workspaceId, before, query.jobId ?? null, query.jobId ?? null, query.status ?? null, query.status ?? null, limit + 1,
+    const rows = await this.db.all<DeliveryRow>(
+      `${SELECT_DELIVERY} WHERE d.workspace_id = ?1 AND d.seq < ?2 AND (CAST(?3 AS TEXT) IS NULL OR d.job_id = CAST(?3 AS TEXT)) AND (CAST(?4 AS TEXT) IS NULL OR d.status = CAST(?4 AS TEXT))
+       ORDER BY d.seq DESC LIMIT ?5`,
+      workspaceId, before, query.jobId ?? null, query.status ?? null, limit + 1,
     );
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return { data: page.map(toRecord), nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
   }
 
-  /** One delivery with its whole attempt log, oldest attempt first. */
   async get(workspaceId: string, id: string): Promise<DeliveryRecord | null> {
-    const r = this.db.get<DeliveryRow>(`${SELECT_DELIVERY} WHERE d.id = ? AND d.workspace_id = ?`, id, workspaceId);
+    const r = await this.db.get<DeliveryRow>(`${SELECT_DELIVERY} WHERE d.id = ? AND d.workspace_id = ?`, id, workspaceId);
     if (!r) return null;
-    const attempts = this.db
-      .all<AttemptRow>('SELECT attempt, at, status_code, duration_ms, error, outcome FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt', id)
-      .map(toAttempt);
-    return { ...toRecord(r), attempts };
+    const attempts = await this.db.all<AttemptRow>('SELECT attempt, at, status_code, duration_ms, error, outcome FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt', id);
+    return { ...toRecord(r), attempts: attempts.map(toAttempt) };
   }
 
-  /**
-   * Asks for one more attempt as soon as possible (POST .../redeliver). A pending delivery's next
-   * attempt moves to now and its schedule goes on; a finished one (succeeded or failed) becomes
-   * pending for a single attempt whose outcome is final. While an attempt is in flight the
-   * request is remembered and served right after it. Returns false when there is no such delivery.
-   */
   async redeliver(workspaceId: string, id: string, now: number): Promise<boolean> {
-    return this.db.transaction(() => {
-      const r = this.db.get<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ? AND workspace_id = ?', id, workspaceId);
+    return this.db.transaction(async (tx) => {
+      const r = await tx.get<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE id = ? AND workspace_id = ?${tx.dialect.forUpdate}`, id, workspaceId);
       if (!r) return false;
       const inFlight = r.status === 'pending' && r.lease_expires_at !== null && r.lease_expires_at > now;
       if (inFlight) {
-        this.db.run('UPDATE webhook_deliveries SET redeliver_requested = 1, updated_at = ? WHERE id = ?', nowIso(now), id);
+        await tx.run('UPDATE webhook_deliveries SET redeliver_requested = 1, updated_at = ? WHERE id = ?', nowIso(now), id);
       } else {
-        this.db.run(
+        await tx.run(
           `UPDATE webhook_deliveries SET single_attempt = CASE WHEN status = 'pending' THEN single_attempt ELSE 1 END,
            status = 'pending', next_attempt_at = ?, updated_at = ? WHERE id = ?`,
           now, nowIso(now), id,
@@ -347,19 +321,16 @@ export class SqliteWebhookStore implements WebhookStore {
     });
   }
 
-  /** Attempts by outcome since the store began (monotonic: attempts are never deleted). */
   async attemptCounts(): Promise<{ outcome: AttemptResult; n: number }[]> {
     return this.db.all<{ outcome: AttemptResult; n: number }>('SELECT outcome, COUNT(*) AS n FROM delivery_attempts GROUP BY outcome');
   }
 
-  /** Terminal-state-to-first-attempt latencies (ms) of the most recent deliveries. */
   async recentFirstAttemptLatencies(limit = 1000): Promise<number[]> {
-    return this.db
-      .all<{ created_at: string; first_attempt_at: number }>(
-        // rowid follows insertion order, so the newest rows are read first without a sort.
-        'SELECT created_at, first_attempt_at FROM webhook_deliveries WHERE first_attempt_at IS NOT NULL ORDER BY rowid DESC LIMIT ?',
-        limit,
-      )
-      .map((r) => Math.max(0, r.first_attempt_at - Date.parse(r.created_at)));
+    const rows = await this.db.all<{ created_at: string; first_attempt_at: number }>(
+      'SELECT created_at, first_attempt_at FROM webhook_deliveries WHERE first_attempt_at IS NOT NULL ORDER BY seq DESC LIMIT ?',
+      limit,
+    );
+    return rows.map((r) => Math.max(0, r.first_attempt_at - Date.parse(r.created_at)));
   }
 }
+

@@ -2,9 +2,9 @@
 // secret. Every route is `admin`: the authentication hook answers 403 to a standard key.
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
-import type { Services } from '../services.ts';
-import { requireAuth } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import type { Services } from '../compose/services.ts';
+import { requireAuth } from './auth.ts';
+import { ApiError } from '../errors.ts';
 import { ListOf, ListQuery, Nullable, Strict } from '../http/schema-helpers.ts';
 import { decodeCursor, encodeCursor, InvalidCursor } from '../store/cursor.ts';
 import type { ApiKeyRecord, SigningSecrets } from './workspace.store.ts';

@@ -3,12 +3,12 @@
 // remembered as valid.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteDb } from '../store/sqlite.ts';
+import { SqliteDatabase } from '../store/sqlite.ts';
 import { AUTH_CACHE_MS, WorkspaceService } from './workspace.service.ts';
-import { generateApiKey, generateSigningSecret, SqliteWorkspaceStore } from './workspace.store.ts';
+import { generateApiKey, generateSigningSecret, SqlWorkspaceStore } from './workspace.store.ts';
 
 async function setUp() {
-  const store = new SqliteWorkspaceStore(new SqliteDb(':memory:'));
+  const store = new SqlWorkspaceStore(await SqliteDatabase.open(':memory:'));
   const apiKey = generateApiKey();
   const { workspace, key } = await store.createWorkspace({ name: 'w', apiKey, signingSecret: generateSigningSecret(), initialCredits: 0 });
   let lookups = 0;

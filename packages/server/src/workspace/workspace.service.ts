@@ -1,6 +1,6 @@
 // Authentication, workspace bootstrap (decisions §3) and workspace administration.
-import type { AuthContext } from '../http/context.ts';
-import { ApiError } from '../http/errors.ts';
+import type { AuthContext } from './auth.ts';
+import { ApiError } from '../errors.ts';
 import {
   generateApiKey,
   generateSigningSecret,

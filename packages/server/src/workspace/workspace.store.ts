@@ -1,7 +1,7 @@
 // Workspaces, their API keys (stored as SHA-256 hashes: a key is shown once, at creation) and
 // their webhook signing secrets.
 import { createHash } from 'node:crypto';
-import type { SqliteDb } from '../store/sqlite.ts';
+import type { Sql } from '../store/sql.ts';
 import { newId, nowIso, randomToken } from '../ids.ts';
 import { grantCredits } from '../credits/credits.ledger.ts';
 import type { RateLimitConfig } from '../config.ts';
@@ -176,38 +176,35 @@ export function keyHint(apiKey: string): string {
   return `${apiKey.slice(0, 7)}…${apiKey.slice(-4)}`;
 }
 
-export class SqliteWorkspaceStore implements WorkspaceStore {
-  private readonly db: SqliteDb;
-  constructor(db: SqliteDb) {
+export class SqlWorkspaceStore implements WorkspaceStore {
+  private readonly db: Sql;
+  constructor(db: Sql) {
     this.db = db;
   }
 
   async anyWorkspace(): Promise<WorkspaceRecord | null> {
-    const r = this.db.get<WsRow>('SELECT * FROM workspaces ORDER BY created_at LIMIT 1');
+    const r = await this.db.get<WsRow>('SELECT * FROM workspaces ORDER BY created_at, id LIMIT 1');
     return r ? toWorkspace(r) : null;
   }
 
   async createWorkspace(input: { name: string; apiKey: string; signingSecret: string; initialCredits: number }) {
-    return this.db.transaction(() => {
+    return this.db.transaction(async (tx) => {
       const id = newId('ws');
       const now = nowIso();
-      this.db.run(
-        'INSERT INTO workspaces (id, name, signing_secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-        id, input.name, input.signingSecret, now, now,
-      );
-      if (input.initialCredits > 0) grantCredits(this.db, id, input.initialCredits);
-      const key = this.insertKey(id, input.apiKey, 'admin', 'bootstrap');
+      await tx.run('INSERT INTO workspaces (id, name, signing_secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', id, input.name, input.signingSecret, now, now);
+      if (input.initialCredits > 0) await grantCredits(tx, id, input.initialCredits);
+      const key = await insertKey(tx, id, input.apiKey, 'admin', 'bootstrap');
       return { workspace: { id, name: input.name, createdAt: now, updatedAt: now }, key };
     });
   }
 
   async getWorkspace(id: string): Promise<WorkspaceRecord | null> {
-    const r = this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', id);
+    const r = await this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', id);
     return r ? toWorkspace(r) : null;
   }
 
   async authenticate(apiKey: string): Promise<AuthenticatedKey | null> {
-    const r = this.db.get<KeyRow & { rate_limits_json: string | null }>(
+    const r = await this.db.get<KeyRow & { rate_limits_json: string | null }>(
       'SELECT k.*, w.rate_limits_json FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.hash = ? AND k.revoked_at IS NULL',
       hashKey(apiKey),
     );
@@ -215,126 +212,125 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   async getRateLimits(workspaceId: string): Promise<RateLimitOverrides | null> {
-    return parseRateLimits(this.db.get<{ j: string | null }>('SELECT rate_limits_json AS j FROM workspaces WHERE id = ?', workspaceId)?.j);
+    return parseRateLimits((await this.db.get<{ j: string | null }>('SELECT rate_limits_json AS j FROM workspaces WHERE id = ?', workspaceId))?.j);
   }
 
   async setRateLimits(workspaceId: string, limits: RateLimitOverrides | null): Promise<void> {
-    this.db.run('UPDATE workspaces SET rate_limits_json = ?, updated_at = ? WHERE id = ?', rateLimitsJson(limits), nowIso(), workspaceId);
-  }
-
-  private insertKey(workspaceId: string, apiKey: string, scope: KeyScope, name: string | null): ApiKeyRecord {
-    const row: KeyRow = {
-      id: newId('key'),
-      workspace_id: workspaceId,
-      scope,
-      name,
-      hint: keyHint(apiKey),
-      created_at: nowIso(),
-      revoked_at: null,
-    };
-    this.db.run(
-      'INSERT INTO api_keys (id, workspace_id, hash, hint, name, scope, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      row.id, workspaceId, hashKey(apiKey), row.hint, name, scope, row.created_at,
-    );
-    return toKey(row);
+    await this.db.run('UPDATE workspaces SET rate_limits_json = ?, updated_at = ? WHERE id = ?', rateLimitsJson(limits), nowIso(), workspaceId);
   }
 
   async createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }, maxActive?: number): Promise<ApiKeyRecord> {
-    return this.db.transaction(() => {
-      if (maxActive !== undefined) {
-        const active = this.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND revoked_at IS NULL', workspaceId)?.n ?? 0;
-        if (active >= maxActive) throw new QuotaExceeded('apiKeys', maxActive, active);
-      }
-      return this.insertKey(workspaceId, input.apiKey, input.scope, input.name);
+    if (maxActive === undefined) return insertKey(this.db, workspaceId, input.apiKey, input.scope, input.name);
+    return this.db.transaction(async (tx) => {
+      // The workspace row's lock makes creations of one workspace count one after the other, so
+      // that two at once cannot both take the last place.
+      await tx.get(`SELECT id FROM workspaces WHERE id = ?${tx.dialect.forUpdate}`, workspaceId);
+      const active = (await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND revoked_at IS NULL', workspaceId))?.n ?? 0;
+      if (active >= maxActive) throw new QuotaExceeded('apiKeys', maxActive, active);
+      return insertKey(tx, workspaceId, input.apiKey, input.scope, input.name);
     });
   }
 
   async getQuotas(workspaceId: string): Promise<QuotaOverrides | null> {
-    return parseQuotas(this.db.get<{ j: string | null }>('SELECT quotas_json AS j FROM workspaces WHERE id = ?', workspaceId)?.j);
+    return parseQuotas((await this.db.get<{ j: string | null }>('SELECT quotas_json AS j FROM workspaces WHERE id = ?', workspaceId))?.j);
   }
 
   async setQuotas(workspaceId: string, quotas: QuotaOverrides | null): Promise<void> {
-    this.db.run('UPDATE workspaces SET quotas_json = ?, updated_at = ? WHERE id = ?', quotasJson(quotas), nowIso(), workspaceId);
+    await this.db.run('UPDATE workspaces SET quotas_json = ?, updated_at = ? WHERE id = ?', quotasJson(quotas), nowIso(), workspaceId);
   }
 
   async usage(workspaceId: string): Promise<QuotaUsage> {
-    const r = this.db.get<{ keys: number; bytes: number }>(
+    const r = await this.db.get<{ keys: number; bytes: number }>(
       'SELECT (SELECT COUNT(*) FROM api_keys WHERE workspace_id = w.id AND revoked_at IS NULL) AS keys, w.media_bytes AS bytes FROM workspaces w WHERE w.id = ?',
       workspaceId,
     );
-    return { apiKeys: r?.keys ?? 0, mediaBytes: r?.bytes ?? 0 };
+    return { apiKeys: Number(r?.keys ?? 0), mediaBytes: Number(r?.bytes ?? 0) };
   }
 
   async ensureKey(workspaceId: string, apiKey: string): Promise<'created' | 'live' | 'revoked' | 'elsewhere'> {
-    return this.db.transaction(() => {
-      const existing = this.db.get<KeyRow>('SELECT * FROM api_keys WHERE hash = ?', hashKey(apiKey));
-      if (!existing) {
-        this.insertKey(workspaceId, apiKey, 'admin', 'SERVICE_API_KEY');
-        return 'created';
-      }
-      // The environment never undoes an operator's change: a revoked key stays revoked.
-      if (existing.workspace_id !== workspaceId) return 'elsewhere';
-      return existing.revoked_at ? 'revoked' : 'live';
-    });
+    // Two processes starting with the same SERVICE_API_KEY: the unique hash lets one insert.
+    const inserted = await this.db.run(
+      `INSERT INTO api_keys (id, workspace_id, hash, hint, name, scope, created_at) VALUES (?, ?, ?, ?, 'SERVICE_API_KEY', 'admin', ?)
+       ON CONFLICT (hash) DO NOTHING`,
+      newId('key'), workspaceId, hashKey(apiKey), keyHint(apiKey), nowIso(),
+    );
+    if (inserted === 1) return 'created';
+    const existing = await this.db.get<KeyRow>('SELECT * FROM api_keys WHERE hash = ?', hashKey(apiKey));
+    if (!existing || existing.workspace_id !== workspaceId) return 'elsewhere';
+    return existing.revoked_at ? 'revoked' : 'live';
   }
 
   async wasSigningSecret(workspaceId: string, secret: string): Promise<boolean> {
-    this.rememberSecrets(workspaceId);
-    return this.db.get('SELECT 1 AS x FROM signing_secret_history WHERE workspace_id = ? AND secret_hash = ?', workspaceId, hashKey(secret)) !== undefined;
+    await this.rememberSecrets(workspaceId);
+    return (await this.db.get('SELECT 1 AS x FROM signing_secret_history WHERE workspace_id = ? AND secret_hash = ?', workspaceId, hashKey(secret))) !== undefined;
   }
 
-  /** Records the workspace's current and previous secrets (hashed) in its history. */
-  private rememberSecrets(workspaceId: string): void {
-    const r = this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', workspaceId);
+  private async rememberSecrets(workspaceId: string): Promise<void> {
+    const r = await this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', workspaceId);
     for (const secret of [r?.signing_secret, r?.previous_signing_secret, r?.older_signing_secret]) {
-      if (secret) this.db.run('INSERT OR IGNORE INTO signing_secret_history (workspace_id, secret_hash) VALUES (?, ?)', workspaceId, hashKey(secret));
+      if (secret) await this.db.run('INSERT INTO signing_secret_history (workspace_id, secret_hash) VALUES (?, ?) ON CONFLICT DO NOTHING', workspaceId, hashKey(secret));
     }
   }
 
   async listKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
-    return this.db.all<KeyRow>('SELECT * FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC', workspaceId).map(toKey);
+    return (await this.db.all<KeyRow>('SELECT * FROM api_keys WHERE workspace_id = ? ORDER BY created_at DESC, id', workspaceId)).map(toKey);
   }
 
   async revokeUnlessLastAdmin(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null | 'last_admin'> {
-    // One transaction of the embedded store's single writer: the count and the revoke see the same keys.
-    return this.db.transaction(() => {
-      const key = this.db.get<KeyRow>('SELECT * FROM api_keys WHERE id = ? AND workspace_id = ?', keyId, workspaceId);
+    return this.db.transaction(async (tx) => {
+      // The workspace row's lock orders key changes of one workspace (as createKey does): two
+      // revokes at once count the live admin keys one after the other.
+      await tx.get(`SELECT id FROM workspaces WHERE id = ?${tx.dialect.forUpdate}`, workspaceId);
+      const key = await tx.get<KeyRow>('SELECT * FROM api_keys WHERE id = ? AND workspace_id = ?', keyId, workspaceId);
       if (!key) return null;
       if (key.revoked_at === null && key.scope === 'admin') {
-        const admins = this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND scope = 'admin' AND revoked_at IS NULL", workspaceId)?.n ?? 0;
+        const admins = (await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND scope = 'admin' AND revoked_at IS NULL", workspaceId))?.n ?? 0;
         if (admins <= 1) return 'last_admin';
       }
-      this.db.run('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?', nowIso(), keyId);
-      return toKey(this.db.get<KeyRow>('SELECT * FROM api_keys WHERE id = ?', keyId) as KeyRow);
+      const r = await tx.get<KeyRow>('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING *', nowIso(), keyId);
+      return r ? toKey(r) : null;
     });
   }
 
   async revokeKey(workspaceId: string, keyId: string): Promise<ApiKeyRecord | null> {
-    this.db.run('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND workspace_id = ?', nowIso(), keyId, workspaceId);
-    const r = this.db.get<KeyRow>('SELECT * FROM api_keys WHERE id = ? AND workspace_id = ?', keyId, workspaceId);
+    const r = await this.db.get<KeyRow>(
+      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND workspace_id = ? RETURNING *',
+      nowIso(), keyId, workspaceId,
+    );
     return r ? toKey(r) : null;
   }
 
   async getSigningSecrets(workspaceId: string, now: number = Date.now()): Promise<SigningSecrets> {
-    return signingSecretsOf(workspaceId, this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', workspaceId), now);
+    return signingSecretsOf(workspaceId, await this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', workspaceId), now);
   }
 
   async setSigningSecret(workspaceId: string, secret: string): Promise<void> {
-    this.db.run('UPDATE workspaces SET signing_secret = ?, updated_at = ? WHERE id = ?', secret, nowIso(), workspaceId);
-    this.rememberSecrets(workspaceId);
+    await this.db.run('UPDATE workspaces SET signing_secret = ?, updated_at = ? WHERE id = ?', secret, nowIso(), workspaceId);
+    await this.rememberSecrets(workspaceId);
   }
 
   async rotateSigningSecret(workspaceId: string, newSecret: string, now: number = Date.now(), force = false): Promise<SigningSecrets> {
-    this.db.transaction(() => {
-      const r = this.db.get<WsRow>('SELECT * FROM workspaces WHERE id = ?', workspaceId);
+    await this.db.transaction(async (tx) => {
+      // The row's lock: two rotations at once each keep the other's grace.
+      const r = await tx.get<WsRow>(`SELECT * FROM workspaces WHERE id = ?${tx.dialect.forUpdate}`, workspaceId);
       if (!r) throw new Error(`workspace ${workspaceId} does not exist`);
-      this.db.run(
+      await tx.run(
         `UPDATE workspaces SET signing_secret = ?, previous_signing_secret = ?, previous_secret_expires_at = ?,
          older_signing_secret = ?, older_secret_expires_at = ?, updated_at = ? WHERE id = ?`,
         ...rotatedColumns(r, newSecret, now, force), nowIso(now), workspaceId,
       );
-      this.rememberSecrets(workspaceId);
     });
+    await this.rememberSecrets(workspaceId);
     return this.getSigningSecrets(workspaceId, now);
   }
 }
+
+async function insertKey(tx: Sql, workspaceId: string, apiKey: string, scope: KeyScope, name: string | null): Promise<ApiKeyRecord> {
+  const row: KeyRow = { id: newId('key'), workspace_id: workspaceId, scope, name, hint: keyHint(apiKey), created_at: nowIso(), revoked_at: null };
+  await tx.run(
+    'INSERT INTO api_keys (id, workspace_id, hash, hint, name, scope, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    row.id, workspaceId, hashKey(apiKey), row.hint, name, scope, row.created_at,
+  );
+  return toKey(row);
+}
+

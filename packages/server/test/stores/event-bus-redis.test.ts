@@ -13,7 +13,7 @@ import pg from 'pg';
 import { PG_URL, REDIS_URL, newWorkspace, postgresMissing, redisMissing } from '../store-backends.ts';
 import { buildTestApp, tempDir, type TestApp } from '../helpers.ts';
 import { SseReader } from '../sse-reader.ts';
-import { openPgStores, type PgStores } from '../../src/store/pg-stores.ts';
+import { openPgStores, type PgStores } from '../../src/compose/open-pg-stores.ts';
 import { RedisJobEventBus } from '../../src/events/job-event-bus.redis.ts';
 import type { JobEvent } from '../../src/jobs/jobs.store.ts';
 import { randomToken } from '../../src/ids.ts';
@@ -103,7 +103,7 @@ describe('job events across processes through Redis', { skip: skip ?? false }, (
     await listener.connect();
     const heard: string[] = [];
     listener.on('notification', (n) => heard.push(n.channel));
-    await listener.query(`LISTEN "${a.stores.pg.channel}"`);
+    await listener.query(`LISTEN "${a.stores.db.channel}"`);
     const plain = await openPgStores(PG_URL, dataDir, () => undefined, undefined, { schema, max: 2 });
     try {
       const ws = await newWorkspace(a.stores, 10);

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { BACKENDS, PG_URL, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
 import type { JobEvent } from '../../src/jobs/jobs.store.ts';
-import type { PgStores } from '../../src/store/pg-stores.ts';
+import type { PgStores } from '../../src/compose/open-pg-stores.ts';
 import { PgJobEventBus } from '../../src/events/job-event-bus.pg.ts';
 import type { JobEventBus } from '../../src/events/job-event-bus.ts';
 
@@ -93,7 +93,7 @@ describe('job events across processes (postgres)', { skip: pgSkip ?? false }, ()
     // Still listening a while after the last subscriber left: announcements arrive for nobody.
     b.bus.subscribeWorkspace(ws, () => undefined)();
     await listens(b.bus);
-    const db = (b.stores as PgStores).pg as unknown as { get: (sql: string, ...params: unknown[]) => Promise<unknown> };
+    const db = (b.stores as PgStores).db as unknown as { get: (sql: string, ...params: unknown[]) => Promise<unknown> };
     const get = db.get.bind(db);
     let reads = 0;
     db.get = (sql, ...params) => {
@@ -128,7 +128,7 @@ describe('job events across processes (postgres)', { skip: pgSkip ?? false }, ()
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
     try {
-      const channel = (b.stores as PgStores).pg.channel;
+      const channel = (b.stores as PgStores).db.channel;
       const killed = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1', [`LISTEN "${channel}"`]);
       assert.ok((killed.rowCount ?? 0) >= 1);
     } finally {
@@ -143,7 +143,7 @@ describe('job events across processes (postgres)', { skip: pgSkip ?? false }, ()
   });
 
   it('a process listens only while something subscribes: from the first subscription, which is told to read the store, until a while after the last', async () => {
-    const bus = await PgJobEventBus.start((b.stores as PgStores).pg, undefined, { unlistenAfterMs: 50 });
+    const bus = await PgJobEventBus.start((b.stores as PgStores).db, undefined, { unlistenAfterMs: 50 });
     try {
       const ws = await newWorkspace(a.stores, 10);
       assert.equal(bus.listens, false, 'nothing subscribes: no LISTEN, no session woken at each commit');

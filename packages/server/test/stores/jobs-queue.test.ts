@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
 import { InsufficientCredits } from '../../src/credits/credits.ledger.ts';
-import type { Stores } from '../../src/store/backends.ts';
+import type { Stores } from '../../src/compose/stores.ts';
 
 const pgSkip = await postgresMissing();
 const failed = { type: 'report.failed' as const, data: {}, webhook: undefined };

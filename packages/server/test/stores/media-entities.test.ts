@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
 import { generateApiKey, generateSigningSecret } from '../../src/workspace/workspace.store.ts';
 import { newId } from '../../src/ids.ts';
-import type { Stores } from '../../src/store/backends.ts';
+import type { Stores } from '../../src/compose/stores.ts';
 import type { MediaAnalysis } from '@rapport/analysis';
 import type { AttemptOutcome } from '../../src/webhooks/deliver.ts';
 

@@ -1,11 +1,11 @@
 // PostgreSQL migrations under the advisory lock: processes that start together on a new schema
 // create it and apply each migration once (CREATE SCHEMA IF NOT EXISTS alone fails in one of two
-// sessions that run it at once). The embedded store's equivalent is test/sqlite-open.test.ts.
+// sessions that run it at once). The embedded store's equivalent is sqlite-open.test.ts beside it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PG_URL, postgresMissing } from '../store-backends.ts';
 import { PgDb } from '../../src/store/pg.ts';
-import { PG_MIGRATIONS } from '../../src/store/pg-migrations.ts';
+import { MIGRATIONS } from '../../src/store/migrations.ts';
 import { dropSchema } from '../helpers.ts';
 import { randomToken } from '../../src/ids.ts';
 
@@ -17,7 +17,7 @@ describe('PostgreSQL migrations (postgres)', { skip: pgSkip ?? false }, () => {
     const dbs = await Promise.all(Array.from({ length: 6 }, () => PgDb.open(PG_URL, { schema, max: 1 })));
     try {
       const versions = await dbs[0]?.all<{ version: number; n: number }>('SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version ORDER BY version');
-      assert.deepEqual(versions, PG_MIGRATIONS.map((m) => ({ version: m.version, n: 1 })));
+      assert.deepEqual(versions, MIGRATIONS.map((m) => ({ version: m.version, n: 1 })));
     } finally {
       for (const db of dbs) await db.close();
       await dropSchema(schema);

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { BACKENDS, newWorkspace, PG_URL, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
 import { PgDb } from '../../src/store/pg.ts';
 import { InsufficientCredits } from '../../src/credits/credits.ledger.ts';
-import type { PgStores } from '../../src/store/pg-stores.ts';
+import type { PgStores } from '../../src/compose/open-pg-stores.ts';
 import type { Job } from '../../src/jobs/jobs.schemas.ts';
 
 const pgSkip = await postgresMissing();
@@ -53,7 +53,7 @@ describe('job creation in batches: PostgreSQL transactions', { skip: pgSkip ?? f
   let db: PgDb;
   before(async () => {
     t = await (BACKENDS.find((b) => b.name === 'postgres') as (typeof BACKENDS)[number]).open();
-    db = (t.stores as PgStores).pg;
+    db = (t.stores as PgStores).db;
   });
   after(() => t?.close());
 

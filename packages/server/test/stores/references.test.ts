@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
 import { newId, nowIso } from '../../src/ids.ts';
-import type { Stores } from '../../src/store/stores.ts';
-import type { PgStores } from '../../src/store/pg-stores.ts';
+import type { Stores } from '../../src/compose/stores.ts';
+import type { PgStores } from '../../src/compose/open-pg-stores.ts';
 import type { Reference } from '../../src/jobs/references.store.ts';
 
 const pgSkip = await postgresMissing();
@@ -68,7 +68,7 @@ describe('reference checks and creations on PostgreSQL: round trips', { skip: pg
     t = await (BACKENDS.find((b) => b.name === 'postgres') as (typeof BACKENDS)[number]).open();
     stores = t.stores as PgStores;
     // Every statement the stores run on the pool goes through these (transactions hold their own Exec).
-    const db = stores.pg;
+    const db = stores.db;
     for (const method of ['all', 'get', 'run'] as const) {
       const original = db[method].bind(db) as (sql: string, ...params: never[]) => Promise<unknown>;
       (db as unknown as Record<string, unknown>)[method] = (sql: string, ...params: never[]) => {

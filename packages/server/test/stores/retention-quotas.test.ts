@@ -10,7 +10,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
-import type { Stores } from '../../src/store/backends.ts';
+import type { Stores } from '../../src/compose/stores.ts';
 import { RetentionSweeper } from '../../src/retention/retention.ts';
 import { QuotaExceeded } from '../../src/workspace/quotas.ts';
 import { generateApiKey } from '../../src/workspace/workspace.store.ts';

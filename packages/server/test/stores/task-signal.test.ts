@@ -6,9 +6,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
-import type { PgStores } from '../../src/store/pg-stores.ts';
+import type { PgStores } from '../../src/compose/open-pg-stores.ts';
 import { PgTaskSignal, taskChannel } from '../../src/queue/task-signal.pg.ts';
-import { enqueueTaskPg } from '../../src/queue/queue.store.pg.ts';
+import { enqueueTask } from '../../src/queue/queue.store.ts';
 import { Worker, type TaskHandler } from '../../src/queue/worker.ts';
 import { waitFor } from '../helpers.ts';
 
@@ -20,7 +20,7 @@ describe('the task signal between processes (postgres)', { skip: pgSkip ?? false
   let b: OpenedTestStores;
   const signals: PgTaskSignal[] = [];
   const signal = (t: OpenedTestStores) => {
-    const s = new PgTaskSignal((t.stores as PgStores).pg);
+    const s = new PgTaskSignal((t.stores as PgStores).db);
     signals.push(s);
     return s;
   };
@@ -56,7 +56,7 @@ describe('the task signal between processes (postgres)', { skip: pgSkip ?? false
     let heard = 0;
     inA.watch(() => heard++);
     await waitFor(async () => (heard >= 1 ? true : null), 5000, 'LISTEN');
-    const db = (b.stores as PgStores).pg;
+    const db = (b.stores as PgStores).db;
     const channel = taskChannel(db.schema);
     const listeners = async () => (await db.all<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE query = $1', `LISTEN "${channel}"`)).map((r) => r.pid);
     const before = await listeners();
@@ -86,11 +86,25 @@ describe('the task signal between processes (postgres)', { skip: pgSkip ?? false
     try {
       // The worker's first claim found nothing; it now waits for its poll, or a signal.
       await new Promise((r) => setTimeout(r, 300));
-      await enqueueTaskPg((b.stores as PgStores).pg, 'job.run', 'job_signalled', ws);
+      await enqueueTask((b.stores as PgStores).db, 'job.run', 'job_signalled', ws);
       signal(b).announce();
       await waitFor(async () => (ran.includes('job_signalled') ? true : null), 10_000, 'the task to run');
     } finally {
       await worker.close();
     }
+  });
+
+  it('closed while its LISTEN is under way, it leaves no connection open (one would keep the process alive)', async () => {
+    const db = (a.stores as PgStores).db;
+    const listening = async () => Number((await db.get<{ n: number }>("SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE query = $1", `LISTEN "${taskChannel(db.schema)}"`))?.n ?? 0);
+    const before = await listening();
+    // Closed at every moment of its first milliseconds: before, during and after connecting and LISTEN.
+    for (let ms = 0; ms < 40; ms++) {
+      const s = new PgTaskSignal(db);
+      s.watch(() => undefined);
+      await new Promise((r) => setTimeout(r, ms / 2));
+      await s.close();
+    }
+    await waitFor(async () => (await listening()) === before, 5000, 'the LISTEN connections of closed signals to end');
   });
 });

@@ -11,11 +11,11 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { PG_URL, postgresMissing } from '../store-backends.ts';
 import { dropSchema, tempDir } from '../helpers.ts';
-import { MIGRATIONS } from '../../src/store/migrations.ts';
-import { PG_MIGRATIONS } from '../../src/store/pg-migrations.ts';
+import { MIGRATIONS, migrationSql, PG_VERSIONS_BEFORE_34 } from '../../src/store/migrations.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openBackend, type Stores } from '../../src/store/backends.ts';
-import { openPgStores } from '../../src/store/pg-stores.ts';
+import { openStores } from '../../src/compose/open-stores.ts';
+import type { Stores } from '../../src/compose/stores.ts';
+import { openPgStores } from '../../src/compose/open-pg-stores.ts';
 import { randomToken } from '../../src/ids.ts';
 
 const pgSkip = await postgresMissing();
@@ -60,12 +60,12 @@ describe('upgrading a store to per-workspace event ids and counted media bytes (
       const old = new DatabaseSync(path.join(dir, 'rapport.db'));
       old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
       for (const m of MIGRATIONS.filter((x) => x.version <= 6)) {
-        old.exec(m.sql);
+        old.exec(migrationSql(m, 'sqlite'));
         old.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, 'then');
       }
       for (const sql of OLD_ROWS) old.exec(sql);
       old.close();
-      const { stores } = await openBackend(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), () => undefined);
+      const { stores } = await openStores(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), () => undefined);
       try {
         await checkUpgraded(stores);
       } finally {
@@ -86,9 +86,10 @@ describe('upgrading a store to per-workspace event ids and counted media bytes (
     try {
       await admin.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
       await admin.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-      for (const m of PG_MIGRATIONS.filter((x) => x.version <= 3)) {
-        await admin.query(m.sql);
-        await admin.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [m.version, 'then']);
+      // The schema PostgreSQL's own versions 1 to 3 made (the list's 1 to 6), numbered as they were then.
+      for (const m of MIGRATIONS.filter((x) => x.version <= 6)) await admin.query(migrationSql(m, 'pg'));
+      for (const [version, list] of Object.entries(PG_VERSIONS_BEFORE_34)) {
+        if (list.every((v) => v <= 6)) await admin.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [Number(version), 'then']);
       }
       for (const sql of OLD_ROWS) await admin.query(sql);
       await admin.query("SELECT setval(pg_get_serial_sequence('job_events', 'id'), 5)");

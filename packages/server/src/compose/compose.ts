@@ -1,32 +1,32 @@
 // Composition root: builds stores, services, the worker and the HTTP app from one Config.
 // Nothing else wires dependencies; tests call `composeService` with their own DATA_DIR.
 import type { FastifyInstance } from 'fastify';
-import type { Config } from './config.ts';
-import { openBackend } from './store/backends.ts';
-import { WorkspaceService } from './workspace/workspace.service.ts';
-import { StreamRegistry } from './events/stream-registry.ts';
-import { JobService } from './jobs/jobs.service.ts';
-import { ResultJobService } from './jobs/result-jobs.service.ts';
-import { FilesService } from './files/files.service.ts';
-import { MetricsService } from './metrics/metrics.service.ts';
-import { EntitiesService } from './entities/entities.service.ts';
-import { CreditsService } from './credits/credits.service.ts';
-import { FeedbackService } from './feedback/feedback.service.ts';
-import { MemoryRateLimitCounter } from './http/rate-limit.ts';
-import { RedisRateLimitCounter } from './http/redis-rate-limit.ts';
-import { buildApp } from './http/app.ts';
+import type { Config } from '../config.ts';
+import { openStores } from './open-stores.ts';
+import { WorkspaceService } from '../workspace/workspace.service.ts';
+import { StreamRegistry } from '../events/stream-registry.ts';
+import { JobService } from '../jobs/jobs.service.ts';
+import { ResultJobService } from '../jobs/result-jobs.service.ts';
+import { FilesService } from '../files/files.service.ts';
+import { MetricsService } from '../metrics/metrics.service.ts';
+import { EntitiesService } from '../entities/entities.service.ts';
+import { CreditsService } from '../credits/credits.service.ts';
+import { FeedbackService } from '../feedback/feedback.service.ts';
+import { MemoryRateLimitCounter } from '../http/rate-limit.ts';
+import { RedisRateLimitCounter } from '../http/redis-rate-limit.ts';
+import { buildApp } from '../http/app.ts';
 import { ROUTES } from './routes.ts';
-import { Worker } from './queue/worker.ts';
-import { JobRunner } from './jobs/job.runner.ts';
-import { MediaAnalysisRunner } from './files/media-analysis.runner.ts';
-import type { AnalysisEngine } from './analysis/engine.ts';
+import { Worker } from '../queue/worker.ts';
+import { JobRunner } from '../jobs/job.runner.ts';
+import { MediaAnalysisRunner } from '../files/media-analysis.runner.ts';
+import type { AnalysisEngine } from '../analysis/engine.ts';
 import type { Services } from './services.ts';
-import { WebhookService } from './webhooks/webhooks.service.ts';
-import { WebhookDispatcher } from './webhooks/dispatcher.ts';
-import { closeDeliveryAgents } from './webhooks/deliver.ts';
-import { RetentionSweeper } from './retention/retention.ts';
-import { useCursorKey } from './store/cursor.ts';
-import { ServiceMetrics } from './health/metrics.ts';
+import { WebhookService } from '../webhooks/webhooks.service.ts';
+import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
+import { closeDeliveryAgents } from '../webhooks/deliver.ts';
+import { RetentionSweeper } from '../retention/retention.ts';
+import { useCursorKey } from '../store/cursor.ts';
+import { ServiceMetrics } from '../health/metrics.ts';
 
 export interface ComposedService {
   services: Services;
@@ -45,7 +45,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   let wakeWebhooks: () => void = () => undefined;
   // Counters raised where things happen, so that /metrics reads no table (decisions §12).
   const counters = new ServiceMetrics();
-  const { stores, bus, mediaBus, taskSignal } = await openBackend(config, (_ws, e) => {
+  const { stores, bus, mediaBus, taskSignal } = await openStores(config, (_ws, e) => {
     counters.jobEvent(e.event);
     if (e.event !== 'job.updated') wakeWebhooks();
   });

@@ -1,4 +1,4 @@
-// Job creation on PostgreSQL, with group commit as on the embedded store (job-creation.ts). Each
+// Job creation on PostgreSQL, with group commit (job-creation.ts is the embedded engine's). Each
 // job is written with its credit reservation, ledger line, task, queue turn, idempotency answer
 // and first event (numbered by the workspace's event counter and announced with NOTIFY, unless
 // Redis carries job events) in one statement, its own transaction; a workspace's creations
@@ -15,7 +15,9 @@
 // time lets the next batch grow while the previous one commits, instead of two transactions of
 // the same process waiting on each other's row lock. Workspaces are written apart, so that a
 // workspace whose row is held (a long terminal transaction) delays no other.
-import { isTransientConflict, TRANSIENT_ATTEMPTS, type PgDb, type PgExec } from '../store/pg.ts';
+import type { PgDb, PgExec } from '../store/pg.ts';
+import { isTransientConflict, TRANSIENT_ATTEMPTS } from '../store/sql.ts';
+import type { JobCreation } from './job-creation.ts';
 import { newId, nowIso } from '../ids.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
 import { completionParams, type KeyCompletion } from '../idempotency/idempotency.store.ts';
@@ -46,7 +48,7 @@ interface Prepared {
 
 type Outcome = { ok: true; event: JobEvent } | { ok: false; err: unknown };
 
-export class PgJobCreation {
+export class BatchInsertJobCreation implements JobCreation {
   private readonly db: PgDb;
   /** Told of each job once its creation committed. */
   private readonly created: (workspaceId: string, event: JobEvent) => void;
@@ -170,7 +172,7 @@ async function refusal(exec: PgExec, p: Pending): Promise<Error> {
  * workspace can pay it: the row is re-checked under its lock), a ledger line each, the jobs,
  * their tasks, the workspace's turn in the queue, the idempotency answers, and the first events
  * with their announcements, in the order given. The events take the next ids of the workspace's
- * event counter (job-events.store.pg.ts), raised once by the batch's size, whose row lock orders
+ * event counter (job-events.store.ts), raised once by the batch's size, whose row lock orders
  * the workspace's commits. Answers each job's event id, or null when the workspace cannot pay the
  * total (then nothing was written).
  */

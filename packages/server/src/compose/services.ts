@@ -2,24 +2,23 @@
 // `compose.ts` from the configuration; tests build it the same way on a temporary DATA_DIR.
 // Services and runners never see it: each is given only what it uses, so no service imports
 // this file (which imports them all).
-import type { Config } from './config.ts';
-import type { WorkspaceService } from './workspace/workspace.service.ts';
-import type { JobService } from './jobs/jobs.service.ts';
-import type { JobEventBus } from './events/job-event-bus.ts';
-import type { StreamRegistry } from './events/stream-registry.ts';
-import type { MediaChangeBus } from './events/media-change-bus.ts';
-import type { ResultJobService } from './jobs/result-jobs.service.ts';
-import type { FilesService } from './files/files.service.ts';
-import type { MetricsService } from './metrics/metrics.service.ts';
-import type { EntitiesService } from './entities/entities.service.ts';
-import type { CreditsService } from './credits/credits.service.ts';
-import type { FeedbackService } from './feedback/feedback.service.ts';
-import type { WebhookService } from './webhooks/webhooks.service.ts';
-import type { Stores } from './store/backends.ts';
-import type { ServiceMetrics } from './health/metrics.ts';
-import type { RateLimitCounter } from './http/rate-limit.ts';
+import type { Config } from '../config.ts';
+import type { WorkspaceService } from '../workspace/workspace.service.ts';
+import type { JobService } from '../jobs/jobs.service.ts';
+import type { JobEventBus } from '../events/job-event-bus.ts';
+import type { StreamRegistry } from '../events/stream-registry.ts';
+import type { MediaChangeBus } from '../events/media-change-bus.ts';
+import type { ResultJobService } from '../jobs/result-jobs.service.ts';
+import type { FilesService } from '../files/files.service.ts';
+import type { MetricsService } from '../metrics/metrics.service.ts';
+import type { EntitiesService } from '../entities/entities.service.ts';
+import type { CreditsService } from '../credits/credits.service.ts';
+import type { FeedbackService } from '../feedback/feedback.service.ts';
+import type { WebhookService } from '../webhooks/webhooks.service.ts';
+import type { Stores } from './stores.ts';
+import type { ServiceMetrics } from '../health/metrics.ts';
+import type { RateLimitCounter } from '../http/rate-limit.ts';
 
-export type { Stores } from './store/backends.ts';
 
 export interface Lifecycle {
   closing: boolean;

@@ -2,7 +2,7 @@
 // base, a result parameter, a result id prefix or a webhook event.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { JOB_KINDS } from './job-kinds.ts';
+import { JOB_KINDS } from './registered-kinds.ts';
 import { failureOutbox } from './jobs.service.ts';
 import type { Job } from './jobs.schemas.ts';
 

@@ -1,21 +1,21 @@
-// The job store's group commit: creations asked in one turn of the event loop share a
-// transaction, each in its own savepoint, so one that fails (credits) is undone alone; a
-// creation inside a caller's transaction is part of it; and the estimate figures stay current.
+// The embedded engine's group commit (store/sqlite.ts), seen through job creation: creations asked
+// in one turn of the event loop share a transaction, each in its own savepoint, so one that fails
+// (credits) is undone alone; and the estimate figures stay current.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTestApp, type TestApp } from './helpers.ts';
-import { embeddedDb } from '../src/store/backends.ts';
-import { InsufficientCredits } from '../src/credits/credits.ledger.ts';
+import { buildTestApp, type TestApp } from '../helpers.ts';
+import { storeDb } from '../../src/compose/stores.ts';
+import { InsufficientCredits } from '../../src/credits/credits.ledger.ts';
 
 // The embedded store's own group commit and synchronous transactions: not a PostgreSQL concern.
-describe('SqliteJobStore.create', { skip: process.env.TEST_STORE === 'postgres' ? 'embedded store only' : false }, () => {
+describe('job creation on the embedded engine', { skip: process.env.TEST_STORE === 'postgres' ? 'embedded store only' : false }, () => {
   let t: TestApp;
   before(async () => {
     t = await buildTestApp({ INITIAL_CREDITS: '3' });
   });
   after(() => t.close());
 
-  const count = (sql: string, ...p: string[]) => embeddedDb(t.services.stores).get<{ n: number }>(sql, ...p)?.n ?? 0;
+  const count = async (sql: string, ...p: string[]) => (await storeDb(t.services.stores).get<{ n: number }>(sql, ...p))?.n ?? 0;
 
   it('commits concurrent creations together and undoes only the one that cannot pay', async () => {
     const ws = t.main.workspaceId;
@@ -27,10 +27,10 @@ describe('SqliteJobStore.create', { skip: process.env.TEST_STORE === 'postgres' 
     assert.ok(rejected.reason instanceof InsufficientCredits);
     const created = outcomes.filter((o): o is PromiseFulfilledResult<Awaited<ReturnType<typeof jobs.create>>> => o.status === 'fulfilled').map((o) => o.value);
     assert.deepEqual(created.map((j) => j.label), ['j0', 'j1', 'j3']);
-    assert.equal(count('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?', ws), 3, 'the refused job left no row');
-    assert.equal(count("SELECT COUNT(*) AS n FROM tasks WHERE kind = 'job.run'"), 3, 'nor a task');
-    assert.equal(count("SELECT COUNT(*) AS n FROM credit_transactions WHERE kind = 'reserve' AND workspace_id = ?", ws), 3, 'nor a reservation');
-    assert.equal(embeddedDb(t.services.stores).get<{ r: number }>('SELECT reserved AS r FROM workspaces WHERE id = ?', ws)?.r, 3);
+    assert.equal(await count('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?', ws), 3, 'the refused job left no row');
+    assert.equal(await count("SELECT COUNT(*) AS n FROM tasks WHERE kind = 'job.run'"), 3, 'nor a task');
+    assert.equal(await count("SELECT COUNT(*) AS n FROM credit_transactions WHERE kind = 'reserve' AND workspace_id = ?", ws), 3, 'nor a reservation');
+    assert.equal((await storeDb(t.services.stores).get<{ r: number }>('SELECT reserved AS r FROM workspaces WHERE id = ?', ws))?.r, 3);
     for (const job of created) {
       const events = await jobs.eventsAfter(job.id, 0);
       assert.deepEqual(events.map((e) => [e.seq, e.event]), [[1, 'job.updated']]);
@@ -41,20 +41,6 @@ describe('SqliteJobStore.create', { skip: process.env.TEST_STORE === 'postgres' 
     // List order is creation order (newest first).
     const listed = await jobs.list(ws, {});
     assert.deepEqual(listed.data.map((j) => j.label), ['j3', 'j1', 'j0']);
-  });
-
-  it("inside a caller's transaction, a creation is written at once and rolls back with it", async () => {
-    const ws = t.other.workspaceId;
-    const db = embeddedDb(t.services.stores);
-    const before = count('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?', ws);
-    assert.throws(() =>
-      db.transaction(() => {
-        void t.services.stores.jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 1 });
-        assert.equal(count('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?', ws), before + 1, 'written inside the transaction');
-        throw new Error('roll back');
-      }),
-    );
-    assert.equal(count('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?', ws), before);
   });
 
   it('a job that ends lowers the queue count', async () => {

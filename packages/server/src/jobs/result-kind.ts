@@ -2,10 +2,10 @@
 // and one runner serve every kind: the request and payload schemas, the rules a schema does not
 // express, the route paths and their documentation, how the result is computed, and the names of
 // its webhook events. The kinds themselves live in their folders (matching/, reports/) and are
-// listed once in job-kinds.ts.
+// listed once in registered-kinds.ts.
 import type { TSchema } from 'typebox';
-import type { ErrorDetail } from '../http/errors.ts';
-import type { RateClass } from '../http/rate-limit.ts';
+import type { ErrorDetail } from '../errors.ts';
+import type { RateClass } from '../config.ts';
 import type { AnalysisEngine, BuiltDocument, MediaAnalysisMap, MemberInput } from '../analysis/engine.ts';
 import type { Member, WebhookTarget } from './job-request.schemas.ts';
 import type { OutboxEvent } from './outbox.ts';

@@ -8,15 +8,15 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { SqliteDb } from '../src/store/sqlite.ts';
-import { tempDir } from './helpers.ts';
+import { SqliteDatabase } from '../../src/store/sqlite.ts';
+import { tempDir } from '../helpers.ts';
 
 const dir = tempDir('rapport-sqlite-open-');
-const STORE = path.join(import.meta.dirname, '..', 'src', 'store', 'sqlite.ts');
+const STORE = path.join(import.meta.dirname, '..', '..', 'src', 'store', 'sqlite.ts');
 
 /** Opens the store in a child process; resolves with its exit code and stderr. */
 function openInChild(file: string): Promise<{ code: number | null; stderr: string }> {
-  const code = `import { SqliteDb } from ${JSON.stringify(STORE)}; new SqliteDb(${JSON.stringify(file)}).close();`;
+  const code = `import { SqliteDatabase } from ${JSON.stringify(STORE)}; await (await SqliteDatabase.open(${JSON.stringify(file)})).close();`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', code], { env: { PATH: process.env.PATH ?? '' } });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -42,20 +42,20 @@ describe('opening the embedded store from several processes', () => {
     const file = path.join(dir, 'race.db');
     const results = await Promise.all(Array.from({ length: 4 }, () => openInChild(file)));
     for (const r of results) assert.equal(r.code, 0, r.stderr);
-    const db = new SqliteDb(file);
-    const rows = db.all<{ version: number; n: number }>('SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version');
-    db.close();
+    const db = await SqliteDatabase.open(file);
+    const rows = await db.all<{ version: number; n: number }>('SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version');
+    await db.close();
     assert.ok(rows.length > 0);
     for (const row of rows) assert.equal(row.n, 1);
   });
 
-  it('leaves the job events with the indexes their reads use, not the unused (workspace_id, id) one', () => {
-    const db = new SqliteDb(path.join(dir, 'indexes.db'));
+  it('leaves the job events with the indexes their reads use, not the unused (workspace_id, id) one', async () => {
+    const db = await SqliteDatabase.open(path.join(dir, 'indexes.db'));
     try {
-      const names = db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'job_events' AND sql IS NOT NULL ORDER BY 1").map((r) => r.name);
+      const names = (await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'job_events' AND sql IS NOT NULL ORDER BY 1")).map((r) => r.name);
       assert.deepEqual(names, ['job_events_age', 'job_events_ws_seq']);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });
