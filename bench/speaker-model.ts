@@ -11,14 +11,14 @@
 // and the peak memory of a 1-hour file with the fbank network (80 bands kept, 2 bytes each).
 //   node bench/speaker-model.ts           printed as JSON        BENCH_QUICK=1: 2 min and 10 min
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeMedia, analyzeSamples } from '../packages/analysis/src/analyze.ts';
 import { loadOnnxEmbedding, type OnnxEmbeddingModel } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
 import { synthConversation } from '../packages/analysis/src/speech/synthetic.ts';
-import { exportSpeakerNet } from '../training/export-speaker-net-onnx.ts';
+import { exportSpeakerNet, writeOnnxModel } from '../training/export-speaker-net-onnx.ts';
 import { seededSpeakerNet, writeMeanFbankModel } from '../training/onnx-fixtures.ts';
 import { writeLongWav } from './engine.ts';
 
@@ -27,8 +27,7 @@ const RATE = 16000;
 
 function models(dir: string): Record<string, OnnxEmbeddingModel | undefined> {
   const { onnx, spec } = exportSpeakerNet(seededSpeakerNet('tdnn-c64', 64, 128, 32, 1, 0.2));
-  writeFileSync(path.join(dir, 'tdnn.onnx'), onnx);
-  writeFileSync(path.join(dir, 'tdnn.json'), JSON.stringify(spec));
+  writeOnnxModel(path.join(dir, 'tdnn.onnx'), onnx, spec);
   return { builtin: undefined, tdnn: loadOnnxEmbedding(path.join(dir, 'tdnn.onnx')), fbank80: loadOnnxEmbedding(writeMeanFbankModel(dir, 'fbank80', 80, 192)) };
 }
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exportSpeakerNet } from './export-speaker-net-onnx.ts';
+import { exportSpeakerNet, writeOnnxModel } from './export-speaker-net-onnx.ts';
 import { seededSpeakerNet, writeMeanFbankModel } from './onnx-fixtures.ts';
 import { embedRange, loadSpeakerNet, runFrameLayers, type SpeakerNetFile } from '../packages/analysis/src/speech/diarization/speaker-net.ts';
 import { EmbeddingModelError, loadOnnxEmbedding, onnxRangeEmbedder, type OnnxEmbeddingModel } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
@@ -23,8 +23,7 @@ const smallNet = (): SpeakerNetFile => seededSpeakerNet('small-net', 12, 16, 8, 
 
 function writeModel(name: string, onnx: Buffer, spec: unknown): string {
   const path = join(dir, `${name}.onnx`);
-  writeFileSync(path, onnx);
-  writeFileSync(join(dir, `${name}.json`), JSON.stringify(spec));
+  writeOnnxModel(path, onnx, spec);
   return path;
 }
 

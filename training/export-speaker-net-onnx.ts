@@ -7,7 +7,7 @@
 // linear layer and the LDA. The output is whitened by that LDA, hence "whitened": true.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadSpeakerNet, type SpeakerNet, type SpeakerNetFile } from '../packages/analysis/src/speech/diarization/speaker-net.ts';
-import type { OnnxEmbeddingSpec } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
+import { specPathOf, type OnnxEmbeddingSpec } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
 import { encodeOnnxModel, type OnnxGraph, type OnnxNode, type OnnxTensor } from './onnx-writer.ts';
 
 /** rows x cols (row-major) transposed. */
@@ -55,6 +55,12 @@ export function speakerNetGraph(net: SpeakerNet): OnnxGraph {
   return { name: net.name, inputs: [{ name: 'frames', dims: [1, 'frames', net.dims] }], outputs: [{ name: 'embedding', dims: [1, net.outDims] }], initializers, nodes };
 }
 
+/** Writes `path` (…onnx) and, where the engine looks for it (specPathOf), its description. */
+export function writeOnnxModel(path: string, onnx: Buffer, spec: unknown): void {
+  writeFileSync(path, onnx);
+  writeFileSync(specPathOf(path), `${JSON.stringify(spec, null, 2)}\n`);
+}
+
 /** The ONNX bytes and the description the engine reads beside them. */
 export function exportSpeakerNet(file: SpeakerNetFile): { onnx: Buffer; spec: OnnxEmbeddingSpec } {
   const net = loadSpeakerNet(file);
@@ -77,7 +83,6 @@ if (import.meta.main) {
     process.exit(2);
   }
   const { onnx, spec } = exportSpeakerNet(JSON.parse(readFileSync(input, 'utf8')) as SpeakerNetFile);
-  writeFileSync(output, onnx);
-  writeFileSync(output.replace(/\.onnx$/, '.json'), `${JSON.stringify(spec, null, 2)}\n`);
+  writeOnnxModel(output, onnx, spec);
   console.error(`wrote ${output} (${onnx.length} bytes) and its description`);
 }

@@ -1,8 +1,8 @@
 // Small ONNX speaker models for tests (the service's and the training scripts'): built here from
 // seeded numbers, never downloaded.
-import { writeFileSync } from 'node:fs';
 import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 import { encodeOnnxModel } from './onnx-writer.ts';
+import { writeOnnxModel } from './export-speaker-net-onnx.ts';
 import type { SpeakerNetFile } from '../packages/analysis/src/speech/diarization/speaker-net.ts';
 
 /**
@@ -24,8 +24,7 @@ export function writeMeanFbankModel(dir: string, name = 'mean-fbank', bins = 40,
   });
   const spec = { name, input: { name: 'feats', features: 'fbank', bins, window: 'hamming', normalise: 'none' }, output: { name: 'embs', dims }, windowSec: 1.5, whitened: false };
   const path = `${dir}/${name}.onnx`;
-  writeFileSync(path, onnx);
-  writeFileSync(`${dir}/${name}.json`, JSON.stringify(spec));
+  writeOnnxModel(path, onnx, spec);
   return path;
 }
 
