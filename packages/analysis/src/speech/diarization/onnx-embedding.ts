@@ -214,7 +214,9 @@ function normalise(e: Float32Array): void {
 export function onnxRangeEmbedder(m: OnnxEmbeddingModel, r: OnnxRecording): { name: string; dims: number; windowFrames: number; embed(start: number, end: number): Float64Array | null } | null {
   if (m.fbank && (!r.fbank || r.fbank.bins !== m.fbank.bins)) return null;
   if (!m.fbank && r.dims !== m.width) return null;
-  const memo = new Map<number, Float64Array | null>();
+  // The network's outputs before the recording's scale, so that the ranges scaleFor embeds to
+  // find that scale are not run again when the stages ask for them.
+  const memo = new Map<number, Float32Array | null>();
   const raw = (start: number, end: number): Float32Array | null => {
     let voiced = 0;
     for (let i = start; i < end && voiced < 10; i++) voiced += r.model[i]!;
@@ -250,16 +252,19 @@ export function onnxRangeEmbedder(m: OnnxEmbeddingModel, r: OnnxRecording): { na
     if (!m.spec.whitened && pieces > 1) normalise(out);
     return out;
   };
-  const scale = m.spec.whitened ? 1 : scaleFor(m, r, raw);
-  const embed = (start: number, end: number): Float64Array | null => {
+  const remembered = (start: number, end: number): Float32Array | null => {
     const key = start * 4_194_304 + end;
     const known = memo.get(key);
     if (known !== undefined) return known;
     const e = raw(start, end);
-    const out = e ? Float64Array.from(e, (v) => v * scale) : null;
     if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(key, out);
-    return out;
+    memo.set(key, e);
+    return e;
+  };
+  const scale = m.spec.whitened ? 1 : scaleFor(m, r, remembered);
+  const embed = (start: number, end: number): Float64Array | null => {
+    const e = remembered(start, end);
+    return e ? Float64Array.from(e, (v) => v * scale) : null;
   };
   return { name: m.name, dims: m.spec.output.dims, windowFrames: m.windowFrames, embed };
 }
