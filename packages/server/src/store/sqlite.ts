@@ -257,7 +257,7 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   async close(): Promise<void> {
-    this.checkpoints?.close();
+    await this.checkpoints?.close();
     if (this.db.isOpen) this.db.close();
   }
 }

@@ -4,16 +4,52 @@
 // transcript. Now a worker thread does it shortly after, on a connection of its own.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SqliteDatabase } from './sqlite.ts';
+import { CHECKPOINT_DELAY_MS } from './wal-checkpoint.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-wal-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Files under `dir` that this process (any of its threads) holds open: Linux's /proc, else none known. */
+function heldOpen(under: string): string[] {
+  if (!existsSync('/proc/self/fd')) return [];
+  const held: string[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.startsWith(under)) held.push(target);
+    } catch {
+      // closed while listed
+    }
+  }
+  return held;
+}
 
 describe('checkpoints of the embedded store', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lets go of the file before close resolves: its directory can be removed at once, and stays removed', async () => {
+    // CI once failed removing a test's directory (ENOTEMPTY): the worker opened, checkpointed or
+    // closed its connection to a file whose store had closed already, and wrote beside it. This
+    // test comes first in its file, so its first open starts the worker.
+    for (let round = 0; round < 12; round++) {
+      const own = mkdtempSync(path.join(os.tmpdir(), 'rapport-wal-close-'));
+      const db = await SqliteDatabase.open(path.join(own, 'store.db'));
+      if (round > 0) {
+        // Round 0 closes at once, while the worker (started by this open) has yet to open the file.
+        await db.run('CREATE TABLE t (v TEXT)');
+        await db.transaction((tx) => tx.run('INSERT INTO t (v) VALUES (?)', 'z'.repeat(4 * 1024 * 1024)));
+        await sleep(CHECKPOINT_DELAY_MS + (round % 4) * 3); // the worker's checkpoint is running about now
+      }
+      await db.close();
+      assert.deepEqual(heldOpen(own), [], `round ${round}: a connection still holds the store's files after close`);
+      rmSync(own, { recursive: true }); // no retries: nothing may be writing there any more
+      await sleep(20);
+      assert.equal(existsSync(own), false, `round ${round}: something wrote into the directory after close`);
+    }
+  });
 
   it('leaves a large commit in the log, and the log is copied into the file soon after, off the event loop', async () => {
     const file = path.join(dir, 'big.db');
@@ -52,4 +88,5 @@ describe('checkpoints of the embedded store', () => {
       await again.close();
     }
   });
+
 });

@@ -13,10 +13,27 @@ const WORKER = new URL('./wal-checkpoint.worker.ts', import.meta.url);
 export const CHECKPOINT_DELAY_MS = 50;
 
 export type CheckpointMessage = { open: string } | { checkpoint: string } | { close: string };
-export interface CheckpointFailure { failed: string; message: string }
+/** From the worker: a file it cannot checkpoint, or one of its users let go (`closed`). */
+export type CheckpointReply = { failed: string; message: string } | { closed: string };
+
+/** How long a closing connection waits for the worker to let go of its file. */
+const CLOSE_WAIT_MS = 2_000;
 
 let shared: Worker | null = null;
 const users = new Set<WalCheckpoints>();
+/** Per file, the closes the worker has still to acknowledge, oldest first. */
+const closing = new Map<string, Array<() => void>>();
+
+function acknowledged(file: string): void {
+  const waiting = closing.get(file);
+  waiting?.shift()?.();
+  if (waiting?.length === 0) closing.delete(file);
+}
+
+/** Resolved or given up: the worker keeps the process alive only while a close waits on it. */
+function settled(): void {
+  if (closing.size === 0) shared?.unref();
+}
 
 function worker(): Worker {
   if (shared) return shared;
@@ -25,11 +42,18 @@ function worker(): Worker {
     if (shared !== w) return;
     shared = null;
     for (const u of [...users]) u.fail();
+    // A worker that is gone holds no file: every close waiting on it is done.
+    const waiting = [...closing.values()].flat();
+    closing.clear();
+    for (const done of waiting) done();
   };
   w.on('error', fail);
   w.on('exit', fail);
-  w.on('message', (m: CheckpointFailure) => {
-    for (const u of [...users]) if (u.file === m.failed) u.fail();
+  w.on('message', (m: CheckpointReply) => {
+    if ('closed' in m) {
+      acknowledged(m.closed);
+      settled();
+    } else for (const u of [...users]) if (u.file === m.failed) u.fail();
   });
   // The worker never keeps the process alive (unref'd after its listeners, which would ref it
   // again): a file not checkpointed at exit is read back, log included, by the next connection.
@@ -65,14 +89,42 @@ export class WalCheckpoints {
 
   fail(): void {
     if (!this.active) return;
-    this.close();
+    // The connection checkpoints on its own from now: nothing waits for the worker's answer.
+    this.close().catch(() => undefined);
     this.onFailure();
   }
 
-  close(): void {
-    if (!this.active) return;
+  /**
+   * Resolves once the worker has let go of the file (a checkpoint it was running included), so
+   * the caller may then delete it: before, a test's temporary directory was removed while the
+   * worker still wrote the log beside it (ENOTEMPTY).
+   */
+  close(): Promise<void> {
+    if (!this.active) return Promise.resolve();
     this.active = false;
     users.delete(this);
-    shared?.postMessage({ close: this.file } satisfies CheckpointMessage);
+    const w = shared;
+    if (!w) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const waiting = closing.get(this.file) ?? [];
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      // Bounded: a worker that neither answers nor exits must not hold a shutdown.
+      const timer = setTimeout(() => {
+        const at = waiting.indexOf(done);
+        if (at >= 0) waiting.splice(at, 1);
+        if (waiting.length === 0) closing.delete(this.file);
+        settled();
+        resolve();
+      }, CLOSE_WAIT_MS);
+      waiting.push(done);
+      closing.set(this.file, waiting);
+      // The answer must be able to arrive: a process whose last work is this close (a command
+      // that ends with it) would otherwise exit with the close unsettled.
+      w.ref();
+      w.postMessage({ close: this.file } satisfies CheckpointMessage);
+    });
   }
 }

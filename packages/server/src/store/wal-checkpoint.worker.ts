@@ -4,12 +4,12 @@
 // file's connections go back to checkpointing on their own.
 import { parentPort } from 'node:worker_threads';
 import { DatabaseSync } from 'node:sqlite';
-import type { CheckpointFailure, CheckpointMessage } from './wal-checkpoint.ts';
+import type { CheckpointMessage, CheckpointReply } from './wal-checkpoint.ts';
 
 const open = new Map<string, { db: DatabaseSync; users: number }>();
 
 function failed(file: string, err: unknown): void {
-  parentPort?.postMessage({ failed: file, message: String(err) } satisfies CheckpointFailure);
+  parentPort?.postMessage({ failed: file, message: String(err) } satisfies CheckpointReply);
 }
 
 parentPort?.on('message', (m: CheckpointMessage) => {
@@ -34,12 +34,14 @@ parentPort?.on('message', (m: CheckpointMessage) => {
     }
   } else {
     const held = open.get(m.close);
-    if (!held || --held.users > 0) return;
-    open.delete(m.close);
-    try {
-      held.db.close();
-    } catch {
-      // Its file may be gone already (a test's temporary directory): nothing to keep.
+    if (held && --held.users === 0) {
+      open.delete(m.close);
+      try {
+        held.db.close();
+      } catch {
+        // Its file may be gone already: nothing to keep.
+      }
     }
+    parentPort?.postMessage({ closed: m.close } satisfies CheckpointReply);
   }
 });
