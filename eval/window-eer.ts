@@ -2,10 +2,11 @@
 // person from another, fold by fold, on the voices of the real-voice corpus that the fold's
 // model never heard (eval/validation-corpus.ts: foldOf).
 //
-//   node eval/window-eer.ts --corpus /work/rv-corpus [--models DIR] [--folds 3] [--group 4] [--same-corpus]
+//   node eval/window-eer.ts --corpus /work/rv-corpus [--models DIR [--model-name fold-{k}.json]] [--folds 3] [--group 4] [--same-corpus]
 //                           [--mismatch telephone,room] [--min-speaker-sec 20] [--max-speaker-sec 60] [--windows 150,300] [--json OUT]
 //
-// For each fold K (with DIR/fold-K.json when --models is given, which parseEmbeddingModel reads;
+// For each fold K (with DIR/fold-K.json when --models is given, which parseEmbeddingModel reads,
+// or DIR/fold-K.onnx with --model-name fold-{k}.onnx, a deployment's own network and its description;
 // without it the shipped DEFAULT_EMBEDDING for every fold, which no corpus voice trained): each
 // of the fold's speakers with at least --min-speaker-sec of audio has their files joined in
 // order (up to --max-speaker-sec), and --group such speakers, 1 s apart, make one recording,
@@ -37,6 +38,8 @@ import { detectSpeech, regionsToMask } from '../packages/analysis/src/speech/vad
 import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/diarization/speaker-frames.ts';
 import { parseEmbeddingModel, rangeEmbedder, type WindowEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
 import { DEFAULT_EMBEDDING } from '../packages/analysis/src/speech/diarization/default-embedding.ts';
+import { loadOnnxEmbedding } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
+import { FbankAnalyzer } from '../packages/analysis/src/speech/fbank.ts';
 import { cosineSimilarity } from '../packages/analysis/src/speech/stats.ts';
 import { throughSox } from '../training/sessions.ts';
 import { loadAugmentation, reverberate } from '../training/augment.ts';
@@ -52,6 +55,7 @@ const { values } = parseArgs({
   options: {
     corpus: { type: 'string' },
     models: { type: 'string' },
+    'model-name': { type: 'string', default: 'fold-{k}.json' },
     folds: { type: 'string', default: '3' },
     mismatch: { type: 'string', default: 'telephone,room' },
     group: { type: 'string', default: '4' },
@@ -111,8 +115,17 @@ async function joinedRecording(id: string): Promise<{ x: Float32Array; pieces: P
 /** The recording analysed as analyze.ts does, bound to the model: the embedding of any frame range. */
 function embedderFor(emb: WindowEmbeddingModel, x: Float32Array): { model: Uint8Array; embed: (s: number, e: number) => Float64Array | null } {
   const f = analyzeFrames(x);
-  const model = modellingMask(f, regionsToMask(detectSpeech(f), f.frames));
-  const bound = rangeEmbedder(emb, standardisedCepstra(f, model), DIMS, model);
+  const regions = detectSpeech(f);
+  const speech = regionsToMask(regions, f.frames);
+  const model = modellingMask(f, speech);
+  const cep = standardisedCepstra(f, model);
+  let fbank = null;
+  if (emb.kind === 'onnx' && emb.fbank) {
+    const a = new FbankAnalyzer(emb.fbank, x.length);
+    a.push(x);
+    fbank = a.finish();
+  }
+  const bound = rangeEmbedder(emb, cep, DIMS, model, { speech, fbank, regions });
   if (!bound) throw new Error(`the model ${emb.name} does not read ${DIMS}-dimensional features`);
   return { model, embed: (s, e) => bound.embed(s, e) };
 }
@@ -217,12 +230,12 @@ const rows: FoldRow[] = [];
 for (let k = 0; k < folds; k++) {
   let emb: WindowEmbeddingModel = DEFAULT_EMBEDDING;
   if (values.models) {
-    const path = join(values.models, `fold-${k}.json`);
+    const path = join(values.models, values['model-name']!.replace('{k}', String(k)));
     if (!existsSync(path)) {
       console.error(`fold ${k}: no ${path}, skipped`);
       continue;
     }
-    emb = parseEmbeddingModel(JSON.parse(readFileSync(path, 'utf8')));
+    emb = path.endsWith('.onnx') ? loadOnnxEmbedding(path) : parseEmbeddingModel(JSON.parse(readFileSync(path, 'utf8')));
   }
   rows.push(await runFold(k, emb));
 }

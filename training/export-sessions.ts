@@ -11,15 +11,21 @@
 // Only the frames the engine models (voiced speech; standardised c1..c19 and log F0 over the
 // session) are written, with their class (voice x speed factor, numbered over the whole corpus)
 // and frame number: DIR/cep.f32 (frames x 20), cls.i16, frame.i32, session.i32, meta.json.
+// --features fbank40: instead, the Kaldi-style log mel energies (fbank.ts: 40 bands, povey window,
+// samples scaled by 32768) of every speech frame (the VAD's mask), as a fbank network reads them
+// through SPEAKER_EMBEDDING_MODEL; meta.json then names them (features) for the exporter.
+// --first-session N numbers the sessions from N (two exports with other seeds, N a multiple of
+// --folds, can be concatenated).
 import { parseArgs } from 'node:util';
 import { mkdirSync, openSync, writeSync, closeSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 import { loadSpeakers, SessionSimulator } from './sessions.ts';
 import { foldOf } from '../eval/validation-corpus.ts';
+import { FBANK_SCALE, FbankAnalyzer, type FbankOptions } from '../packages/analysis/src/speech/fbank.ts';
 import { loadAugmentation } from './augment.ts';
 
-const DIMS = 20;
+const CEPSTRA = 20;
 
 const { values } = parseArgs({
   options: {
@@ -36,8 +42,17 @@ const { values } = parseArgs({
     reverb: { type: 'string', default: '0.15' },
     room: { type: 'string', default: '0' },
     noise: { type: 'string', default: '0' },
+    features: { type: 'string', default: 'cepstra' },
+    'first-session': { type: 'string', default: '0' },
   },
 });
+const FBANK: FbankOptions | null = values.features === 'fbank40' ? { bins: 40, window: 'povey', sampleScale: 32768 } : null;
+if (!FBANK && values.features !== 'cepstra') {
+  console.error('--features: cepstra or fbank40');
+  process.exit(2);
+}
+const DIMS = FBANK ? FBANK.bins : CEPSTRA;
+const firstSession = Number(values['first-session']);
 const pair = (s: string): [number, number] => {
   const [a, b] = s.split(',').map(Number);
   return [a!, b ?? a!];
@@ -77,25 +92,34 @@ let total = 0;
 const sessions = Number(values.sessions);
 for (let s = 0; s < sessions; s++) {
   const { sim, toGlobal } = sims[s % folds]!;
-  const { features, model, cep, owner } = await sim.next();
+  const { features, model, cep, owner, signal, speech } = await sim.next();
+  let rows: ArrayLike<number> = cep;
+  let scale = 1;
+  if (FBANK) {
+    const fb = new FbankAnalyzer(FBANK, signal.length);
+    fb.push(signal);
+    rows = fb.finish().data;
+    scale = 1 / FBANK_SCALE;
+  }
+  const take = FBANK ? speech : model;
   const idx: number[] = [];
-  for (let i = 0; i < features.frames; i++) if (model[i] && (owner[i] ?? -1) >= 0) idx.push(i);
+  for (let i = 0; i < features.frames; i++) if (take[i] && (owner[i] ?? -1) >= 0) idx.push(i);
   const c = new Float32Array(idx.length * DIMS);
   const k = new Int16Array(idx.length);
   idx.forEach((i, j) => {
-    c.set(cep.subarray(i * DIMS, (i + 1) * DIMS), j * DIMS);
+    for (let d = 0; d < DIMS; d++) c[j * DIMS + d] = (rows[i * DIMS + d] ?? 0) * scale;
     k[j] = toGlobal[owner[i]!]!;
   });
   writeSync(files.cep, c);
   writeSync(files.cls, k);
   writeSync(files.frame, Int32Array.from(idx));
-  writeSync(files.session, new Int32Array(idx.length).fill(s));
+  writeSync(files.session, new Int32Array(idx.length).fill(firstSession + s));
   total += idx.length;
   if (s % 50 === 0) console.error(`session ${s}: ${total} frames`);
 }
 for (const fd of Object.values(files)) closeSync(fd);
 writeFileSync(
   join(values.out, 'meta.json'),
-  JSON.stringify({ dims: DIMS, frames: total, sessions, folds, speeds: SPEEDS, classes: all.length * SPEEDS.length, voices: all.map((s) => s.id), voiceFolds: all.map((s) => foldOf(s.id, folds)), seed: Number(values.seed), sessionFold: 'session s draws the voices of fold s mod folds', options: values }, null, 1),
+  JSON.stringify({ dims: DIMS, ...(FBANK ? { features: { kind: 'fbank', ...FBANK } } : {}), frames: total, sessions, folds, speeds: SPEEDS, classes: all.length * SPEEDS.length, voices: all.map((s) => s.id), voiceFolds: all.map((s) => foldOf(s.id, folds)), seed: Number(values.seed), sessionFold: 'session s draws the voices of fold s mod folds', options: values }, null, 1),
 );
 console.error(`wrote ${values.out}: ${total} frames, ${all.length * SPEEDS.length} classes`);

@@ -74,6 +74,17 @@ test('a range longer than 10 s goes through the network in equal pieces, their e
   }
 });
 
+test('a network trained on a fbank export is exported to read fbank with the bands and normalisation it was trained on', () => {
+  // seededSpeakerNet's first layer reads 20 features: the fbank export of 20 bands fits it.
+  const file = { ...smallNet(), features: { kind: 'fbank' as const, bins: 20, window: 'povey' as const, sampleScale: 32768, normalise: 'mean' as const } };
+  const { onnx, spec } = exportSpeakerNet(file);
+  assert.deepEqual(spec.input, { name: 'frames', features: 'fbank', bins: 20, window: 'povey', sampleScale: 32768, normalise: 'mean' });
+  const model = loadOnnxEmbedding(writeModel('net-fbank', onnx, spec));
+  assert.deepEqual(model.fbank, { bins: 20, window: 'povey', sampleScale: 32768 });
+  // Without the export's features the network reads the engine's cepstra, unnormalised.
+  assert.deepEqual(exportSpeakerNet(smallNet()).spec.input, { name: 'frames', features: 'speaker-cepstra', normalise: 'none' });
+});
+
 test('a model the service cannot use is refused with a message that names the problem', () => {
   const { onnx, spec } = exportSpeakerNet(smallNet());
   const refused = (path: string, pattern: RegExp): void => assert.throws(() => loadOnnxEmbedding(path), (err: Error) => err instanceof EmbeddingModelError && pattern.test(err.message));

@@ -62,13 +62,15 @@ export function writeOnnxModel(path: string, onnx: Buffer, spec: unknown): void 
 }
 
 /** The ONNX bytes and the description the engine reads beside them. */
-export function exportSpeakerNet(file: SpeakerNetFile): { onnx: Buffer; spec: OnnxEmbeddingSpec } {
+export function exportSpeakerNet(file: SpeakerNetFile & { features?: { kind: 'fbank'; bins: number; window: 'povey' | 'hamming'; sampleScale: number; normalise: 'mean' | 'none' } }): { onnx: Buffer; spec: OnnxEmbeddingSpec } {
   const net = loadSpeakerNet(file);
+  const f = file.features;
   return {
     onnx: encodeOnnxModel(speakerNetGraph(net), 'rapport training/export-speaker-net-onnx.ts'),
     spec: {
       name: net.name,
-      input: { name: 'frames', features: 'speaker-cepstra', normalise: 'none' },
+      // A network trained on a fbank export (export-sessions.ts --features fbank40) reads fbank.
+      input: f ? { name: 'frames', features: 'fbank', bins: f.bins, window: f.window, sampleScale: f.sampleScale, normalise: f.normalise } : { name: 'frames', features: 'speaker-cepstra', normalise: 'none' },
       output: { name: 'embedding', dims: net.outDims },
       windowSec: net.windowFrames / 100,
       whitened: true,

@@ -80,6 +80,9 @@ export interface Session {
   model: Uint8Array;
   cep: Float32Array;
   owner: Int16Array;
+  /** The session's 16 kHz samples, and its speech frames (the VAD's mask): for fbank exports. */
+  signal: Float32Array;
+  speech: Uint8Array;
 }
 
 /** Draws sessions from the corpus with a seeded random source (the same seed gives the same sessions). */
@@ -213,6 +216,6 @@ export class SessionSimulator {
     const features = analyzeFrames(sig);
     const mask = regionsToMask(detectSpeech(features), features.frames);
     const model = modellingMask(features, mask);
-    return { features, model, cep: standardisedCepstra(features, model), owner };
+    return { features, model, cep: standardisedCepstra(features, model), owner, signal: sig, speech: mask };
   }
 }

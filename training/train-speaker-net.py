@@ -36,6 +36,7 @@ p.add_argument('--keep', type=int, default=24)
 p.add_argument('--seed', type=int, default=1)
 p.add_argument('--threads', type=int, default=1)
 p.add_argument('--lr', type=float, default=2e-3)
+p.add_argument('--cmn', action='store_true', help='subtract each window\'s mean frame first (fbank exports; the engine does it: normalise "mean")')
 p.add_argument('--exclude-fold', type=int, default=-1, help='train on the sessions of the other folds')
 a = p.parse_args()
 torch.manual_seed(a.seed)
@@ -89,6 +90,8 @@ class Net(nn.Module):
         return x
 
     def forward(s, x):
+        if a.cmn:
+            x = x - x.mean(2, keepdim=True)
         h = s.frames(x)
         stats = torch.cat([h.mean(2), torch.sqrt(h.var(2, unbiased=False) + 1e-5)], 1)
         return s.emb(stats)
@@ -237,12 +240,14 @@ for c, bn in zip(net.convs, net.bns):
     W, bias, g, beta = fold_bn(c, bn)
     layers.append(dict(inC=W.shape[1], outC=W.shape[0], kernel=W.shape[2], dilation=c.dilation[0],
                        weight=b64(W), bias=b64(bias), scale=b64(g), shift=b64(beta)))
-weights = dict(layers=layers, embWeight=b64(net.emb.weight.detach().numpy()), embBias=b64(net.emb.bias.detach().numpy()),
+weights = dict(**({'features': dict(meta['features'], normalise='mean' if a.cmn else 'none')} if 'features' in meta else {}), layers=layers, embWeight=b64(net.emb.weight.detach().numpy()), embBias=b64(net.emb.bias.detach().numpy()),
                ldaMean=b64(mu), ldaRows=b64(rows), emb=a.emb, keep=a.keep, dims=D)
 # A check the engine's inference must reproduce: 120 frames of a held-out block through the
 # network (no frame skipped), pooled over frames 10..110, and the LDA.
 b0 = next(b for b in list(val_idx) + list(tr_idx) if blen[b] >= 120)
 xin = cep[starts[b0]:starts[b0] + 120]
+if a.cmn:  # the check's input as the engine gives it to the network: its mean frame removed
+    xin = xin - xin.mean(0)
 with torch.no_grad():
     hseq = net.frames(torch.from_numpy(xin).T.unsqueeze(0))[0, :, 10:110]
     st = torch.cat([hseq.mean(1), torch.sqrt(hseq.var(1, unbiased=False) + 1e-5)])
