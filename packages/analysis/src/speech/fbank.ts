@@ -12,6 +12,7 @@
 // natural log unit): 80 bands of an hour of audio take 58 MB instead of 115.
 import FFT from 'fft.js';
 import { HOP, SAMPLE_RATE, type Fbank } from './features.ts';
+import { SlidingFrames } from './sliding-frames.ts';
 
 export type { Fbank };
 
@@ -77,9 +78,8 @@ export class FbankAnalyzer {
   private readonly bank: { first: number; weights: Float64Array }[];
   private readonly window: Float64Array;
   private data: Int16Array;
-  private pending = new Float32Array(0);
+  private readonly framing = new SlidingFrames(FRAME, HOP, (frame) => this.analyse(frame));
   private frames = 0;
-  private samples = 0;
   private readonly options: FbankOptions;
 
   constructor(options: FbankOptions, expectedSamples?: number) {
@@ -93,28 +93,12 @@ export class FbankAnalyzer {
 
   /** Feeds 16 kHz mono samples. */
   push(chunk: Float32Array): void {
-    this.samples += chunk.length;
-    const buf = new Float32Array(this.pending.length + chunk.length);
-    buf.set(this.pending);
-    buf.set(chunk, this.pending.length);
-    let start = 0;
-    while (start + FRAME <= buf.length) {
-      this.analyse(buf.subarray(start, start + FRAME));
-      start += HOP;
-    }
-    this.pending = buf.slice(start);
+    this.framing.push(chunk);
   }
 
   /** One row per 10 ms of input, as FrameAnalyzer: the last frames read zeros past the end. */
   finish(): Fbank {
-    const wanted = Math.ceil(this.samples / HOP);
-    let tail = this.pending;
-    while (this.frames < wanted) {
-      const frame = new Float32Array(FRAME);
-      frame.set(tail.subarray(0, FRAME));
-      this.analyse(frame);
-      tail = tail.subarray(Math.min(tail.length, HOP));
-    }
+    this.framing.finish();
     const n = this.frames * this.options.bins;
     return { bins: this.options.bins, data: n === this.data.length ? this.data : this.data.slice(0, n) };
   }

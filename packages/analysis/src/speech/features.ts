@@ -5,6 +5,7 @@
 import FFT from 'fft.js';
 import { GrowableF32 } from './growable.ts';
 import { yinFromAutocorr } from './pitch.ts';
+import { SlidingFrames } from './sliding-frames.ts';
 
 export const SAMPLE_RATE = 16000;
 export const HOP = 160; // 10 ms
@@ -104,10 +105,12 @@ export class FrameAnalyzer {
   private readonly pitchFrame = new Float32Array(PITCH_WIN);
   private readonly logMel = new Float64Array(MEL_BANDS);
   private readonly frame = new Float32Array(WIN);
-  private pending: Float32Array = new Float32Array(LEAD_IN);
+  private readonly framing = new SlidingFrames(WIN, HOP, (frame) => this.analyse(frame), LEAD_IN);
   private readonly hannPower: number;
   private readonly out: Record<'energyDb' | 'bandDb' | 'mfcc' | 'pitchHz' | 'periodicity' | 'tonality', GrowableF32>;
-  samplesSeen = 0;
+  get samplesSeen(): number {
+    return this.framing.samplesSeen;
+  }
 
   /** `expectedSamples` (when known, e.g. from a WAV header) sizes the feature arrays exactly. */
   constructor(expectedSamples?: number) {
@@ -132,28 +135,12 @@ export class FrameAnalyzer {
 
   /** Feeds 16 kHz mono samples. */
   push(chunk: Float32Array): void {
-    this.samplesSeen += chunk.length;
-    const buf = new Float32Array(this.pending.length + chunk.length);
-    buf.set(this.pending);
-    buf.set(chunk, this.pending.length);
-    let start = 0;
-    while (start + WIN <= buf.length) {
-      this.analyse(buf.subarray(start, start + WIN));
-      start += HOP;
-    }
-    this.pending = buf.slice(start);
+    this.framing.push(chunk);
   }
 
   /** Pads the tail so that every input sample belongs to a frame, and returns the features. */
   finish(): FrameFeatures {
-    const wanted = Math.ceil(this.samplesSeen / HOP);
-    const frame = new Float32Array(WIN);
-    while (this.out.energyDb.length < wanted) {
-      frame.fill(0);
-      frame.set(this.pending.subarray(0, Math.min(WIN, this.pending.length)));
-      this.analyse(frame);
-      this.pending = this.pending.slice(Math.min(HOP, this.pending.length));
-    }
+    this.framing.finish();
     return {
       frames: this.out.energyDb.length,
       energyDb: this.out.energyDb.toArray(),
