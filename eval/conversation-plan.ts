@@ -12,6 +12,10 @@
 //   real conversation; clamped to 0.05-5 s.
 // - Overlap: OVERLAP_SHARE of the turns start before the previous turn ends (0.3-1.5 s early, never
 //   before its start). Overlapping speech is in the reference and scored.
+// - A ConversationStyle changes the overlap share and adds backchannels (a listener's short piece
+//   of speech inside the current turn): the segmentation trainer's conversations
+//   (training/export-segmentation.ts) overlap as much as real meetings do, where 10-20 % of the
+//   speech is overlapped; the validation sets keep the defaults.
 import type { VoiceClip } from './validation-corpus.ts';
 
 const SR = 16000;
@@ -25,6 +29,16 @@ export interface ConversationVoice {
   clips: VoiceClip[];
 }
 
+/** How a conversation is drawn where it differs from the validation sets' defaults. */
+export interface ConversationStyle {
+  /** Share of turns that start before the previous one ends (default OVERLAP_SHARE). */
+  overlapShare?: number;
+  /** How early an overlapping turn starts, seconds before the previous turn's end (default 0.3-1.5). */
+  overlapSec?: [number, number];
+  /** Share of turns during which a listener says something short (default 0: none). */
+  backchannelShare?: number;
+}
+
 export interface Placed {
   speaker: string;
   start: number; // seconds
@@ -33,6 +47,8 @@ export interface Placed {
   /** Which turn it belongs to (0-based), and whether that turn overlaps the previous one. */
   turn: number;
   overlapped: boolean;
+  /** A listener's short piece of speech inside another's turn (ConversationStyle.backchannelShare). */
+  backchannel?: boolean;
 }
 
 export function gaussian(rand: () => number): number {
@@ -83,7 +99,10 @@ class ClipDeck {
  * Turns drawn until the target duration. `gainDb[k]` is voice k's level (a quiet speaker's is
  * -10 dB); every utterance varies by ±1 dB around it. Clips that would run past the end are dropped.
  */
-export function drawConversation(voices: ConversationVoice[], durationSec: number, gainDb: number[], rand: () => number): Placed[] {
+export function drawConversation(voices: ConversationVoice[], durationSec: number, gainDb: number[], rand: () => number, style: ConversationStyle = {}): Placed[] {
+  const overlapShare = style.overlapShare ?? OVERLAP_SHARE;
+  const [earlyMin, earlyMax] = style.overlapSec ?? [0.3, 1.5];
+  const backchannels = style.backchannelShare ?? 0;
   const placed: Placed[] = [];
   const n = voices.length;
   const weight = voices.map(() => Math.exp(0.6 * gaussian(rand)));
@@ -96,8 +115,8 @@ export function drawConversation(voices: ConversationVoice[], durationSec: numbe
     // Everyone speaks early on, as in a meeting's first minute; then by talk weight.
     const s = introduced < n && (prev === -1 || rand() < 0.6) ? introduced++ : pickWeighted(weight, rand, n > 1 ? prev : -1);
     introduced = Math.max(introduced, s + 1);
-    const early = prev !== -1 && rand() < OVERLAP_SHARE;
-    const start = early ? Math.max(lastTurnStart + 0.3, lastEnd - (0.3 + rand() * 1.2)) : lastEnd + drawGap(rand);
+    const early = prev !== -1 && rand() < overlapShare;
+    const start = early ? Math.max(lastTurnStart + 0.3, lastEnd - (earlyMin + rand() * (earlyMax - earlyMin))) : lastEnd + drawGap(rand);
     // A previous turn shorter than 0.3 s leaves nothing to overlap.
     const overlapped = start < lastEnd;
     // Who talks more also holds the floor longer: in a two-party conversation turns alternate,
@@ -115,11 +134,26 @@ export function drawConversation(voices: ConversationVoice[], durationSec: numbe
       end = at + clip.samples.length / SR;
       at = end + 0.15 + rand() * 0.45;
     }
+    if (backchannels > 0 && n > 1 && end - start > 1.5 && rand() < backchannels) {
+      const listener = pickWeighted(weight, rand, s);
+      const clip = shortPiece(decks[listener]!.next(), rand);
+      if (clip) placed.push({ speaker: voices[listener]!.id, start: start + 0.3 + rand() * (end - start - 1.2), clip, gainDb: (gainDb[listener] ?? 0) + (rand() * 2 - 1), turn, overlapped: true, backchannel: true });
+    }
     lastTurnStart = start;
     lastEnd = Math.max(lastEnd, end);
     prev = s;
   }
   return placed.filter((p) => p.start + p.clip.samples.length / SR <= durationSec);
+}
+
+/** A 0.2-0.8 s piece of a clip's first speech span ("yeah", "mm-hm"), or null when it has none that long. */
+function shortPiece(clip: VoiceClip, rand: () => number): VoiceClip | null {
+  const span = clip.spans.find((sp) => sp.end - sp.start >= 0.25);
+  if (!span) return null;
+  const len = Math.min(span.end - span.start, 0.2 + rand() * 0.6);
+  const a = Math.round(span.start * SR);
+  const samples = clip.samples.slice(a, a + Math.round(len * SR));
+  return { samples, spans: [{ start: 0, end: samples.length / SR }] };
 }
 
 /** A voice's group for the same-group condition: sex and child (< 16) or adult; null when unlabelled. */

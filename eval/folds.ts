@@ -1,7 +1,9 @@
 // Speaker-disjoint validation: each fold's conversations (eval/build-validation.ts) scored with
 // the model trained without that fold's voices (training/README.md), and the mean and worst fold.
-//   npm run eval:folds -- --val /work/val --models DIR [--model-name fold-{k}.json] [--tune JSON] [--count spectral|oracle]
-//                         [--baseline OLD-folds-summary.json]
+//   npm run eval:folds -- --val /work/val --models DIR [--model-name fold-{k}.json] [--tune JSON] [--count oracle]
+//                         [--segmentation DIR [--segmentation-name fold-{k}.onnx]] [--baseline OLD-folds-summary.json]
+// --segmentation DIR: fold K's segmentation network is DIR/fold-K.onnx (training/train-segmentation.sh);
+// without it the built-in network runs, whose training saw every voice (not speaker-disjoint).
 // DIR/fold-K.json is fold K's model; --models none runs the committed model on every fold (its
 // training saw every corpus voice, so those figures are not speaker-disjoint: a reference only).
 // Prints the fold table and writes DIR/folds-summary.json (or --json OUT), with every file's
@@ -16,9 +18,9 @@ import { tmpdir } from 'node:os';
 import type { SetSummary } from './seed-table.ts';
 import { pairedComparison, type FileFigures } from './paired-comparison.ts';
 
-const { values } = parseArgs({ options: { val: { type: 'string' }, models: { type: 'string' }, 'model-name': { type: 'string', default: 'fold-{k}.json' }, tune: { type: 'string' }, count: { type: 'string' }, baseline: { type: 'string' }, json: { type: 'string' }, files: { type: 'string' } } });
+const { values } = parseArgs({ options: { val: { type: 'string' }, models: { type: 'string' }, 'model-name': { type: 'string', default: 'fold-{k}.json' }, tune: { type: 'string' }, count: { type: 'string' }, baseline: { type: 'string' }, json: { type: 'string' }, files: { type: 'string' }, segmentation: { type: 'string' }, 'segmentation-name': { type: 'string', default: 'fold-{k}.onnx' } } });
 if (!values.val || !values.models) {
-  console.error('usage: npm run eval:folds -- --val DIR --models DIR|none [--model-name fold-{k}.json] [--tune JSON] [--json OUT]');
+  console.error('usage: npm run eval:folds -- --val DIR --models DIR|none [--model-name fold-{k}.json] [--segmentation DIR [--segmentation-name fold-{k}.onnx]] [--tune JSON] [--count oracle] [--json OUT]');
   process.exit(2);
 }
 const folds = readdirSync(values.val).filter((d) => /^fold-\d+$/.test(d)).sort();
@@ -30,6 +32,11 @@ const runs = folds.map(async (fold) => {
     const model = join(values.models!, values['model-name']!.replace('{k}', k));
     if (!existsSync(model)) throw new Error(`no model for ${fold}: ${model}`);
     args.push('--model', model);
+  }
+  if (values.segmentation) {
+    const seg = join(values.segmentation, values['segmentation-name']!.replace('{k}', k));
+    if (!existsSync(seg)) throw new Error(`no segmentation network for ${fold}: ${seg}`);
+    args.push('--segmentation', seg);
   }
   if (values.tune) args.push('--tune', values.tune);
   if (values.count) args.push('--count', values.count);

@@ -37,7 +37,8 @@ export function identityCounts(files: IdentityFile[], c: Calibration): { tp: num
   const results = files.map((f) => ({
     file: f.file,
     toRef: new Map(f.toRef),
-    analysis: { speakers: f.raw.map((v) => ({ voiceprint: v.length ? normaliseVoiceStats(v, c.center, c.scale) : [] })) },
+    // Each appearance here stands for a speaker with enough speech to judge (decisions §16).
+    analysis: { speakers: f.raw.map((v) => ({ speechSec: Infinity, voiceprint: v.length ? normaliseVoiceStats(v, c.center, c.scale) : [] })) },
   })) as unknown as FileResult[];
   const { tp, fp, fn } = pairwiseIdentity(linkAcrossFiles(results, c.threshold));
   return { tp, fp, fn };

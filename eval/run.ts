@@ -1,8 +1,8 @@
 // Evaluation of the engine on a folder built like the shared dev set:
 //   npm run eval -- --dataset DIR [--files dev01,dev02] [--tune '{"diarization":{"settings":{"count":{...}}}}'] [--json OUT]
-//                  [--seeds N] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]
-// --seeds N runs the set at N seeds of the diarization's UBM and prints each one's summary with
-// the mean and range over them (eval/seed-table.ts).
+//                  [--model FOLD-LDA.json] [--segmentation FOLD.onnx] [--count oracle]
+//                  [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]
+// --count oracle gives each file its reference speaker count as an exact hint.
 // --transcripts attaches devNN.json as the transcript (boundaries moved by up to ±SEC; coarse:
 // backchannels dropped and a speaker's consecutive utterances merged into one cue; shift: every
 // time moved by SEC, as a subtitle file offset from its media).
@@ -14,18 +14,17 @@ import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { analyzeMedia, type AnalysisOptions } from '../packages/analysis/src/analyze.ts';
 import { linkSpeakers, SAME_SPEAKER_THRESHOLD } from '../packages/analysis/src/speech/voiceprint.ts';
+import { enoughSpeech } from '../packages/analysis/src/speech/speech-sufficiency.ts';
 import { resolveSelector, type Selector } from '../packages/analysis/src/matching/selectors.ts';
 import type { MediaAnalysis, Transcript } from '../packages/analysis/src/types.ts';
 import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
 import { scoreDiarization, type DerResult, type Seg } from './der.ts';
 import { pairwiseIdentity, type Appearance } from './identity.ts';
-import { meanSummary, seedPhases, seedRow, seedTable, type SetSummary } from './seed-table.ts';
-import { DIARIZATION_SETTINGS } from '../packages/analysis/src/speech/diarization/settings.ts';
+import type { SetSummary } from './seed-table.ts';
 import { parseEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
 import { loadOnnxEmbedding } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
-import { DEFAULT_EMBEDDING } from '../packages/analysis/src/speech/diarization/default-embedding.ts';
-import { spectralCount } from './spectral-count.ts';
+import { loadSegmentationModel } from '../packages/analysis/src/speech/segmentation/model.ts';
 import { formatEvents, referenceTurnTaking, scoreTurnTaking, sumTurnTaking, type RefUtterance, type TurnTakingScore } from './turn-taking.ts';
 
 export interface FileResult {
@@ -106,7 +105,11 @@ function selectorCases(r: FileResult): { ok: boolean; what: string }[] {
   return out;
 }
 
-/** Links speakers file after file (entities keep the mean of their appearances' voiceprints). */
+/**
+ * Links speakers file after file as the service does (entities keep the mean of their
+ * appearances' voiceprints; a speaker with too little speech to judge, decisions §16, joins an
+ * entity its voice matches but founds none).
+ */
 export function linkAcrossFiles(results: FileResult[], threshold: number): Appearance[] {
   const entities: { entityId: string; voiceprint: number[]; n: number }[] = [];
   const appearances: Appearance[] = [];
@@ -116,6 +119,12 @@ export function linkAcrossFiles(results: FileResult[], threshold: number): Appea
     const mappedRefs = new Set<string>();
     linked.forEach((id, s) => {
       let entity = entities.find((e) => e.entityId === id);
+      if (!entity && !enoughSpeech(r.analysis.speakers[s]!.speechSec)) {
+        const ref = r.toRef.get(s);
+        if (ref) mappedRefs.add(ref);
+        appearances.push({ file: r.file.name, entity: `unlinked:${r.file.name}:${s}`, ref: ref ?? `spurious:${r.file.name}:${s}` });
+        return;
+      }
       if (!entity) {
         entity = { entityId: `E${entities.length + 1}`, voiceprint: [...vps[s]!], n: 0 };
         entities.push(entity);
@@ -161,12 +170,8 @@ interface EvalArgs {
   jitter: number;
   coarse: boolean;
   shift: number;
-  /**
-   * 'spectral': each file's count read off its window embeddings (spectral-count.ts) is given to
-   * the engine as the user's exact count. 'oracle': the reference count is (a diagnostic: how much
-   * of the error is the count's, and what a user who states the count gets).
-   */
-  count?: 'spectral' | 'oracle';
+  /** 'oracle': the reference count is given as the user's exact count (a diagnostic: how much of the error is the count's, and what a user who states the count gets). */
+  count?: 'oracle';
 }
 
 interface SetResult {
@@ -189,11 +194,7 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
   for (const file of a.files) {
     const transcript = a.transcripts ? devTranscript(a.dir, file, a.jitter, a.coarse, a.shift) : undefined;
     let options = transcript ? { ...a.options, transcript } : a.options;
-    if (a.count === 'spectral') {
-      const emb = options.evaluation?.diarization?.embeddingModel ?? DEFAULT_EMBEDDING;
-      const count = await spectralCount(join(a.dir, file.wav), emb, { min: 1, max: DIARIZATION_SETTINGS.initialSegments.maxInitialClusters });
-      if (count) options = { ...options, speakers: { exact: count } };
-    } else if (a.count === 'oracle' && file.num_speakers > 0) {
+    if (a.count === 'oracle' && file.num_speakers > 0) {
       options = { ...options, speakers: { exact: file.num_speakers } };
     }
     const r = await evaluateFile(a.dir, file, options);
@@ -219,6 +220,8 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
   const der0 = (sum((r) => r.der0.missed + r.der0.falseAlarm + r.der0.confusion) / scored0) || 0;
   const countOk = results.filter((r) => r.analysis.speakers.length === r.file.num_speakers).length;
   const identity = pairwiseIdentity(linkAcrossFiles(results, a.threshold));
+  // Identity at other thresholds, to calibrate the shipped one (SAME_SPEAKER_THRESHOLD).
+  const identitySweep = Array.from({ length: 35 }, (_, i) => 0.3 + 0.02 * i).map((t) => ({ threshold: Math.round(t * 100) / 100, ...pairwiseIdentity(linkAcrossFiles(results, t)) }));
   const audioSec = sum((r) => r.file.duration_s);
   const elapsed = sum((r) => r.elapsedSec);
   const summary: SetSummary = {
@@ -237,6 +240,7 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
     identity_precision: identity.precision,
     identity_recall: identity.recall,
     identity_f1: identity.f1,
+    identity_sweep: identitySweep,
     selector_accuracy: selTotal ? selOk / selTotal : null,
     real_time_factor: elapsed / audioSec,
     speed_x_real_time: audioSec / elapsed,
@@ -289,17 +293,16 @@ async function main(): Promise<void> {
       threshold: { type: 'string' },
       json: { type: 'string' },
       quiet: { type: 'boolean' },
-      seeds: { type: 'string' },
       transcripts: { type: 'boolean' },
       'transcript-jitter': { type: 'string' },
       'transcript-coarse': { type: 'boolean' },
       'transcript-shift': { type: 'string' },
       model: { type: 'string' },
+      segmentation: { type: 'string' },
     },
   });
-  const seeds = Number(values.seeds ?? 1);
-  if (!values.dataset || !Number.isInteger(seeds) || seeds < 1) {
-    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--seeds N] [--model FILE.json|FILE.onnx] [--count spectral|oracle] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
+  if (!values.dataset) {
+    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--model FILE.json|FILE.onnx] [--segmentation FILE.onnx] [--count oracle] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
     process.exit(2);
   }
   const dir = values.dataset;
@@ -312,39 +315,24 @@ async function main(): Promise<void> {
     const embeddingModel = values.model.endsWith('.onnx') ? loadOnnxEmbedding(values.model) : parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8')));
     tuning = { ...tuning, diarization: { ...tuning?.diarization, embeddingModel } };
   }
+  // --segmentation FILE.onnx: a fold's segmentation network (training/train-segmentation.sh), or
+  // a deployment's, with its description beside it.
+  if (values.segmentation) tuning = { ...tuning, segmentation: loadSegmentationModel(values.segmentation) };
   const args: EvalArgs = {
     dir,
     files: readManifest(dir).files.filter((f) => !only || only.includes(f.name)),
     options: tuning ? { evaluation: tuning } : {},
     threshold: values.threshold ? Number(values.threshold) : SAME_SPEAKER_THRESHOLD,
     quiet: values.quiet ?? false,
-    ...(values.count === 'spectral' || values.count === 'oracle' ? { count: values.count } : {}),
+    ...(values.count === 'oracle' ? { count: values.count } : {}),
     transcripts: values.transcripts ?? false,
     jitter: Number(values['transcript-jitter'] ?? 0),
     coarse: values['transcript-coarse'] ?? false,
     shift: Number(values['transcript-shift'] ?? 0),
   };
-  if (seeds === 1) {
-    const set = await evaluateSet(args);
-    console.log(set.report);
-    if (values.json) writeFileSync(values.json, JSON.stringify({ summary: set.summary, files: fileJson(set.results) }, null, 2));
-    return;
-  }
-  // The diarization's UBM is seeded at evenly spread frames, and where is arbitrary
-  // (docs/analysis-speech.md, "Two UBM seedings" and "Dev set"): the set is run at
-  // N seed phases (seedPhases: distinct draws also when each run chooses among several seedings)
-  // and scored by the mean and range over them.
-  const candidates = tuning?.diarization?.settings?.models?.seedCandidates ?? DIARIZATION_SETTINGS.models.seedCandidates;
-  const runs: { phase: number; set: SetResult }[] = [];
-  for (const phase of seedPhases(seeds, candidates)) {
-    const settings = tuning?.diarization?.settings;
-    const diarization = { ...tuning?.diarization, settings: { ...settings, models: { ...settings?.models, ubmSeedPhase: phase } } };
-    const set = await evaluateSet({ ...args, quiet: true, options: { ...args.options, evaluation: { ...tuning, diarization } } });
-    runs.push({ phase, set });
-    if (!values.quiet) console.error(`seed phase ${phase}: ${seedRow(set.summary).join(' | ')}`);
-  }
-  console.log(seedTable(runs.map((r) => ({ phase: r.phase, summary: r.set.summary }))));
-  if (values.json) writeFileSync(values.json, JSON.stringify({ seeds: runs.map((r) => ({ phase: r.phase, summary: r.set.summary, files: fileJson(r.set.results) })), mean: meanSummary(runs.map((r) => r.set.summary)) }, null, 2));
+  const set = await evaluateSet(args);
+  console.log(set.report);
+  if (values.json) writeFileSync(values.json, JSON.stringify({ summary: set.summary, files: fileJson(set.results) }, null, 2));
 }
 
 if (import.meta.main) await main();

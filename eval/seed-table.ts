@@ -18,6 +18,8 @@ export interface SetSummary {
   identity_precision: number | null;
   identity_recall: number | null;
   identity_f1: number | null;
+  /** Identity at thresholds 0.30-0.94 (eval/run.ts), for calibrating the shipped one. */
+  identity_sweep?: { threshold: number; precision: number | null; recall: number | null; f1: number | null }[];
   selector_accuracy: number | null;
   real_time_factor: number;
   speed_x_real_time: number;
@@ -41,12 +43,13 @@ export function seedRow(s: SetSummary): string[] {
   return [fmt(s.der_collar_025), fmt(s.der_collar_0), fmt(s.speaker_count_exact, 0), s.talk_share_error_pp.toFixed(2), fmt(s.identity_f1, 3, 1), fmt(s.selector_accuracy), s.speed_x_real_time.toFixed(0)];
 }
 
-type Numeric = { [K in keyof SetSummary]: SetSummary[K] extends number | null ? K : never }[keyof SetSummary];
+type Numeric = { [K in keyof SetSummary]-?: SetSummary[K] extends number | null ? K : never }[keyof SetSummary];
 
 /** Field-wise mean (a figure that is null in any run is null in the mean). */
 export function meanSummary(runs: SetSummary[]): SetSummary {
   const out = { ...runs[0]! };
   for (const key of Object.keys(out) as Numeric[]) {
+    if (out[key] !== null && typeof out[key] !== 'number') continue;
     const values = runs.map((r) => r[key]);
     (out as Record<Numeric, number | null>)[key] = values.some((v) => v === null) ? null : values.reduce<number>((a, v) => a + v!, 0) / values.length;
   }

@@ -128,15 +128,21 @@ export function loadCorpusIndex(dir: string): VoiceEntry[] {
   return list.map((s) => ({ id: s.id, package: s.package, sex: s.sex === 'f' || s.sex === 'm' ? s.sex : null, age: s.age === null || s.age === undefined || s.age === '' ? null : Number(s.age), seconds: s.seconds ?? null }));
 }
 
-/** One voice's clips trimmed and levelled, with its median F0; null when no clip holds speech. */
-export async function loadVoice(dir: string, entry: { id: string; package: string }): Promise<CorpusVoice | null> {
-  const files = readdirSync(join(dir, entry.id)).filter((n) => n.endsWith('.wav')).sort();
+/** One voice's clips, cut at pauses to utterances of at most 10 s, trimmed to their speech and levelled. */
+export async function loadVoiceClips(dir: string, id: string): Promise<VoiceClip[]> {
+  const files = readdirSync(join(dir, id)).filter((n) => n.endsWith('.wav')).sort();
   const clips: VoiceClip[] = [];
   for (const n of files)
-    for (const piece of splitAtPauses(await decodeAudioToArray(join(dir, entry.id, n)), MAX_CLIP_SEC)) {
+    for (const piece of splitAtPauses(await decodeAudioToArray(join(dir, id, n)), MAX_CLIP_SEC)) {
       const clip = trimClip(piece);
       if (clip) clips.push(clip);
     }
+  return clips;
+}
+
+/** One voice's clips trimmed and levelled, with its median F0; null when no clip holds speech. */
+export async function loadVoice(dir: string, entry: { id: string; package: string }): Promise<CorpusVoice | null> {
+  const clips = await loadVoiceClips(dir, entry.id);
   if (clips.length === 0) return null;
   const f0: number[] = [];
   for (const c of clips.slice(0, 30)) {

@@ -56,3 +56,58 @@ export function seededSpeakerNet(name: string, channels: number, emb: number, ke
     ldaRows: b64(keep * emb),
   };
 }
+
+/**
+ * A segmentation network for tests (SEGMENTATION_MODEL's shape): every frame whose mean log
+ * energy is over `threshold` is local speaker 1, the others nobody. `input`: 'fbank' reads 40-band
+ * fbank [batch, frames, 40] (one output frame per input frame, 10 ms); 'samples' reads 16 kHz
+ * samples [batch, 1, samples] in frames of 160 (their mean square's log). Powerset classes, as
+ * log-probabilities. Written as DIR/NAME.onnx with DIR/NAME.json; returns the model's path.
+ */
+export function writeEnergySegmenter(dir: string, name: string, input: 'fbank' | 'samples', threshold: number): string {
+  const classes = 7;
+  // Class 0 (nobody) scores the threshold, class 1 the frame's mean log energy, the rest far less.
+  const width = input === 'fbank' ? 40 : 1;
+  const weights = new Float32Array(width * classes);
+  for (let b = 0; b < width; b++) weights[b * classes + 1] = 1 / width;
+  const bias = Float32Array.from({ length: classes }, (_, c) => (c === 0 ? threshold : c === 1 ? 0 : -1000));
+  const head = [
+    { op: 'MatMul', inputs: ['x', 'weights'], outputs: ['scores'] },
+    { op: 'Add', inputs: ['scores', 'bias'], outputs: ['logits'] },
+    { op: 'LogSoftmax', inputs: ['logits'], outputs: ['log_probs'], attributes: [{ name: 'axis', int: -1 }] },
+  ];
+  const initializers = [
+    { name: 'weights', dims: [width, classes], data: weights },
+    { name: 'bias', dims: [classes], data: bias },
+  ];
+  const graph =
+    input === 'fbank'
+      ? { name, inputs: [{ name: 'fbank', dims: ['B', 'T', 40] }], outputs: [{ name: 'log_probs', dims: ['B', 'T', classes] }], initializers, nodes: [{ op: 'Identity', inputs: ['fbank'], outputs: ['x'] }, ...head] }
+      : {
+          name,
+          inputs: [{ name: 'waveform', dims: ['B', 1, 'S'] }],
+          outputs: [{ name: 'log_probs', dims: ['B', 'F', classes] }],
+          initializers: [...initializers, { name: 'frame_shape', dims: [3], data: BigInt64Array.from([0n, -1n, 160n]) }, { name: 'floor', dims: [1], data: Float32Array.from([1e-10]) }],
+          nodes: [
+            { op: 'Reshape', inputs: ['waveform', 'frame_shape'], outputs: ['frames'] },
+            { op: 'Mul', inputs: ['frames', 'frames'], outputs: ['squares'] },
+            { op: 'ReduceMean', inputs: ['squares'], outputs: ['power'], attributes: [{ name: 'axes', ints: [2] }, { name: 'keepdims', int: 1 }] },
+            { op: 'Add', inputs: ['power', 'floor'], outputs: ['floored'] },
+            { op: 'Log', inputs: ['floored'], outputs: ['x'] },
+            ...head,
+          ],
+        };
+  const onnx = encodeOnnxModel(graph);
+  const spec = {
+    name,
+    input: input === 'fbank' ? { name: 'fbank', features: 'fbank', bins: 40, window: 'povey', sampleScale: 32768 } : { name: 'waveform', features: 'samples' },
+    output: { name: 'log_probs', values: 'log-probabilities' },
+    windowSec: 5,
+    frameStepSec: 0.01,
+    frameDurationSec: 0.01,
+    classes: 'powerset-3-2',
+  };
+  const path = `${dir}/${name}.onnx`;
+  writeOnnxModel(path, onnx, spec);
+  return path;
+}

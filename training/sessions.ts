@@ -30,7 +30,7 @@ export function loadSpeakers(dir: string, exclude: ReadonlySet<string> = new Set
 }
 
 /** A second-order filter (RBJ cookbook low-pass, high-pass or peaking EQ), applied in place. */
-function biquad(x: Float32Array, kind: 'lp' | 'hp' | 'peak', f0: number, q: number, gainDb = 0): void {
+export function biquad(x: Float32Array, kind: 'lp' | 'hp' | 'peak', f0: number, q: number, gainDb = 0): void {
   const w = (2 * Math.PI * f0) / SR;
   const cw = Math.cos(w);
   const alpha = Math.sin(w) / (2 * q);

@@ -1,21 +1,27 @@
 // The speech half's entry points: media (or samples) in, MediaAnalysis out. Decoding and frame
 // analysis stream together, so only the compact per-frame features of a recording are held.
-import type { CountEvidence, MediaAnalysis, SpeakerAnalysis, SpeakerCountHint, Transcript } from './types.ts';
+import type { CountEvidence, MediaAnalysis, SpeakerAnalysis, SpeakerCountHint, SpeechSegment, Transcript } from './types.ts';
 import { ENGINE_VERSION, EngineError } from './types.ts';
 import { decodeAudio } from './audio/decode.ts';
 import { readWavFormat, looksLikeWav } from './audio/wav.ts';
 import { resample } from './audio/resample.ts';
-import { FrameAnalyzer, SAMPLE_RATE, type FrameFeatures } from './speech/features.ts';
-import { detectSpeech, regionsToMask, speechThresholds, type VadOptions } from './speech/vad.ts';
+import { SAMPLE_RATE } from './speech/features.ts';
+import { FrontEnd, type FrontEndOutput } from './speech/front-end.ts';
+import { combinedSpeechProbability, regionsToMask, SPEECH_PROBABILITY_DEFAULTS, speechFromProbabilities, speechThresholds, type SpeechProbabilityOptions } from './speech/vad.ts';
+import { heardShare } from './speech/segmentation/local-segmentation.ts';
+import { frameProbabilities, sileroModel } from './speech/silero-vad.ts';
+import { builtInSegmentation, type SegmentationModel } from './speech/segmentation/model.ts';
 import { restoreTurnGaps, silenceEdges, type TurnGapOptions } from './speech/turn-gaps.ts';
 import { diarize } from './speech/diarization/diarize.ts';
 import type { OnnxEmbeddingModel } from './speech/diarization/onnx-embedding.ts';
-import { FbankAnalyzer } from './speech/fbank.ts';
-import type { DiarizationOverrides } from './speech/diarization/settings.ts';
+import { resolveSettings, type DiarizationOverrides } from './speech/diarization/settings.ts';
 import { firstSpeechOrder } from './speech/diarization/numbering.ts';
 import { syllableNuclei } from './speech/syllables.ts';
-import { acousticStats, buildTurns, frameTrackToSegments } from './speech/turns.ts';
-import { CepstralVoiceprint, type VoiceprintExtractor } from './speech/voiceprint.ts';
+import { acousticStats, buildTurns, frameTrackToSegments, unionPerSpeaker } from './speech/turns.ts';
+import type { VoiceprintExtractor } from './speech/voiceprint.ts';
+import { EmbeddingVoiceprint } from './speech/embedding-voiceprint.ts';
+import { SPEAKER_LDA } from './speech/diarization/speaker-lda.model.ts';
+import type { LdaEmbeddingModel } from './speech/diarization/window-embedding.ts';
 import { computeSpeakerMetrics } from './behavior/speaker-metrics.ts';
 import { alignTranscript } from './language/align.ts';
 import { CUE_LED_MIN_AGREEMENT, cueLedTrack, transcriptGuide, withGuideOverlaps } from './language/transcript-guide.ts';
@@ -37,13 +43,23 @@ export interface AnalysisOptions {
    * Evaluation only (eval/): other settings for the stages and switches that turn steps off, to
    * measure them. The service never sets it; the defaults are the calibrated values.
    */
-  evaluation?: { vad?: VadOptions; diarization?: DiarizationOverrides; transcriptGuide?: boolean; cueLed?: boolean; turnGaps?: TurnGapOptions | false };
+  evaluation?: {
+    vad?: SpeechProbabilityOptions;
+    diarization?: DiarizationOverrides;
+    /** A fold's segmentation network. */
+    segmentation?: SegmentationModel;
+    transcriptGuide?: boolean;
+    cueLed?: boolean;
+    turnGaps?: TurnGapOptions | false;
+  };
   voiceprint?: VoiceprintExtractor;
   /**
    * The deployment's speaker embedding network (loadOnnxEmbedding), used by the diarization
    * instead of the built-in window embedding; its name goes into method.diarization.
    */
   speakerEmbedding?: OnnxEmbeddingModel;
+  /** The deployment's speaker segmentation network (SEGMENTATION_MODEL) instead of the built-in one. */
+  segmentationModel?: SegmentationModel;
 }
 
 export interface AnalyzeMediaInput extends AnalysisOptions {
@@ -52,8 +68,19 @@ export interface AnalyzeMediaInput extends AnalysisOptions {
   maxDurationSec?: number;
 }
 
-const VAD_NAME = 'energy-hysteresis-v1 (speech-band level, adaptive threshold, voicing and tone checks)';
-const DIARIZATION_NAME = 'GMM-UBM supervector window clustering, GMM-UBM Viterbi resegmentation, cross-likelihood-ratio merging weighted by cluster size with voiceprint and window-embedding (LDA) vetoes and voiceprint sure merges, then until nothing moves: leave-one-out reassignment of pieces between speakers checked by the vetoes and window embeddings, and two last passes with Z-normed scores and cheaper speaker changes at pauses; last, in a recording diarized in one stage (up to 300 s), pieces moved to the speaker whose mean window embedding is clearly nearer (k-means with a margin); run from two UBM seedings, keeping the one whose speakers best fit the window embedding';
+/** The detector as method.vad names it: the model file, its package version and checksum. */
+function vadName(): string {
+  return `${sileroModel().name}; steady tones rejected`;
+}
+/**
+ * The method from the audio alone, naming the segmentation network (the built-in one or the
+ * deployment's, with its checksum) and the embedding the local speakers were clustered by.
+ */
+function diarizationName(segmentation: SegmentationModel, embedding: OnnxEmbeddingModel | undefined): string {
+  const emb = embedding ? `${embedding.name}, the deployment's network` : 'the window-statistics LDA (speaker-lda.model.ts)';
+  return `speaker segmentation by ${segmentation.name} in 8 s windows every 2 s (up to three local speakers, at most two at once), each local speaker's clean speech embedded by ${emb}, average-linkage clustering of the local speakers with cannot-link within a window, and a reconstruction that gives overlapped frames to both speakers; overlap, interruptions and backchannels measured from the audio`;
+}
+
 const GUIDED_DIARIZATION_NAME = 'transcript-guided: one GMM-UBM speaker model per transcript name, trained on its cues, and a Viterbi resegmentation of all speech';
 
 /**
@@ -65,10 +92,6 @@ function guidedMethod(offsetSec: number, cueLed: boolean, overlaps: string): str
   return `${GUIDED_DIARIZATION_NAME}${cueLed ? ", then the cues' own boundaries where one name speaks" : ''}${moved}; ${overlaps}`;
 }
 
-/** The method, naming the deployment's embedding network in place of the built-in LDA when one is set. */
-function diarizationName(embedding: OnnxEmbeddingModel | undefined): string {
-  return embedding ? `${DIARIZATION_NAME}; window embedding: ${embedding.name} in place of the LDA` : DIARIZATION_NAME;
-}
 
 function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('analysis aborted');
@@ -93,54 +116,61 @@ function expectedSamples(path: string): number | null {
 export async function analyzeMedia(input: AnalyzeMediaInput): Promise<MediaAnalysis> {
   const started = performance.now();
   const expected = expectedSamples(input.path);
-  const analyzer = new FrameAnalyzer(expected ?? undefined);
-  const fbank = fbankAnalyzer(input, expected ?? undefined);
+  const front = frontEnd(input, expected ?? undefined);
   let lastReport = 0;
   for await (const chunk of decodeAudio(input.path, { signal: input.signal, maxDurationSec: input.maxDurationSec })) {
     throwIfAborted(input.signal);
-    analyzer.push(chunk);
-    fbank?.push(chunk);
-    if (input.onProgress && analyzer.samplesSeen - lastReport >= SAMPLE_RATE * 60) {
-      lastReport = analyzer.samplesSeen;
-      input.onProgress('detecting_speech', expected ? Math.min(0.99, analyzer.samplesSeen / expected) : 0);
+    front.push(chunk);
+    if (input.onProgress && front.samplesSeen - lastReport >= SAMPLE_RATE * 60) {
+      lastReport = front.samplesSeen;
+      input.onProgress('detecting_speech', expected ? Math.min(0.99, front.samplesSeen / expected) : 0);
     }
   }
-  const durationSec = analyzer.samplesSeen / SAMPLE_RATE;
-  return analyzeFeatures(withFbank(analyzer.finish(), fbank), durationSec, started, input);
+  const durationSec = front.samplesSeen / SAMPLE_RATE;
+  return analyzeFeatures(front.finish(), durationSec, started, input);
 }
 
 /** The same analysis from samples already in memory (tests, benches). */
 export function analyzeSamples(samples: Float32Array, sampleRate: number, options: AnalysisOptions = {}): MediaAnalysis {
   const started = performance.now();
   const x = sampleRate === SAMPLE_RATE ? samples : resample(samples, sampleRate, SAMPLE_RATE);
-  const analyzer = new FrameAnalyzer(x.length);
-  const fbank = fbankAnalyzer(options, x.length);
+  const front = frontEnd(options, x.length);
   const step = SAMPLE_RATE * 30;
   for (let i = 0; i < x.length; i += step) {
     throwIfAborted(options.signal);
-    analyzer.push(x.subarray(i, Math.min(x.length, i + step)));
-    fbank?.push(x.subarray(i, Math.min(x.length, i + step)));
+    front.push(x.subarray(i, Math.min(x.length, i + step)));
   }
-  return analyzeFeatures(withFbank(analyzer.finish(), fbank), x.length / SAMPLE_RATE, started, options);
+  return analyzeFeatures(front.finish(), x.length / SAMPLE_RATE, started, options);
 }
 
-/** The fbank computed beside the frame features when the embedding network (the deployment's, or an evaluation's) reads it. */
-function fbankAnalyzer(options: AnalysisOptions, expectedSamples: number | undefined): FbankAnalyzer | null {
+/** The LDA voiceprints come from: an evaluation's fold LDA, else the built-in one (never a deployment's network, whose distances no threshold was calibrated for). */
+function voiceprintLda(options: AnalysisOptions): LdaEmbeddingModel {
   const evaluated = options.evaluation?.diarization?.embeddingModel;
-  const wanted = options.speakerEmbedding?.fbank ?? (evaluated?.kind === 'onnx' ? evaluated.fbank : null);
-  return wanted ? new FbankAnalyzer(wanted, expectedSamples) : null;
+  return evaluated && (evaluated.kind === undefined || evaluated.kind === 'lda') ? evaluated : SPEAKER_LDA;
 }
 
-function withFbank(f: FrameFeatures, fbank: FbankAnalyzer | null): FrameFeatures {
-  return fbank ? { ...f, fbank: fbank.finish() } : f;
+/** The segmentation network: an evaluation's, the deployment's, or the built-in one. */
+function segmentationOf(options: AnalysisOptions): SegmentationModel {
+  return options.evaluation?.segmentation ?? options.segmentationModel ?? builtInSegmentation();
 }
 
-function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number, options: AnalysisOptions): MediaAnalysis {
+/** What is computed while decoding: the fbank of the embedding network (the deployment's, or an evaluation's) when it reads one, and the segmentation network's input. */
+function frontEnd(options: AnalysisOptions, expectedSamples: number | undefined): FrontEnd {
+  const evaluated = options.evaluation?.diarization?.embeddingModel;
+  const embeddingFbank = options.speakerEmbedding?.fbank ?? (evaluated?.kind === 'onnx' ? evaluated.fbank : null);
+  const segmentation = { model: segmentationOf(options), hopSec: resolveSettings(options.evaluation?.diarization?.settings).segmentation.hopSec };
+  return new FrontEnd({ embeddingFbank, segmentation }, expectedSamples);
+}
+
+function analyzeFeatures(front: FrontEndOutput, durationSec: number, started: number, options: AnalysisOptions): MediaAnalysis {
+  const { features: f, speechWindows } = front;
   const progress = options.onProgress ?? ((): void => undefined);
   progress('detecting_speech', 1);
   throwIfAborted(options.signal);
-  const thresholds = speechThresholds(f, options.evaluation?.vad);
-  const regions = detectSpeech(f, options.evaluation?.vad, thresholds);
+  const thresholds = speechThresholds(f);
+  const vad = { ...SPEECH_PROBABILITY_DEFAULTS, ...options.evaluation?.vad };
+  const heard = front.segmentation ? heardShare(front.segmentation, segmentationOf(options).spec.windowSec, f.frames) : null;
+  const regions = speechFromProbabilities(combinedSpeechProbability(frameProbabilities(speechWindows, f.frames), heard, vad.segmentationWeight), f, vad);
   const mask = regionsToMask(regions, f.frames);
   if (regions.length === 0 && options.requireSpeech) throw new EngineError('no_speech_detected', 'no speech was detected in the media');
 
@@ -153,10 +183,13 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   const hint = options.speakers;
   const countBounds = hint ? (hint.exact ? { min: hint.exact, max: hint.exact } : { min: hint.min ?? 1, max: hint.max ?? Infinity }) : undefined;
   const embedding = options.speakerEmbedding ? { embedding: options.speakerEmbedding } : {};
-  const diarization = diarize(f, regions, mask, { speakers: countBounds, guide: guide?.track ?? null, ...embedding }, options.evaluation?.diarization);
+  const diarization = diarize(f, regions, mask, front.segmentation!, segmentationOf(options).spec.windowSec, { speakers: countBounds, guide: guide?.track ?? null, ...embedding }, options.evaluation?.diarization);
   const { speakers, guided } = diarization;
+  const segmented = guided ? null : diarization;
+  // Overlap heard by the segmentation: runs of the second track.
+  const audioOverlaps = segmented ? runsOf(segmented.overlapSpeaker) : [];
   const turnGaps = options.evaluation?.turnGaps;
-  let frameSpeaker = turnGaps === false ? diarization.frameSpeaker : restoreTurnGaps(diarization.frameSpeaker, f, thresholds.stay, turnGaps, guided ? guide?.overlaps : []);
+  let frameSpeaker = turnGaps === false ? diarization.frameSpeaker : restoreTurnGaps(diarization.frameSpeaker, f, thresholds.stay, turnGaps, guided ? guide?.overlaps : audioOverlaps);
   let track = frameTrackToSegments(frameSpeaker);
   let labels = transcript ? alignTranscript(track, transcript).labels : Array.from({ length: speakers }, () => null);
   // Cues that fit the speech say where each utterance starts and ends better than the models do.
@@ -178,7 +211,7 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
   // starts and stops (loose edges make as many false interruptions as true ones) and some cues
   // overlap at all (overlapCounting). Loose or not, they still give both speakers their speech
   // (diarization error and talk share are lower with them than without).
-  let segments = guided && guide ? withGuideOverlaps(track, guide, labels, frameSpeaker) : track;
+  let segments = guided && guide ? withGuideOverlaps(track, guide, labels, frameSpeaker) : segmented ? withAudioOverlaps(track, segmented.overlapSpeaker) : track;
   // The last stage: speakers numbered in the order they first speak in the segments the user
   // reads (the diarization numbered its own track; gap restoring and cue boundaries can move a
   // first word), so that speaker_index 0 is always the first voice heard.
@@ -193,12 +226,15 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
     labels = permuted;
   }
   const counting = guided && guide && transcript ? overlapCounting(guide.overlaps.length, cueEdgeError(transcript, silenceEdges(f.bandDb, thresholds.stay))) : null;
-  const overlapsTimed = counting?.counted ?? false;
+  // From the audio alone, overlap is what the segmentation network hears (measured: docs/analysis-speech.md).
+  const overlapsTimed = segmented ? true : (counting?.counted ?? false);
   const nuclei = syllableNuclei(f, mask);
   const turns = buildTurns(segments, f, frameSpeaker, nuclei);
   const acoustic = acousticStats(speakers, f, frameSpeaker, nuclei);
   const metrics = computeSpeakerMetrics({ durationSec, segments, turns, acoustic, transcript, labels, overlapMeasured: overlapsTimed });
-  const extractor = options.voiceprint ?? new CepstralVoiceprint();
+  const extractor = options.voiceprint ?? new EmbeddingVoiceprint(voiceprintLda(options));
+  // A voiceprint is of one voice: frames where the segmentation hears two are left out.
+  if (segmented) voiceTrack = voiceTrack.map((x, i) => (segmented.overlapSpeaker[i]! >= 0 ? -1 : x));
   const speakerList: SpeakerAnalysis[] = Array.from({ length: speakers }, (_, s) => {
     const own = segments.filter((g) => g.speaker === s);
     return {
@@ -223,14 +259,32 @@ function analyzeFeatures(f: FrameFeatures, durationSec: number, started: number,
     turns,
     transcript,
     method: {
-      vad: VAD_NAME,
-      diarization: guided && counting ? guidedMethod(timing?.offsetSec ?? 0, cueLed !== null, counting.statement) : diarizationName(options.speakerEmbedding),
+      vad: vadName(),
+      diarization: guided && counting ? guidedMethod(timing?.offsetSec ?? 0, cueLed !== null, counting.statement) : diarizationName(segmentationOf(options), options.speakerEmbedding),
       voiceprint: extractor.name,
       realTimeFactor: durationSec > 0 ? Math.round((elapsedSec / durationSec) * 1e5) / 1e5 : null,
       overlapMeasured: overlapsTimed,
       ...(diarization.countEvidence ? { countEvidence: roundEvidence(diarization.countEvidence) } : {}),
     },
   };
+}
+
+/** Runs of frames where a track has a speaker. */
+function runsOf(track: Int16Array): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (let i = 0; i < track.length; i++) {
+    if (track[i]! < 0) continue;
+    const last = out[out.length - 1];
+    if (last && last.end === i) last.end = i + 1;
+    else out.push({ start: i, end: i + 1 });
+  }
+  return out;
+}
+
+/** The segments with the second speaker of overlapped frames added. */
+function withAudioOverlaps(segments: SpeechSegment[], overlapSpeaker: Int16Array): SpeechSegment[] {
+  const extra = frameTrackToSegments(overlapSpeaker);
+  return extra.length === 0 ? segments : unionPerSpeaker([...segments, ...extra]);
 }
 
 function roundEvidence(e: CountEvidence): CountEvidence {

@@ -36,6 +36,8 @@ export { pcm16WavHeader } from './audio/wav.ts';
 export type { AnalysisStage, AnalysisOptions, AnalyzeMediaInput } from './analyze.ts';
 export { loadOnnxEmbedding, EmbeddingModelError, specPathOf } from './speech/diarization/onnx-embedding.ts';
 export type { OnnxEmbeddingModel, OnnxEmbeddingSpec } from './speech/diarization/onnx-embedding.ts';
+export { loadSegmentationModel, SegmentationModelError, segmentationSpecPath } from './speech/segmentation/model.ts';
+export type { SegmentationModel, SegmentationSpec } from './speech/segmentation/model.ts';
 export { speakerCountWarnings } from './speaker-count-warnings.ts';
 export { MIN_SPEECH_SEC_TO_JUDGE, enoughSpeech } from './speech/speech-sufficiency.ts';
 export { linkSpeakers, voiceprintSimilarity, SAME_SPEAKER_THRESHOLD } from './speech/voiceprint.ts';

@@ -138,7 +138,7 @@ export interface SpeakerAnalysis {
  * media can change (diarization, speaker model, voiceprints). The server records it with each
  * analysis, so that media analysed by an older engine can be found and re-analysed.
  */
-export const ENGINE_VERSION = '2026.11.28-1';
+export const ENGINE_VERSION = '2026.12.02-1';
 
 /**
  * What the user knows of the number of speakers (optional form fields of an upload and of a
@@ -180,9 +180,9 @@ export type AnalysisWarning =
 
 /** How sure a speaker count is (speech/diarization/count-evidence.ts): window-embedding distances. */
 export interface CountEvidence {
-  /** Embedding distance of the two nearest speakers (null under two speakers with two pure windows each). */
+  /** The clustering's next merge not made, its distance over the threshold (above 1; near 1: maybe one speaker too many); null when none was possible. */
   nearestPair: number | null;
-  /** The largest embedding distance between the two halves of one speaker's runs split by two-means (null when no speaker has two runs). */
+  /** The last merge made, its distance over the threshold (at most 1; near 1: maybe one speaker too few); null when none was made. */
   widestSplit: number | null;
 }
 
@@ -205,16 +205,17 @@ export interface MediaAnalysis {
     voiceprint: string;
     realTimeFactor: number | null;
     /**
-     * Whether the track's overlapped speech is counted: a guiding transcript's overlapping cues,
+     * Whether the track's overlapped speech is counted: from the audio, always (the speaker
+     * segmentation hears two voices at once); with a guiding transcript, its overlapping cues,
      * when it has some and its cue edges sit on the speech (overlapCounting, language/cue-timing.ts).
      * Absent in analyses cached before it was recorded: those are judged by the diarization
      * method (overlapMeasured).
      */
     overlapMeasured?: boolean;
     /**
-     * How sure the speaker count is, from the window embedding (count-evidence.ts): the embedding
-     * distance of the two nearest speakers and the widest two-way split of one speaker's runs.
-     * Absent for a transcript's speakers and in analyses cached before it was recorded.
+     * How near the speaker count was to another, from the clustering (diarization/clustering.ts):
+     * the next merge not made and the last one made, each over the threshold. Absent for a
+     * transcript's speakers and in analyses cached before it was recorded.
      */
     countEvidence?: CountEvidence;
   };

@@ -27,13 +27,14 @@ export function turnsCard(m: MemberEvidence): CardBlock {
 }
 
 /** Why interruptions, backchannels and overlap can be absent: said the same way wherever they are. */
-export const OVERLAP_NOT_MEASURED = 'they need a transcript whose cues show overlapping speech and are timed to within about 0.2 s';
+export const OVERLAP_NOT_MEASURED = 'measured from the audio, or, where a transcript guides the speakers, from its cues when they show overlapping speech timed to within about 0.2 s';
 
 export function turnTakingCard(m: MemberEvidence): CardBlock {
   const x = m.metrics;
   const gap = `Median gap before taking the floor ${measured(x.medianGapBeforeTurnSec, 2, 's')}`;
-  // Without a transcript the track has one speaker per frame, and a transcript with no overlapping
-  // cues or loose ones cannot show overlap (overlapCounting): it is not measured, not zero.
+  // From the audio, overlap is measured (the segmentation hears two voices at once); a guiding
+  // transcript with no overlapping cues or loose ones cannot show it (overlapCounting), and an
+  // analysis cached before issue 38 had one speaker per frame: not measured, not zero.
   if (x.interruptionsMade === null || x.interruptionsReceived === null || x.backchannels === null || x.overlapSec === null)
     return card('turnTaking', 'Turn-taking', `${gap}; interruptions, backchannels and overlapped speech not measured (${OVERLAP_NOT_MEASURED}).`);
   return card('turnTaking', 'Turn-taking',
@@ -155,6 +156,8 @@ export function methodBlocks(e: MatchingEvidence): Block[] {
     title: 'Limits',
     content:
       'Speakers, turns, pitch, loudness and syllable rate are measured from the audio by the engine itself; diarization errors move every figure. ' +
+      // Issue 38: overlap comes from the audio unless a transcript times it (docs/analysis.md).
+      'Where no transcript times them, interruptions, backchannels and overlapped speech are measured from the audio, where the speaker segmentation hears two voices at once; on real meetings it finds about a third of the overlapped speech, so those counts run low. ' +
       `Entrainment is tested against ${fixed(e.method.permutations ?? 0, 0)} shuffled pairings of the same turns; unrelated speakers average ${fixed(e.method.unrelatedEntrainment ?? 0, 0)}. ` +
       (noTranscript.length > 0
         ? `Without transcript lines attributed to them there are no language measures and no language style matching for ${names}. `

@@ -5,7 +5,7 @@
 // transcript only labels the speakers that clustering found (align.ts).
 import type { SpeechSegment, Transcript } from '../types.ts';
 import { nameKey } from './align.ts';
-import { TOUCH_SEC } from '../speech/turns.ts';
+import { unionPerSpeaker } from '../speech/turns.ts';
 import { renumberByFirstSpeech } from '../speech/diarization/numbering.ts';
 import { DIARIZATION_SETTINGS } from '../speech/diarization/settings.ts';
 
@@ -219,17 +219,6 @@ export function cueLedTrack(frameSpeaker: Int16Array, guide: TranscriptGuide, la
  * that it touches, so that an interruption starts where the interrupter's voice starts and is not
  * taken for a short utterance inside the other's speech.
  */
-function unionPerSpeaker(segments: SpeechSegment[]): SpeechSegment[] {
-  const sorted = [...segments].sort((x, y) => x.speaker - y.speaker || x.start - y.start);
-  const out: SpeechSegment[] = [];
-  for (const seg of sorted) {
-    const last = out[out.length - 1];
-    if (last && last.speaker === seg.speaker && seg.start <= last.end + TOUCH_SEC) last.end = Math.max(last.end, seg.end);
-    else out.push({ ...seg });
-  }
-  return out.sort((x, y) => x.start - y.start || x.speaker - y.speaker);
-}
-
 function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
 }

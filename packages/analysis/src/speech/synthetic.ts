@@ -2,7 +2,8 @@
 // recorded audio ships with the project). A voice is a glottal pulse train at its own F0
 // (declination, jitter, per-syllable intonation) through a cascade of formant resonators scaled
 // by its own vocal-tract length, with syllable-rate amplitude modulation and a little aspiration
-// noise; vowels change every syllable. Deterministic for a given seed.
+// noise; vowels change every syllable, each starting with a short burst of noise (a consonant).
+// Deterministic for a given seed.
 
 import { seededRandom } from '../behavior/stats.ts';
 
@@ -30,6 +31,10 @@ const VOWELS: [number, number, number][] = [
   [660, 1720, 2410], // ae
 ];
 const BANDWIDTHS = [80, 100, 140];
+/** Consonant bursts: length, level against the vowels' source, and their own seed. */
+const BURST_SEC = 0.05;
+const BURST_LEVEL = 0.1;
+const BURST_SEED = 0x5eed;
 
 /** Small deterministic PRNG (mulberry32), the same one the behavior stage's shuffled baselines use. */
 export const prng = seededRandom;
@@ -53,6 +58,12 @@ export function renderSpeech(out: Float32Array, rate: number, voice: SyntheticVo
   const s1 = Math.min(out.length, Math.round(end * rate));
   const gain = 10 ** (((voice.levelDb ?? -26) + 9) / 20); // the pulse train through the filters sits ~9 dB low
   const state = [0, 0, 0, 0, 0, 0];
+  // Consonants: a burst of high-passed noise at each syllable's onset, from a source of its own
+  // so that the vowels, timings and syllable counts of a seed stay what they were. Without them a
+  // steady vowel-only voice is heard by Silero VAD as background after a few seconds.
+  const consonants = seededRandom(s0 * 2654435761 + BURST_SEED);
+  let burstGain = 0;
+  let lastNoise = 0;
   let phase = 0;
   let syllableEnd = s0;
   let syllableStart = s0;
@@ -71,6 +82,7 @@ export function renderSpeech(out: Float32Array, rate: number, voice: SyntheticVo
       const v = VOWELS[Math.floor(rand() * VOWELS.length)]!;
       res = v.map((fr, k) => resonator(fr * voice.formantScale * (0.95 + 0.1 * rand()), BANDWIDTHS[k]!, rate));
       contour = (rand() - 0.5) * 0.15;
+      burstGain = BURST_LEVEL * (0.5 + consonants());
     }
     if (i < syllableStart) continue;
     const progress = (i - syllableStart) / Math.max(1, syllableEnd - syllableStart);
@@ -93,7 +105,14 @@ export function renderSpeech(out: Float32Array, rate: number, voice: SyntheticVo
       state[2 * k] = o;
       y = o;
     }
-    out[i] = out[i]! + gain * env * y;
+    const since = (i - syllableStart) / rate;
+    let burst = 0;
+    if (since < BURST_SEC) {
+      const n = consonants() * 2 - 1;
+      burst = (n - lastNoise) * burstGain * (1 - since / BURST_SEC);
+      lastNoise = n;
+    }
+    out[i] = out[i]! + gain * (env * y + burst);
   }
   return syllables;
 }

@@ -25,6 +25,18 @@ export function frameTrackToSegments(frameSpeaker: Int16Array): SpeechSegment[] 
   return out;
 }
 
+/** Each speaker's segments joined where they overlap or touch: the segments of two tracks, or a track and a transcript's overlaps, as one list. */
+export function unionPerSpeaker(segments: readonly SpeechSegment[]): SpeechSegment[] {
+  const sorted = [...segments].sort((x, y) => x.speaker - y.speaker || x.start - y.start);
+  const out: SpeechSegment[] = [];
+  for (const seg of sorted) {
+    const last = out[out.length - 1];
+    if (last && last.speaker === seg.speaker && seg.start <= last.end + TOUCH_SEC) last.end = Math.max(last.end, seg.end);
+    else out.push({ ...seg });
+  }
+  return out.sort((x, y) => x.start - y.start || x.speaker - y.speaker);
+}
+
 function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
 }

@@ -4,16 +4,14 @@
 // It replaces the built-in window embedding behind the same RangeEmbedder interface: every stage
 // that compares windows, pieces or speakers by voice then reads the network's embeddings.
 //
-// Inference runs on onnxruntime-node's CPU build. Diarization is synchronous (one analysis is one
-// CPU-bound pass in its own process), so this calls the package's synchronous binding, which its
-// public InferenceSession only wraps in a promise: the version is pinned (package.json) and
-// loadOnnxEmbedding checks the binding is there. One thread, no arena growth between windows.
+// Inference runs on onnxruntime-node's CPU build, synchronously (onnx-runtime.ts).
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { onnxRuntime, OnnxRuntimeError, SESSION_OPTIONS } from '../onnx-runtime.ts';
 import { FBANK_SCALE, type Fbank, type FbankOptions, type FbankWindow } from '../fbank.ts';
 import { windowSpans } from './speaker-frames.ts';
 import type { FrameRegion } from '../vad.ts';
+import type { RangeEmbedder } from './range-embedder.ts';
 
 /** What the JSON beside the ONNX file declares. */
 export interface OnnxEmbeddingSpec {
@@ -58,42 +56,6 @@ export interface OnnxEmbeddingModel {
 /** A model the service cannot use: the message says what to fix. */
 export class EmbeddingModelError extends Error {
   override name = 'EmbeddingModelError';
-}
-
-const ORT_VERSION = '1.30.0';
-
-interface OrtTensor {
-  data: ArrayLike<number>;
-  dims: readonly number[];
-}
-interface OrtSession {
-  loadModel(path: string, options: object): void;
-  readonly inputMetadata: { name: string; shape: number[] }[];
-  readonly outputMetadata: { name: string; shape: number[] }[];
-  run(feeds: Record<string, unknown>, fetches: Record<string, null>, options: object): Record<string, OrtTensor>;
-}
-interface Ort {
-  Session: new () => OrtSession;
-  tensor(data: Float32Array, dims: number[]): unknown;
-}
-
-let ort: Ort | null = null;
-function onnxRuntime(): Ort {
-  if (ort) return ort;
-  const require = createRequire(import.meta.url);
-  let pkg: { Tensor: new (type: string, data: Float32Array, dims: number[]) => unknown };
-  let native: { binding?: { InferenceSession?: new () => OrtSession }; initOrt?: () => void };
-  try {
-    pkg = require('onnxruntime-node') as typeof pkg;
-    native = require('onnxruntime-node/dist/binding.js') as typeof native;
-  } catch (err) {
-    throw new EmbeddingModelError(`a speaker embedding model needs the onnxruntime-node package (npm install onnxruntime-node@${ORT_VERSION}): ${(err as Error).message}`);
-  }
-  const Session = native.binding?.InferenceSession;
-  if (!Session || !native.initOrt) throw new EmbeddingModelError(`onnxruntime-node has no synchronous binding: install version ${ORT_VERSION}`);
-  native.initOrt();
-  ort = { Session, tensor: (data, dims) => new pkg.Tensor('float32', data, dims) };
-  return ort;
 }
 
 function fail(path: string, what: string): never {
@@ -149,10 +111,16 @@ export function loadOnnxEmbedding(modelPath: string): OnnxEmbeddingModel {
     fail(modelPath, `its description ${specPath} is missing or not JSON (${(err as Error).message})`);
   }
   const spec = parseSpec(json, specPath);
-  const { Session, tensor } = onnxRuntime();
+  let runtime: ReturnType<typeof onnxRuntime>;
+  try {
+    runtime = onnxRuntime();
+  } catch (err) {
+    throw err instanceof OnnxRuntimeError ? new EmbeddingModelError(err.message) : err;
+  }
+  const { Session, tensor } = runtime;
   const session = new Session();
   try {
-    session.loadModel(modelPath, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', enableCpuMemArena: false, logSeverityLevel: 3 });
+    session.loadModel(modelPath, SESSION_OPTIONS);
   } catch (err) {
     fail(modelPath, `not a model onnxruntime can load (${(err as Error).message})`);
   }
@@ -211,19 +179,26 @@ function normalise(e: Float32Array): void {
  * of frames, memoised (the stages embed the same windows many times), or null when the range
  * has under 10 voiced frames or the model cannot read this recording (no fbank kept).
  */
-export function onnxRangeEmbedder(m: OnnxEmbeddingModel, r: OnnxRecording): { name: string; dims: number; windowFrames: number; embed(start: number, end: number): Float64Array | null } | null {
+export function onnxRangeEmbedder(m: OnnxEmbeddingModel, r: OnnxRecording): RangeEmbedder | null {
   if (m.fbank && (!r.fbank || r.fbank.bins !== m.fbank.bins)) return null;
   if (!m.fbank && r.dims !== m.width) return null;
   // The network's outputs before the recording's scale, so that the ranges scaleFor embeds to
   // find that scale are not run again when the stages ask for them.
   const memo = new Map<number, Float32Array | null>();
-  const raw = (start: number, end: number): Float32Array | null => {
+  const rowsIn = (start: number, end: number): number[] | null => {
     let voiced = 0;
     for (let i = start; i < end && voiced < 10; i++) voiced += r.model[i]!;
     if (voiced < 10) return null;
     const pick = m.fbank ? r.speech : r.model;
     const rows: number[] = [];
     for (let i = start; i < end; i++) if (pick[i]) rows.push(i);
+    return rows;
+  };
+  const raw = (start: number, end: number): Float32Array | null => {
+    const rows = rowsIn(start, end);
+    return rows ? runRows(rows) : null;
+  };
+  const runRows = (rows: number[]): Float32Array => {
     const w = m.width;
     const x = new Float32Array(rows.length * w);
     rows.forEach((i, j) => {
@@ -266,7 +241,18 @@ export function onnxRangeEmbedder(m: OnnxEmbeddingModel, r: OnnxRecording): { na
     const e = remembered(start, end);
     return e ? Float64Array.from(e, (v) => v * scale) : null;
   };
-  return { name: m.name, dims: m.spec.output.dims, windowFrames: m.windowFrames, embed };
+  const embedFrames = (frames: ArrayLike<number>): Float64Array | null => {
+    const pick = m.fbank ? r.speech : r.model;
+    let voiced = 0;
+    const rows: number[] = [];
+    for (let j = 0; j < frames.length; j++) {
+      const i = frames[j]!;
+      voiced += r.model[i]!;
+      if (pick[i]) rows.push(i);
+    }
+    return voiced < 10 ? null : Float64Array.from(runRows(rows), (v) => v * scale);
+  };
+  return { name: m.name, dims: m.spec.output.dims, windowFrames: m.windowFrames, embed, embedFrames };
 }
 
 /**

@@ -6,10 +6,10 @@
 import { adaptMeans, frameLlr } from './gmm-speakers.ts';
 import { pitchGaussian, pitchLogLikelihood, pitchSums } from '../pitch.ts';
 import { framesByLabel } from './speaker-frames.ts';
-import { compactColumns, normaliseByImpostors, viterbiEmissions } from './viterbi.ts';
+import { compactColumns, viterbiEmissions } from './viterbi.ts';
 import { renumberByFirstSpeech } from './numbering.ts';
 import type { RecordingModels } from './speaker-models.ts';
-import type { DiarizationSettings } from './settings.ts';
+import type { GuidedSettings } from './settings.ts';
 
 /** The current speakers of a recording, as the stages pass them on. */
 export interface Labelling {
@@ -24,19 +24,12 @@ export interface Labelling {
   emission: Float32Array;
 }
 
-/** The cheaper speaker change inside pauses that the last passes use (refinement.ts). */
-export interface PauseSwitch {
-  frames: Uint8Array;
-  penalty: number;
-}
-
 /**
  * `passes` Viterbi passes from `lab.groups`; afterwards the speakers are renumbered in order of
  * first speech, those left with no frame are gone, and `lab` holds the new labels, groups and
- * scores. With `last`, scores are Z-normed against the other speakers' frames first and a
- * change of speaker inside a pause costs `last.penalty`.
+ * scores.
  */
-export function resegment(m: RecordingModels, lab: Labelling, passes: number, s: DiarizationSettings['resegmentation'], last?: PauseSwitch): void {
+export function resegment(m: RecordingModels, lab: Labelling, passes: number, s: GuidedSettings): void {
   const { f, model, ubm, cep, align, pitchSt, filePitch } = m;
   const { frameSpeaker, emission } = lab;
   let k = lab.groups.length;
@@ -53,8 +46,7 @@ export function resegment(m: RecordingModels, lab: Labelling, passes: number, s:
         emission[i * k + x] = frameLlr(ubm, means[x]!, cep, align, i) + s.pitchStreamWeight * pitchLl;
       }
     }
-    if (last) normaliseByImpostors(emission, k, model, frameSpeaker);
-    viterbiEmissions(emission, k, m.regions, s.switchPenalty, frameSpeaker, last);
+    viterbiEmissions(emission, k, m.regions, s.switchPenalty, frameSpeaker);
     const order = renumberByFirstSpeech(frameSpeaker);
     compactColumns(emission, f.frames, k, order);
     k = order.size;

@@ -82,14 +82,6 @@ export function framesByLabel(label: Int16Array | Int32Array, k: number, model: 
   return out;
 }
 
-/** The frames of two lists, a's then b's (a merged speaker's frames). */
-export function concatFrames(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
 /** Window spans over the speech regions: regions up to 1.5 windows long are one window. */
 export function windowSpans(regions: FrameRegion[], win: number, hop: number): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
@@ -107,47 +99,4 @@ export function windowSpans(regions: FrameRegion[], win: number, hop: number): {
     }
   }
   return out;
-}
-
-/**
- * Frames of the pauses inside speech regions (runs of at least `minFrames` frames that are not
- * modelled, between modelled speech of the same region): the VAD bridges gaps up to 0.3 s, so a
- * fast exchange of turns can be one region.
- */
-export function bridgedPauses(regions: FrameRegion[], model: Uint8Array, minFrames: number): Uint8Array {
-  const out = new Uint8Array(model.length);
-  for (const r of regions) {
-    let i = r.start;
-    while (i < r.end) {
-      if (model[i]) {
-        i++;
-        continue;
-      }
-      let j = i;
-      while (j < r.end && !model[j]) j++;
-      if (j - i >= minFrames && i > r.start && j < r.end) out.fill(1, i, j);
-      i = j;
-    }
-  }
-  return out;
-}
-
-/**
- * The pieces of labelled speech: each speaker's runs of frames inside the speech regions, cut at
- * pause frames (`pauses`, e.g. bridgedPauses) and at changes of speaker, in order. Unlabelled
- * (-1) runs are not pieces.
- */
-export function* speakerPieces(regions: FrameRegion[], pauses: Uint8Array, frameSpeaker: Int16Array): Generator<{ label: number; start: number; end: number }> {
-  for (const r of regions) {
-    let label = -1;
-    let start = r.start;
-    for (let i = r.start; i < r.end; i++) {
-      const s = pauses[i] ? -1 : frameSpeaker[i]!;
-      if (s === label) continue;
-      if (label >= 0) yield { label, start, end: i };
-      label = s;
-      start = i;
-    }
-    if (label >= 0) yield { label, start, end: r.end };
-  }
 }

@@ -1,5 +1,5 @@
-// Stage: speaker models. A universal background model (UBM, a diagonal GMM) is fitted to the
-// recording's own modelling frames; every speaker model of the later stages is a MAP adaptation
+// The transcript-guided diarization's speaker models (guided.ts). A universal background model (UBM, a diagonal GMM) is fitted to the
+// recording's own modelling frames; every speaker model is a MAP adaptation
 // of its means (gmm-speakers.ts), and each frame's alignment to the UBM is computed once here.
 // The recording's F0 Gaussian is the reference that speakers' pitch scores are relative to.
 import type { FrameFeatures } from '../features.ts';
@@ -7,8 +7,7 @@ import type { FrameRegion } from '../vad.ts';
 import { framePitchSemitones, pitchGaussian, pitchSums, type PitchGaussian } from '../pitch.ts';
 import { alignToUbm, type FrameAlignment } from './gmm-speakers.ts';
 import { trainUbm, type Ubm } from './ubm.ts';
-import type { RangeEmbedder } from './window-embedding.ts';
-import type { DiarizationSettings } from './settings.ts';
+import type { GuidedSettings } from './settings.ts';
 
 /** At most this many frames (evenly spread) fit the UBM: a long recording costs no more. */
 const MAX_UBM_FRAMES = 6000;
@@ -30,8 +29,6 @@ export interface RecordingModels {
   /** F0 in semitones per frame, NaN when unvoiced. */
   pitchSt: Float64Array;
   filePitch: PitchGaussian;
-  /** The window speaker embedding of this recording's frames, or null when its model does not read them. */
-  embedding: RangeEmbedder | null;
 }
 
 /** The frames' indices where `model` is set. */
@@ -44,8 +41,8 @@ export function modelledFrames(model: Uint8Array): Int32Array {
 }
 
 export function fitSpeakerModels(
-  speech: { f: FrameFeatures; regions: FrameRegion[]; model: Uint8Array; modelFrames: Int32Array; cep: Float32Array; dims: number; embedding: RangeEmbedder | null },
-  s: DiarizationSettings['models'],
+  speech: { f: FrameFeatures; regions: FrameRegion[]; model: Uint8Array; modelFrames: Int32Array; cep: Float32Array; dims: number },
+  s: GuidedSettings,
 ): RecordingModels {
   const { modelFrames, cep, dims, model } = speech;
   const step = Math.max(1, Math.floor(modelFrames.length / MAX_UBM_FRAMES));

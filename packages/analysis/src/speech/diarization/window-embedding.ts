@@ -12,6 +12,7 @@ import { windowSpans } from './speaker-frames.ts';
 import { embedRange, loadSpeakerNet, runFrameLayers, type SpeakerNet, type SpeakerNetFile } from './speaker-net.ts';
 import { onnxRangeEmbedder, type OnnxEmbeddingModel } from './onnx-embedding.ts';
 import type { Fbank } from '../features.ts';
+import type { RangeEmbedder } from './range-embedder.ts';
 
 /** The linear model: window statistics projected by an LDA. */
 export interface LdaEmbeddingModel extends LinearProjection {
@@ -34,18 +35,7 @@ export interface EmbeddingContext {
   fbank: Fbank | null;
 }
 
-/**
- * A model bound to one recording's features: the embedding of the modelled frames of any range
- * of frames. The neural model runs its frame layers once, here; every range then only pools.
- */
-export interface RangeEmbedder {
-  name: string;
-  /** Output dimensions. */
-  dims: number;
-  windowFrames: number;
-  /** Null under 10 modelled frames in [start, end). */
-  embed(start: number, end: number): Float64Array | null;
-}
+export type { RangeEmbedder } from './range-embedder.ts';
 
 /** A model as a trainer writes it (JSON): the neural one (it has layers) or an LDA. */
 export function parseEmbeddingModel(json: unknown): WindowEmbeddingModel {
@@ -61,7 +51,14 @@ export function rangeEmbedder(emb: WindowEmbeddingModel, cep: Float32Array, dims
   if (emb.kind === 'net') {
     if (emb.dims !== dims) return null;
     const frames = runFrameLayers(emb, cep, dims, model);
-    return { name: emb.name, dims: emb.outDims, windowFrames: emb.windowFrames, embed: (start, end) => embedRange(emb, frames, start, end) };
+    const embedder: RangeEmbedder = {
+      name: emb.name,
+      dims: emb.outDims,
+      windowFrames: emb.windowFrames,
+      embed: (start, end) => embedRange(emb, frames, start, end),
+      embedFrames: (list) => meanOf(pieceEmbeddings(embedder, list, 1)),
+    };
+    return embedder;
   }
   if (emb.mean.length !== 2 * dims) return null;
   return {
@@ -72,7 +69,38 @@ export function rangeEmbedder(emb: WindowEmbeddingModel, cep: Float32Array, dims
       const stats = windowStats(cep, dims, model, start, end);
       return stats ? project(emb, stats) : null;
     },
+    embedFrames: (list) => {
+      const stats = frameStats(cep, dims, model, list);
+      return stats ? project(emb, stats) : null;
+    },
   };
+}
+
+function meanOf(e: EmbeddingSum): Float64Array | null {
+  return e.n > 0 ? e.sum.map((v) => v / e.n) : null;
+}
+
+/** windowStats over a list of frames (the modelled ones among them). */
+export function frameStats(cep: Float32Array, dims: number, model: Uint8Array, frames: ArrayLike<number>): Float64Array | null {
+  const out = new Float64Array(2 * dims);
+  let n = 0;
+  for (let j = 0; j < frames.length; j++) {
+    const i = frames[j]!;
+    if (!model[i]) continue;
+    n++;
+    for (let d = 0; d < dims; d++) {
+      const x = cep[i * dims + d]!;
+      out[d] = out[d]! + x;
+      out[dims + d] = out[dims + d]! + x * x;
+    }
+  }
+  if (n < 10) return null;
+  for (let d = 0; d < dims; d++) {
+    const m = out[d]! / n;
+    out[d] = m;
+    out[dims + d] = Math.sqrt(Math.max(1e-6, out[dims + d]! / n - m * m));
+  }
+  return out;
 }
 
 /** Mean and standard deviation of each dimension over the window's modelled frames (2 * dims), or null under 10 frames. */
@@ -173,4 +201,28 @@ export function embeddingDistance(a: EmbeddingSum, b: EmbeddingSum): number | nu
   let s = 0;
   for (let d = 0; d < a.sum.length; d++) s += (a.sum[d]! / a.n - b.sum[d]! / b.n) ** 2;
   return s / (1 / a.n + 1 / b.n) / a.sum.length;
+}
+
+/**
+ * The mean embedding of a set of frames taken `size` of them at a time (ascending, however
+ * spread: the windows the model was trained on, not the whole set at once); a last piece of
+ * under half a window counts only when it is all there is. Null when no piece has 10 modelled frames.
+ */
+export function embedInPieces(emb: RangeEmbedder, frames: ArrayLike<number>, size: number): Float64Array | null {
+  const out = new Float64Array(emb.dims);
+  let n = 0;
+  const piece: number[] = [];
+  const flush = (): void => {
+    const e = piece.length ? emb.embedFrames(piece) : null;
+    piece.length = 0;
+    if (!e) return;
+    for (let d = 0; d < e.length; d++) out[d] = out[d]! + e[d]!;
+    n++;
+  };
+  for (let j = 0; j < frames.length; j++) {
+    piece.push(frames[j]!);
+    if (piece.length === size) flush();
+  }
+  if (n === 0 || piece.length >= size / 2) flush();
+  return n > 0 ? out.map((v) => v / n) : null;
 }

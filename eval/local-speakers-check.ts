@@ -1,0 +1,114 @@
+// Where the segmented diarization loses: its local speakers (speech/diarization/local-speakers.ts)
+// against the reference. For every local speaker with an embedding: the reference voice holding
+// most of its clean frames and the share it holds (purity: the segmentation's error), and, over
+// pairs of embedded local speakers of different windows, the cosine distance of same-voice and
+// different-voice pairs (the embedding's error): their medians, and the equal error rate of the
+// distance as a same-voice test.
+//   node eval/local-speakers-check.ts --dataset DIR [--segmentation FILE.onnx] [--model LDA.json] [--files a,b]
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { decodeAudio } from '../packages/analysis/src/audio/decode.ts';
+import { FrontEnd } from '../packages/analysis/src/speech/front-end.ts';
+import { NUM_CEPS } from '../packages/analysis/src/speech/features.ts';
+import { regionsToMask, speechFromProbabilities } from '../packages/analysis/src/speech/vad.ts';
+import { frameProbabilities } from '../packages/analysis/src/speech/silero-vad.ts';
+import { loadSegmentationModel, builtInSegmentation } from '../packages/analysis/src/speech/segmentation/model.ts';
+import { DIARIZATION_SETTINGS } from '../packages/analysis/src/speech/diarization/settings.ts';
+import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/diarization/speaker-frames.ts';
+import { parseEmbeddingModel, rangeEmbedder } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
+import { DEFAULT_EMBEDDING } from '../packages/analysis/src/speech/diarization/default-embedding.ts';
+import { localSpeakers, windowFrames } from '../packages/analysis/src/speech/diarization/local-speakers.ts';
+import { assignLocalSpeakers } from '../packages/analysis/src/speech/diarization/assign.ts';
+import { reconstruct } from '../packages/analysis/src/speech/diarization/reconstruct.ts';
+import { frameTrackToSegments, unionPerSpeaker } from '../packages/analysis/src/speech/turns.ts';
+import { readManifest, readRttm } from './dataset.ts';
+import { scoreDiarization } from './der.ts';
+import { equalErrorRate } from './eer.ts';
+
+const { values } = parseArgs({ options: { dataset: { type: 'string' }, segmentation: { type: 'string' }, model: { type: 'string' }, files: { type: 'string' } } });
+if (!values.dataset) throw new Error('usage: node eval/local-speakers-check.ts --dataset DIR [--segmentation FILE.onnx] [--model LDA.json]');
+const model = values.segmentation ? loadSegmentationModel(values.segmentation) : builtInSegmentation();
+const embModel = values.model ? parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8'))) : DEFAULT_EMBEDDING;
+const purities: number[] = [];
+// DER with the local speakers given their reference voice (the clustering made perfect): what the
+// segmentation and the reconstruction alone cost.
+let oracleErr = 0;
+let oracleScored = 0;
+const same: number[] = [];
+const diff: number[] = [];
+let locals = 0;
+let embedded = 0;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
+function cosineDistance(a: Float64Array, b: Float64Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let x = 0; x < a.length; x++) {
+    dot += a[x]! * b[x]!;
+    na += a[x]! * a[x]!;
+    nb += b[x]! * b[x]!;
+  }
+  return 1 - dot / (Math.sqrt(na * nb) || 1);
+}
+for (const file of readManifest(values.dataset).files) {
+  if (values.files && !values.files.split(',').includes(file.name)) continue;
+  const front = new FrontEnd({ segmentation: { model, hopSec: DIARIZATION_SETTINGS.segmentation.hopSec } });
+  for await (const chunk of decodeAudio(join(values.dataset, file.wav))) front.push(chunk);
+  const { features: f, speechWindows, segmentation } = front.finish();
+  const regions = speechFromProbabilities(frameProbabilities(speechWindows, f.frames), f);
+  const speech = regionsToMask(regions, f.frames);
+  const mask = modellingMask(f, speech);
+  const embedder = rangeEmbedder(embModel, standardisedCepstra(f, mask), NUM_CEPS, mask, { speech, regions, fbank: f.fbank ?? null });
+  const wf = windowFrames(segmentation!, model.spec.windowSec, f.frames);
+  const ls = localSpeakers(segmentation!, wf, speech, embedder, Math.round(DIARIZATION_SETTINGS.localSpeakers.minCleanSec * 100));
+  // Reference voice of every frame where exactly one speaks.
+  const ref = readRttm(join(values.dataset, file.rttm));
+  const names = [...new Set(ref.map((r) => r.speaker))];
+  const owner = new Int16Array(f.frames).fill(-1);
+  const count = new Uint8Array(f.frames);
+  for (const r of ref) for (let i = Math.round(r.start * 100); i < Math.min(f.frames, Math.round(r.end * 100)); i++) {
+    count[i] = count[i]! + 1;
+    owner[i] = names.indexOf(r.speaker);
+  }
+  const voiceOf: number[] = [];
+  locals += ls.length;
+  for (const l of ls) {
+    if (!l.embedding) continue;
+    embedded++;
+    const votes = new Array<number>(names.length).fill(0);
+    let n = 0;
+    for (const i of l.clean) if (count[i] === 1) {
+      votes[owner[i]!]!++;
+      n++;
+    }
+    const best = votes.indexOf(Math.max(...votes));
+    voiceOf.push(n > 0 ? best : -1);
+    if (n > 0) purities.push(votes[best]! / n);
+  }
+  {
+    const L = segmentation!.speakers;
+    const speakerOf = new Int16Array(segmentation!.windows.length * L).fill(-1);
+    let x = 0;
+    for (const l of ls) if (l.embedding) {
+      if (voiceOf[x]! >= 0) speakerOf[l.window * L + l.local] = voiceOf[x]!;
+      x++;
+    }
+    assignLocalSpeakers(segmentation!, wf, speech, ls, speakerOf, [], null);
+    const { first, second } = reconstruct(segmentation!, wf, speakerOf, names.length, f.frames, regions, speech, DIARIZATION_SETTINGS.overlap);
+    const hyp = unionPerSpeaker([...frameTrackToSegments(first), ...frameTrackToSegments(second)]).map((g) => ({ speaker: String(g.speaker), start: g.start, end: g.end }));
+    const r = scoreDiarization(ref, hyp, 0.25);
+    oracleErr += r.missed + r.falseAlarm + r.confusion;
+    oracleScored += r.scored;
+  }
+  const emb = ls.filter((l) => l.embedding);
+  for (let a = 0; a < emb.length; a++)
+    for (let b = a + 1; b < emb.length; b++) {
+      if (emb[a]!.window === emb[b]!.window || voiceOf[a]! < 0 || voiceOf[b]! < 0) continue;
+      (voiceOf[a] === voiceOf[b] ? same : diff).push(cosineDistance(emb[a]!.embedding!, emb[b]!.embedding!));
+    }
+}
+purities.sort((a, b) => a - b);
+console.log(`local speakers ${locals}, embedded ${embedded}; purity median ${median(purities).toFixed(3)}, share under 0.9: ${(purities.filter((p) => p < 0.9).length / purities.length).toFixed(3)}`);
+console.log(`cosine distance same voice median ${median(same).toFixed(3)} (${same.length} pairs), different ${median(diff).toFixed(3)} (${diff.length}); EER ${(100 * equalErrorRate(same.map((d) => -d), diff.map((d) => -d))).toFixed(1)} %`);
+console.log(`DER at collar 0.25 s with the clustering made perfect (local speakers given their reference voice): ${((100 * oracleErr) / oracleScored).toFixed(1)} %`);
