@@ -45,6 +45,8 @@ export interface Config {
   analysisProcessReuse: number;
   /** An ONNX speaker embedding network (with its JSON beside it) used instead of the built-in one; checked at start (serve.ts). */
   speakerEmbeddingModel: string | null;
+  /** SEGMENTATION_MODEL: the deployment's ONNX speaker segmentation network (with its JSON beside it). */
+  segmentationModel: string | null;
   /** A connection that sends and receives nothing for this long is closed (a stalled request or upload). */
   requestIdleTimeoutSec: number;
   /** Headers must arrive within this long of the connection's first byte. */
@@ -139,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('DATABASE_URL must be a PostgreSQL connection URL (postgres://user@host:port/database)');
   }
   const speakerEmbeddingModel = optional('SPEAKER_EMBEDDING_MODEL');
+  const segmentationModel = optional('SEGMENTATION_MODEL');
   const databaseSchema = merged.DATABASE_SCHEMA || 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
     problems.push(`DATABASE_SCHEMA must be a lower-case SQL name (letters, digits, _), got "${databaseSchema}"`);
@@ -162,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     analysisMinSharePct: int('ANALYSIS_MIN_SHARE_PCT', 20, 1, 100),
     analysisProcessReuse: int('ANALYSIS_PROCESS_REUSE', 20, 1, 1000),
     speakerEmbeddingModel: speakerEmbeddingModel === null ? null : path.resolve(speakerEmbeddingModel),
+    segmentationModel: segmentationModel === null ? null : path.resolve(segmentationModel),
     requestIdleTimeoutSec: int('REQUEST_IDLE_TIMEOUT_SEC', 60, 1, 3600),
     headersTimeoutSec: int('HEADERS_TIMEOUT_SEC', 20, 1, 3600),
     serviceApiKey,

@@ -30,6 +30,18 @@ export async function checkSpeakerEmbeddingModel(path: string): Promise<string> 
   return path;
 }
 
+/** The same for a deployment's speaker segmentation network (SEGMENTATION_MODEL). */
+export async function checkSegmentationModel(path: string): Promise<string> {
+  const { loadSegmentationModel, SegmentationModelError } = await import('@rapport/analysis');
+  try {
+    loadSegmentationModel(path);
+  } catch (err) {
+    if (err instanceof SegmentationModelError) throw new ConfigError([`SEGMENTATION_MODEL: ${err.message}`]);
+    throw err;
+  }
+  return path;
+}
+
 /** `opts.engine` replaces the engine that would be loaded (tests run the service with a test double). */
 export async function runService(config: Config, opts: { logger?: boolean; engine?: AnalysisEngine | null } = {}): Promise<RunningService> {
   const engine =
@@ -41,6 +53,7 @@ export async function runService(config: Config, opts: { logger?: boolean; engin
           processReuse: config.analysisProcessReuse,
           idleProcesses: config.workerConcurrency,
           ...(config.speakerEmbeddingModel ? { speakerEmbeddingModel: await checkSpeakerEmbeddingModel(config.speakerEmbeddingModel) } : {}),
+          ...(config.segmentationModel ? { segmentationModel: await checkSegmentationModel(config.segmentationModel) } : {}),
         });
   const composed = await composeService(config, { ...opts, engine });
   const boot = await composed.services.workspace.bootstrap({ serviceApiKey: config.serviceApiKey, signingSecret: config.signingSecret });

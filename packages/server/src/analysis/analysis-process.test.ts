@@ -16,9 +16,9 @@ import path from 'node:path';
 import { pcm16WavHeader, type MediaAnalysis } from '@rapport/analysis';
 import { createEngine } from './create-engine.ts';
 import { analyzeInChild, type ChildAnalysisInput } from './analysis-process.ts';
-import { checkSpeakerEmbeddingModel } from '../serve.ts';
+import { checkSegmentationModel, checkSpeakerEmbeddingModel } from '../serve.ts';
 import { ConfigError } from '../config.ts';
-import { writeMeanFbankModel } from '../../../../training/onnx-fixtures.ts';
+import { writeEnergySegmenter, writeMeanFbankModel } from '../../../../training/onnx-fixtures.ts';
 import { descendants, processState, threadPolicies, threadPriorities, type ProcessRef } from './process-tree.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-child-'));
@@ -256,7 +256,7 @@ describe("a deployment's speaker embedding network (SPEAKER_EMBEDDING_MODEL)", (
     const byo = createEngine({ speakerEmbeddingModel: model });
     try {
       const a = await byo.analyzeMedia(input(conversation(30)));
-      assert.match(a.method.diarization, /window embedding: mean-fbank \(ONNX, sha256 [0-9a-f]{12}\) in place of the LDA/);
+      assert.match(a.method.diarization, /embedded by mean-fbank \(ONNX, sha256 [0-9a-f]{12}\), the deployment's network/);
     } finally {
       await byo.close?.();
     }
@@ -268,5 +268,26 @@ describe("a deployment's speaker embedding network (SPEAKER_EMBEDDING_MODEL)", (
     writeFileSync(path.join(dir, 'broken.json'), '{"name": "x"}');
     await assert.rejects(checkSpeakerEmbeddingModel(path.join(dir, 'broken.onnx')), (err: Error) => err instanceof ConfigError && /"input" is missing/.test(err.message));
     assert.equal(await checkSpeakerEmbeddingModel(writeMeanFbankModel(dir, 'good')), path.join(dir, 'good.onnx'));
+  });
+});
+
+describe("a deployment's speaker segmentation network (SEGMENTATION_MODEL)", () => {
+  it('runs in the analysis process, and the analysis names it', async () => {
+    const model = writeEnergySegmenter(dir, 'energy', 'fbank', 0);
+    const byo = createEngine({ segmentationModel: model });
+    try {
+      const a = await byo.analyzeMedia(input(conversation(30)));
+      assert.match(a.method.diarization, /speaker segmentation by energy \(ONNX, sha256 [0-9a-f]{64}\)/);
+    } finally {
+      await byo.close?.();
+    }
+  });
+
+  it('is refused at start, as a configuration problem, when it cannot be used', async () => {
+    await assert.rejects(checkSegmentationModel(path.join(dir, 'absent-seg.onnx')), (err: Error) => err instanceof ConfigError && /SEGMENTATION_MODEL: speaker segmentation model .*absent-seg\.onnx: cannot be read \(ENOENT\)/.test(err.message));
+    writeFileSync(path.join(dir, 'broken-seg.onnx'), 'not onnx');
+    writeFileSync(path.join(dir, 'broken-seg.json'), '{"name": "x"}');
+    await assert.rejects(checkSegmentationModel(path.join(dir, 'broken-seg.onnx')), (err: Error) => err instanceof ConfigError && /"input" is missing/.test(err.message));
+    assert.equal(await checkSegmentationModel(writeEnergySegmenter(dir, 'good-seg', 'samples', -7)), path.join(dir, 'good-seg.onnx'));
   });
 });

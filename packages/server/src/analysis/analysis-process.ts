@@ -38,6 +38,8 @@ export interface ChildAnalysisInput {
   compileCacheDir?: string;
   /** The deployment's ONNX speaker embedding network (SPEAKER_EMBEDDING_MODEL), checked at start. */
   speakerEmbeddingModel?: string;
+  /** The deployment's ONNX speaker segmentation network (SEGMENTATION_MODEL), checked at start. */
+  segmentationModel?: string;
   onProgress: (stage: AnalysisStage, fraction: number) => void;
   signal: AbortSignal;
 }
@@ -49,6 +51,7 @@ export interface ChildStart {
   speakers?: SpeakerCountHint;
   maxDurationSec: number;
   speakerEmbeddingModel?: string;
+  segmentationModel?: string;
 }
 
 /** What the child sends back: progress, then one result or one error. */
@@ -317,6 +320,7 @@ export class AnalysisProcess {
         ...(input.speakers ? { speakers: input.speakers } : {}),
         maxDurationSec: input.maxDurationSec,
         ...(input.speakerEmbeddingModel ? { speakerEmbeddingModel: input.speakerEmbeddingModel } : {}),
+        ...(input.segmentationModel ? { segmentationModel: input.segmentationModel } : {}),
       };
       this.child.send(start, (err) => {
         if (err) fail(new Error(`The analysis process did not take its input: ${err.message}`));

@@ -14,7 +14,7 @@
 // compiled code from there instead (0.26-0.31 s). The engine is loaded at once, while the input
 // is on its way, and what was compiled is written out before any media is read.
 import module from 'node:module';
-import type { OnnxEmbeddingModel } from '@rapport/analysis';
+import type { OnnxEmbeddingModel, SegmentationModel } from '@rapport/analysis';
 import type { ChildMessage, ChildStart } from './analysis-process.ts';
 import { setOwnPriority } from './process-tree.ts';
 
@@ -48,17 +48,21 @@ process.on('message', (start: ChildStart) => {
   );
 });
 
-/** The deployment's speaker embedding network, loaded once per process (the service checked it at start). */
+/** The deployment's speaker embedding and segmentation networks, loaded once per process (the service checked them at start). */
 let embedding: { path: string; model: OnnxEmbeddingModel } | null = null;
+let segmentation: { path: string; model: SegmentationModel } | null = null;
 
 /** Answers one input; false after an error. */
 async function run(start: ChildStart): Promise<boolean> {
-  const { analyzeMedia, loadOnnxEmbedding } = await engine;
+  const { analyzeMedia, loadOnnxEmbedding, loadSegmentationModel } = await engine;
   try {
     const path = start.speakerEmbeddingModel;
     if (path && embedding?.path !== path) embedding = { path, model: loadOnnxEmbedding(path) };
+    const segPath = start.segmentationModel;
+    if (segPath && segmentation?.path !== segPath) segmentation = { path: segPath, model: loadSegmentationModel(segPath) };
     const result = await analyzeMedia({
       ...(path && embedding ? { speakerEmbedding: embedding.model } : {}),
+      ...(segPath && segmentation ? { segmentationModel: segmentation.model } : {}),
       path: start.path,
       transcript: start.transcript,
       ...(start.speakers ? { speakers: start.speakers } : {}),

@@ -16,7 +16,11 @@ import { AnalysisProcessPool } from './analysis-pool.ts';
 
 export function createEngine(options: EngineOptions = {}): AnalysisEngine {
   const dir = options.compileCacheDir ? ensureCompileCacheDir(options.compileCacheDir) : null;
-  const cache = { ...(dir ? { compileCacheDir: dir } : {}), ...(options.speakerEmbeddingModel ? { speakerEmbeddingModel: options.speakerEmbeddingModel } : {}) };
+  const cache = {
+    ...(dir ? { compileCacheDir: dir } : {}),
+    ...(options.speakerEmbeddingModel ? { speakerEmbeddingModel: options.speakerEmbeddingModel } : {}),
+    ...(options.segmentationModel ? { segmentationModel: options.segmentationModel } : {}),
+  };
   const pool = new AnalysisProcessPool({ reuse: options.processReuse ?? 1, maxIdle: options.idleProcesses ?? 1 });
   return {
     version: ENGINE_VERSION,

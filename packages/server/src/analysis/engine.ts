@@ -61,6 +61,8 @@ export interface EngineOptions {
   idleProcesses?: number;
   /** The deployment's ONNX speaker embedding network (SPEAKER_EMBEDDING_MODEL), already checked (serve.ts). */
   speakerEmbeddingModel?: string;
+  /** The deployment's ONNX speaker segmentation network (SEGMENTATION_MODEL), already checked (serve.ts). */
+  segmentationModel?: string;
 }
 
 export const ENGINE_UNAVAILABLE_MESSAGE = 'The analysis engine is not available in this build, so no result can be produced.';
