@@ -84,6 +84,10 @@ class ValidationError(APIError):
             if isinstance(d, dict)
         ]
 
+    def __str__(self) -> str:
+        fields = "; ".join(f"{d['path'] or '/'}: {d['message']}" for d in self.details)
+        return super().__str__() + (f" ({fields})" if fields else "")
+
 
 class AuthenticationError(APIError):
     """401: the key is missing, unknown or revoked."""
