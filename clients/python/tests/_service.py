@@ -11,7 +11,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import NamedTuple, Optional
+from typing import Dict, NamedTuple, Optional
 
 import rapport
 import rapport.types
@@ -43,13 +43,14 @@ def _stop() -> None:
                 process.kill()
 
 
-def fresh() -> Service:
-    """A service of its own (a fresh store), closed when the test process ends."""
+def fresh(env: Optional[Dict[str, str]] = None) -> Service:
+    """A service of its own (a fresh store; ``env``: configuration), closed when the test process ends."""
     if not NODE.exists():
         raise RuntimeError(f"{NODE} is missing: run `npm install` at {ROOT} (the integration tests start the real service)")
     wav = Path(tempfile.mkdtemp(prefix="rapport-py-")) / "conversation.wav"
     process = subprocess.Popen(
-        [str(NODE), str(ROOT / "scripts" / "test-service.ts"), "--wav", str(wav), "--env", "WEBHOOK_ALLOW_PRIVATE=true"],
+        [str(NODE), str(ROOT / "scripts" / "test-service.ts"), "--wav", str(wav), "--env", "WEBHOOK_ALLOW_PRIVATE=true",
+         *[arg for k, v in (env or {}).items() for arg in ("--env", f"{k}={v}")]],
         cwd=str(ROOT), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**os.environ, "LOG_LEVEL": "silent"})
     if not _processes:
         atexit.register(_stop)
