@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Literal, Optional, TypedDict
 
 Id = str
+#: ISO 8601 UTC with milliseconds.
 Timestamp = str
 
 # ---- credits, feedback ----

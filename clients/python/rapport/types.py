@@ -21,10 +21,9 @@ from ._account_types import (
     SigningSecret as SigningSecret,
     WebhookEvent as WebhookEvent,
 )
+from ._account_types import Id as Id
+from ._account_types import Timestamp as Timestamp
 
-Id = str
-#: ISO 8601 UTC with milliseconds.
-Timestamp = str
 
 
 class ErrorDetail(TypedDict):
