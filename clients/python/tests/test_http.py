@@ -213,6 +213,16 @@ class ArgumentTest(HttpTestCase):
             client = rapport.Rapport()
             self.assertEqual((client.http.api_key, client.base_url), ("rk_env", "https://api.example.com"))
 
+    def test_with_options_changes_the_limits_and_keeps_the_key_and_url(self) -> None:
+        server = self.serve(error(503, "UNAVAILABLE"))
+        client = self.client(server, max_retries=3)
+        quick = client.with_options(max_retries=0, timeout=5)
+        self.assertEqual((quick.http.api_key, quick.base_url, quick.http.timeout), ("rk_test", server.url, 5))
+        with self.assertRaises(rapport.InternalServerError):
+            quick.credits.balance()
+        self.assertEqual(len(server.requests), 1)
+        self.assertEqual(client.http.max_retries, 3)
+
     def test_ids_and_tags_are_url_encoded_in_paths(self) -> None:
         server = self.serve(answer(200, {"id": "ent_1"}))
         self.client(server).entities.untag("ent_1", "a/b c?")

@@ -3,6 +3,7 @@ fall-back to polling, and lists that fetch each page only when the loop reaches 
 from __future__ import annotations
 
 import json
+import time
 import unittest
 from typing import Any, Dict, Iterator, List
 from unittest import mock
@@ -102,6 +103,21 @@ class StreamTest(unittest.TestCase):
         self.assertEqual(updates, [0.3, 1.0], "an unchanged poll is not reported twice")
         self.assertEqual(sum(1 for r in server.requests if r.path.endswith("/events")), 6, "first try and 5 reconnections")
         self.assertEqual(self.waits[-2:], [0.5, 0.5])
+
+    def test_wait_gives_up_at_its_timeout_even_on_a_silent_stream(self) -> None:
+        def silent(h: Handler, _r: Recorded) -> None:
+            h.send_response(200)
+            h.send_header("Content-Type", "text/event-stream")
+            h.end_headers()
+            h.wfile.write(frame(1, "running", 0.1).encode())
+            h.wfile.flush()
+            time.sleep(2)
+        server = self.serve(silent)
+        started = time.monotonic()
+        with self.assertRaises(rapport.APITimeoutError) as caught:
+            rapport.Rapport(api_key="rk_test", base_url=server.url).jobs.wait("job_1", timeout=0.4)
+        self.assertLess(time.monotonic() - started, 1.5)
+        self.assertIn("job_1", str(caught.exception))
 
     def test_http_errors_of_a_stream_are_raised_not_retried(self) -> None:
         server = self.serve(answer(404, {"error": {"code": "NOT_FOUND", "message": "no job"}}))
