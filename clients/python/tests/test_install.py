@@ -1,6 +1,7 @@
 """`pip install ./clients/python` offline: into a fresh virtual environment, with no index and no
 build isolation (the environment's own setuptools and wheel), then imported from there, outside
-the source tree, with its py.typed."""
+the source tree, with its py.typed, and the README example run with that environment's Python
+against a fresh service."""
 from __future__ import annotations
 
 import os
@@ -11,6 +12,8 @@ import tempfile
 import unittest
 from pathlib import Path
 from typing import Optional
+
+from tests import _docs, _service
 
 CLIENT_DIR = Path(__file__).resolve().parents[1]
 BUILD_TOOLS = "import setuptools, sys; v = tuple(int(p) for p in setuptools.__version__.split('.')[:2]); " \
@@ -50,6 +53,15 @@ class InstallTest(unittest.TestCase):
         where, typed, name = check.stdout.split()
         self.assertTrue(where.startswith(str(venv)), where)
         self.assertEqual((typed, name), ("True", "Rapport"))
+        fresh = _service.fresh()
+        (fresh.wav.parent / "example.py").write_text(_docs.readme_example())
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        run = subprocess.run([str(venv / "bin" / "python"), "example.py"], cwd=str(fresh.wav.parent), capture_output=True,
+                             text=True, timeout=240, env={**env, "RAPPORT_API_KEY": fresh.api_key, "RAPPORT_BASE_URL": fresh.url})
+        if run.returncode == 0:
+            self.assertRegex(run.stdout, r"(?m)^ent_\w+ ")
+        else:  # a job the engine cannot finish: the documented failure, from the installed package
+            self.assertRegex(run.stderr, r"rapport\._errors\.JobFailedError: Job job_\w+ failed", run.stderr)
 
 
 if __name__ == "__main__":
