@@ -217,6 +217,9 @@ class HttpClient:
                         res.status, target)
                 if res.status == 303 or (res.status in (301, 302) and method == "POST"):
                     method, payload, body = "GET", None, None
+                elif body is not None and not body.replayable:
+                    raise RedirectError(f"{method} {url} answered {res.status} to {target}: a one-shot body cannot be sent again",
+                                        res.status, target)
                 url = target
                 continue
             resp_headers = {k.lower(): v for k, v in res.getheaders()}

@@ -118,6 +118,20 @@ class UploadTest(unittest.TestCase):
         self.assertEqual(server.requests[0].headers.get("transfer-encoding"), "chunked")
         self.assertEqual(parse(server.requests[0])[1][2], b"RIFF" + b"\0" * 1000)
 
+    def test_a_same_origin_307_sends_the_file_again_but_a_one_shot_stream_is_not_resent(self) -> None:
+        server = self.serve(answer(307, None, {"Location": "/v1/files?again=1"}), answer(201, MEDIA))
+        client = rapport.Rapport(api_key="rk_test", base_url=server.url)
+        client.files.upload(self.path)
+        self.assertEqual([(r.method, r.path) for r in server.requests], [("POST", "/v1/files"), ("POST", "/v1/files?again=1")])
+        self.assertEqual(parse(server.requests[1])[1][2], self.data)
+        server.script[:] = [answer(307, None, {"Location": "/v1/files?again=1"}), answer(201, MEDIA)]
+        read_end, write_end = os.pipe()
+        with os.fdopen(write_end, "wb") as w:
+            w.write(b"RIFF")
+        with os.fdopen(read_end, "rb") as pipe, self.assertRaises(rapport.RedirectError):
+            client.files.upload(pipe)
+        self.assertEqual(len(server.requests), 3)
+
     def test_bytes_upload_and_names_with_quotes_and_line_breaks(self) -> None:
         server = self.serve(answer(201, MEDIA))
         rapport.Rapport(api_key="rk_test", base_url=server.url).files.upload(b"WEBVTT\n", filename='a"b\r\nc.vtt', media_id="med_0")
