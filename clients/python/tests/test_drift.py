@@ -61,6 +61,14 @@ def operations() -> Set[str]:
             if m in ("get", "post", "patch", "put", "delete")}
 
 
+def unwrap(hint: Any) -> Any:
+    """The TypedDict inside ``Optional[X]`` or ``List[X]``, or None (unions of several, dicts, scalars)."""
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) in (typing.Union, list) and len(args) == 1:
+        return unwrap(args[0])
+    return hint if isinstance(hint, type) and issubclass(hint, dict) and hasattr(hint, "__required_keys__") else None
+
+
 def method_of(client: rapport.Rapport, name: str) -> Any:
     target: Any = client
     for part in name.split("."):
@@ -121,6 +129,41 @@ class DriftTest(unittest.TestCase):
                 self.assertEqual(sorted(hints), sorted(props), f"{type_name}: field names")
                 nullable = sorted(k for k, v in hints.items() if type(None) in typing.get_args(v))
                 self.assertEqual(nullable, sorted(k for k, s in props.items() if allows_null(s)), f"{type_name}: nullable")
+
+    def test_nested_response_types_have_the_documented_fields_too(self) -> None:
+        paths = {norm(p): ops for p, ops in doc["paths"].items()}
+        checked: Set[str] = set()
+        for name, e in ENDPOINTS.items():
+            if e.response is None:
+                continue
+            op = paths[norm(e.path)][e.method.lower()]
+            schema = object_of(op["responses"][str(e.status)]["content"]["application/json"]["schema"])
+            assert schema is not None
+            if e.response.startswith("List:"):
+                schema = resolve(schema["properties"]["data"]["items"])
+            self.compare_nested(getattr(types, e.response.replace("List:", "")), schema, e.response, checked)
+        # The nested shapes reached: a change that stops reaching them would make this test vacuous.
+        self.assertTrue({"Media.analysis", "Media.analysis.speakers", "Job.error", "Diarization.segments",
+                         "Entity.appearances", "WebhookDelivery.attempts", "Workspace.quotas"} <= checked, sorted(checked))
+
+    def compare_nested(self, cls: Any, schema: Optional[Schema], where: str, checked: Set[str]) -> None:
+        hints = typing.get_type_hints(cls)
+        props = (schema or {}).get("properties", {})
+        for key, hint in hints.items():
+            inner, sub = unwrap(hint), object_of(props.get(key))
+            if sub is not None and sub.get("type") == "array":
+                sub = object_of(sub.get("items"))
+            if inner is None or sub is None or "properties" not in sub:
+                continue
+            here = f"{where.replace('List:', '')}.{key}"
+            with self.subTest(here):
+                self.assertEqual(sorted(inner.__required_keys__), sorted(sub.get("required", [])), f"{here}: required")
+                self.assertEqual(sorted(typing.get_type_hints(inner)), sorted(sub["properties"]), f"{here}: field names")
+                nested = typing.get_type_hints(inner)
+                nullable = sorted(k for k, v in nested.items() if type(None) in typing.get_args(v))
+                self.assertEqual(nullable, sorted(k for k, s in sub["properties"].items() if allows_null(s)), f"{here}: nullable")
+            checked.add(here)
+            self.compare_nested(inner, sub, here, checked)
 
     def test_every_error_code_of_the_service_has_its_status_and_class(self) -> None:
         body = resolve(doc["components"]["schemas"]["Error"])
