@@ -107,6 +107,23 @@ class DriftTest(unittest.TestCase):
         self.assertGreater(len(named), 25)
         self.assertEqual(sorted(set(named) - set(ENDPOINTS)), [])
 
+    def test_query_parameters_are_the_documented_ones(self) -> None:
+        client = rapport.Rapport(api_key="rk_unused", base_url="http://127.0.0.1:9")
+        paths = {norm(p): ops for p, ops in doc["paths"].items()}
+        compared = 0
+        for name, e in ENDPOINTS.items():
+            op = paths[norm(e.path)][e.method.lower()]
+            documented = sorted(p["name"] for p in op.get("parameters", []) if p["in"] == "query")
+            if not documented or name == "files.content":  # its ?token= is the content link's, not a client argument
+                continue
+            with self.subTest(name):
+                path_params = set(re.findall(r"\{(\w+)\}", e.path))
+                params = [p for p in inspect.signature(method_of(client, name)).parameters if p not in path_params]
+                camel = sorted(re.sub(r"_(\w)", lambda m: m.group(1).upper(), p) for p in params)
+                self.assertEqual(camel, documented)
+                compared += 1
+        self.assertGreaterEqual(compared, 10)
+
     def test_each_response_type_has_the_documented_fields(self) -> None:
         paths = {norm(p): ops for p, ops in doc["paths"].items()}
         for name, e in ENDPOINTS.items():
