@@ -124,6 +124,29 @@ class DriftTest(unittest.TestCase):
                 compared += 1
         self.assertGreaterEqual(compared, 10)
 
+    def test_request_bodies_take_the_documented_fields(self) -> None:
+        client = rapport.Rapport(api_key="rk_unused", base_url="http://127.0.0.1:9")
+        paths = {norm(p): ops for p, ops in doc["paths"].items()}
+        client_only = {"timeout", "on_progress", "filename", "content_type"}  # how the client sends, not what
+        set_by_client = {"matching.create": {"context"}, "reports.create": {"context"}}  # the only value there is
+        compared = 0
+        for name, e in ENDPOINTS.items():
+            content = paths[norm(e.path)][e.method.lower()].get("requestBody", {}).get("content", {})
+            if not content:
+                continue
+            with self.subTest(name):
+                schema = object_of(next(iter(content.values()))["schema"])
+                assert schema is not None
+                documented = set(schema["properties"])
+                path_params = set(re.findall(r"\{(\w+)\}", e.path))
+                params = {p for p in inspect.signature(method_of(client, name)).parameters if p not in path_params | client_only}
+                if "idempotencyKey" not in documented:
+                    params.discard("idempotency_key")  # then it is the Idempotency-Key header only
+                camel = {re.sub(r"_(\w)", lambda m: m.group(1).upper(), p.rstrip("_")) for p in params}
+                self.assertEqual(sorted(camel | set_by_client.get(name, set())), sorted(documented))
+                compared += 1
+        self.assertGreaterEqual(compared, 10)
+
     def test_each_response_type_has_the_documented_fields(self) -> None:
         paths = {norm(p): ops for p, ops in doc["paths"].items()}
         for name, e in ENDPOINTS.items():
