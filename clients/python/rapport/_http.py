@@ -204,8 +204,10 @@ class HttpClient:
 
     def _attempt(self, method: str, url: str, headers: Dict[str, str], payload: Optional[bytes],
                  body: Optional[BodySource], timeout: float, raw: bool) -> Union[Response, APIError]:
+        status = 0
         for _hop in range(MAX_REDIRECTS + 1):
             res, conn, sock = self._exchange(method, url, headers, payload, body, timeout)
+            status = res.status
             location = res.getheader("location")
             if res.status in _REDIRECTS and location:
                 _drain(res, conn)
@@ -234,7 +236,7 @@ class HttpClient:
             if 200 <= res.status < 300:
                 return Response(res.status, resp_headers, data)
             return _to_error(res.status, resp_headers, data)
-        raise RedirectError(f"{method} {url}: more than {MAX_REDIRECTS} redirects", 310, url)
+        raise RedirectError(f"{method} {url}: more than {MAX_REDIRECTS} redirects", status, url)
 
     def _exchange(self, method: str, url: str, headers: Dict[str, str], payload: Optional[bytes],
                   body: Optional[BodySource], timeout: float
