@@ -1,0 +1,1 @@
+"""The client's resources, one module per group of routes."""

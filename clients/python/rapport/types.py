@@ -1,0 +1,314 @@
+"""The API's resource shapes as ``TypedDict`` s, field for field as the service's OpenAPI document
+gives them (the drift test, tests/test_drift.py, compares each response type's required, optional
+and nullable fields with ``GET /v1/openapi.json``). Responses are the parsed JSON: read them as
+``media["id"]``. Keys keep the API's camelCase spelling.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+
+# Credits, feedback, webhook deliveries and events, the workspace: defined in _account_types.py.
+from ._account_types import (
+    CreditBalance as CreditBalance,
+    CreditTransaction as CreditTransaction,
+    Feedback as Feedback,
+    DeliveryAttempt as DeliveryAttempt,
+    WebhookDelivery as WebhookDelivery,
+    WorkspaceQuotaFigures as WorkspaceQuotaFigures,
+    Workspace as Workspace,
+    ApiKey as ApiKey,
+    CreatedApiKey as CreatedApiKey,
+    SigningSecret as SigningSecret,
+    WebhookEvent as WebhookEvent,
+)
+from ._account_types import Id as Id
+from ._account_types import Timestamp as Timestamp
+
+
+
+class ErrorDetail(TypedDict):
+    """One field at fault: a JSON Pointer into the request and a message."""
+
+    path: str
+    message: str
+
+
+# ---- matching and report requests ----
+
+SelectorStrategy = Literal["dominant", "timerange", "entity_id", "magic_hint", "speaker_index"]
+
+
+class TimeRange(TypedDict, total=False):
+    start_seconds: Optional[float]
+    end_seconds: Optional[float]
+
+
+class _SelectorRequired(TypedDict):
+    strategy: SelectorStrategy
+
+
+class Selector(_SelectorRequired, total=False):
+    on_miss: Literal["fallback_dominant", "error"]
+    entity_id: Optional[str]
+    hint: Optional[str]
+    speaker_index: Optional[int]
+    timerange: Optional[TimeRange]
+
+
+class EntityReference(TypedDict):
+    type: Literal["entity_id"]
+    entityId: str
+
+
+class MediaTarget(TypedDict):
+    type: Literal["media_target"]
+    mediaId: str
+    selector: Selector
+
+
+Member = Union[EntityReference, MediaTarget]
+
+
+class _WebhookSpecRequired(TypedDict):
+    url: str
+
+
+class WebhookSpec(_WebhookSpecRequired, total=False):
+    headers: Dict[str, str]
+
+
+# ---- jobs ----
+
+JobStatus = Literal["queued", "running", "succeeded", "failed"]
+
+
+class _JobReceiptRequired(TypedDict):
+    jobId: Id
+    status: Literal["queued", "running"]
+
+
+class JobReceipt(_JobReceiptRequired, total=False):
+    stage: str
+    estimatedWaitSec: float
+
+
+class JobError(TypedDict):
+    code: str
+    message: str
+
+
+class _JobRequired(TypedDict):
+    id: Id
+    type: Literal["matching", "report"]
+    status: JobStatus
+    stage: str
+    progress: float
+    createdAt: Timestamp
+    startedAt: Optional[Timestamp]
+    finishedAt: Optional[Timestamp]
+    resultId: Optional[Id]
+    error: Optional[JobError]
+
+
+class Job(_JobRequired, total=False):
+    label: str
+    estimatedWaitSec: float
+
+
+class JobEvent(TypedDict):
+    """One server-sent event of a job's progress stream: send ``id`` back as ``last_event_id``."""
+
+    id: Optional[str]
+    event: Literal["job.updated", "job.succeeded", "job.failed"]
+    job: Job
+
+
+# ---- results ----
+
+
+class _ResolvedMemberRequired(TypedDict):
+    source: Member
+
+
+class ResolvedMember(_ResolvedMemberRequired, total=False):
+    entityId: str
+    resolvedLabel: Optional[str]
+
+
+class Section(TypedDict):
+    section_title: str
+    section_content: Any
+
+
+class ResultDocument(TypedDict):
+    schemaVersion: int
+    title: str
+    summary: str
+    sections: List[Section]
+
+
+class MatchingOutput(TypedDict):
+    template: Literal["matching"]
+
+
+class ReportOutput(TypedDict):
+    template: Literal["report"]
+
+
+class _MatchingPayloadRequired(TypedDict):
+    id: Id
+    context: Literal["behavioral_compatibility"]
+    createdAt: Timestamp
+    output: MatchingOutput
+    target: ResolvedMember
+    group: List[ResolvedMember]
+
+
+class MatchingPayload(_MatchingPayloadRequired, total=False):
+    jobId: Id
+    label: str
+    json: Optional[ResultDocument]
+    markdown: Optional[str]
+
+
+class _ReportPayloadRequired(TypedDict):
+    id: Id
+    context: Literal["behavioral_profile"]
+    createdAt: Timestamp
+    output: ReportOutput
+    target: ResolvedMember
+
+
+class ReportPayload(_ReportPayloadRequired, total=False):
+    jobId: Id
+    label: str
+    json: Optional[ResultDocument]
+    markdown: Optional[str]
+
+
+#: The measurements behind a result; open-ended, since the engine owns its metrics.
+Evidence = Dict[str, Any]
+
+# ---- media ----
+
+
+class Speaker(TypedDict):
+    index: int
+    entityId: Optional[Id]
+    speechSec: float
+    firstSpeechSec: float
+    label: Optional[str]
+    enough: bool
+
+
+class SpeakerHints(TypedDict, total=False):
+    numSpeakers: int
+    minSpeakers: int
+    maxSpeakers: int
+
+
+class _MediaAnalysisRequired(TypedDict):
+    status: Literal["pending", "running", "ready", "failed"]
+    speakers: List[Speaker]
+    warnings: List[Dict[str, Any]]
+    engineVersion: Optional[str]
+    speakerHints: Optional[SpeakerHints]
+    stage: Optional[str]
+    progress: float
+
+
+class MediaAnalysis(_MediaAnalysisRequired, total=False):
+    error: JobError
+
+
+class _MediaRequired(TypedDict):
+    id: Id
+    kind: Literal["audio", "video", "transcript"]
+    filename: str
+    contentType: str
+    sizeBytes: int
+    sha256: str
+    durationSec: Optional[float]
+    hasTranscript: bool
+    analysis: MediaAnalysis
+    createdAt: Timestamp
+
+
+class Media(_MediaRequired, total=False):
+    label: str
+
+
+class MediaEvent(TypedDict):
+    """One event of a media analysis stream: the media's state; send ``id`` back to resume."""
+
+    id: Optional[str]
+    event: Literal["media.updated", "media.ready", "media.failed"]
+    media: Media
+
+
+class ContentLink(TypedDict):
+    url: str
+    expiresAt: Timestamp
+
+
+class Segment(TypedDict):
+    speaker: int
+    start: float
+    end: float
+
+
+class Diarization(TypedDict):
+    mediaId: Id
+    durationSec: Optional[float]
+    segments: List[Segment]
+
+
+#: Seconds, shares 0-1, pitch in semitones, loudness in dBFS; ``None`` when not measured (docs/analysis.md).
+SpeakerMeasures = Dict[str, Any]
+
+
+class SpeakerMetrics(TypedDict):
+    index: int
+    entityId: Optional[Id]
+    label: Optional[str]
+    metrics: SpeakerMeasures
+
+
+class MediaMetrics(TypedDict):
+    mediaId: Id
+    speakers: List[SpeakerMetrics]
+
+
+class Appearance(TypedDict):
+    mediaId: Id
+    speakerIndex: int
+    speechSec: float
+
+
+class MeasuredAppearance(TypedDict):
+    mediaId: Id
+    speakerIndex: int
+    metrics: SpeakerMeasures
+
+
+class EntityMetrics(TypedDict):
+    entityId: Id
+    label: Optional[str]
+    metrics: Optional[SpeakerMeasures]
+    appearances: List[MeasuredAppearance]
+
+
+# ---- entities ----
+
+
+class Entity(TypedDict):
+    id: Id
+    label: Optional[str]
+    #: What people read: the label, else "Speaker 2 in interview.wav".
+    name: str
+    tags: List[str]
+    speechSec: float
+    enough: bool
+    appearances: List[Appearance]
+    createdAt: Timestamp
+    updatedAt: Timestamp

@@ -1,0 +1,217 @@
+"""Drift test: the client's route table (rapport/_endpoints.py), its methods and its response
+types must agree with the OpenAPI document the real service serves. An operation the client has
+no method for, an entry naming a path or status the service does not have, a method that does not
+call its route, or a response type whose required, optional or nullable fields differ fails here."""
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import typing
+import unittest
+import urllib.request
+from typing import Any, Dict, List, Optional, Set
+
+import rapport
+from rapport import ENDPOINTS, ERROR_CODES, types
+from tests._service import service
+
+Schema = Dict[str, Any]
+#: Served to anyone, for tooling: not a client call.
+OUTSIDE = {"GET /v1/openapi.json"}
+doc: Dict[str, Any] = {}
+
+
+def setUpModule() -> None:
+    with urllib.request.urlopen(service().url + "/v1/openapi.json") as res:
+        doc.update(json.load(res))
+
+
+def norm(path: str) -> str:
+    return re.sub(r"\{[^}]+\}", "{}", path)
+
+
+def resolve(s: Optional[Schema]) -> Optional[Schema]:
+    while s is not None and "$ref" in s:
+        s = doc["components"]["schemas"][s["$ref"].split("/")[-1]]
+    return s
+
+
+def allows_null(s: Optional[Schema]) -> bool:
+    r = resolve(s)
+    if r is None:
+        return False
+    t = r.get("type")
+    if t == "null" or (isinstance(t, list) and "null" in t) or r.get("nullable") is True:
+        return True
+    return any(allows_null(x) for x in r.get("anyOf", []) + r.get("oneOf", []))
+
+
+def object_of(s: Optional[Schema]) -> Optional[Schema]:
+    """The object schema of a response, without a ``| null`` wrapper (by-job answers null)."""
+    r = resolve(s)
+    if r is None:
+        return None
+    alts = [a for a in (resolve(x) for x in r.get("anyOf", []) + r.get("oneOf", [])) if a and a.get("type") != "null"]
+    return alts[0] if "properties" not in r and len(alts) == 1 else r
+
+
+def operations() -> Set[str]:
+    return {f"{m.upper()} {norm(p)}" for p, ops in doc["paths"].items() for m in ops
+            if m in ("get", "post", "patch", "put", "delete")}
+
+
+def unwrap(hint: Any) -> Any:
+    """The TypedDict inside ``Optional[X]`` or ``List[X]``, or None (unions of several, dicts, scalars)."""
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) in (typing.Union, list) and len(args) == 1:
+        return unwrap(args[0])
+    return hint if isinstance(hint, type) and issubclass(hint, dict) and hasattr(hint, "__required_keys__") else None
+
+
+def method_of(client: rapport.Rapport, name: str) -> Any:
+    target: Any = client
+    for part in name.split("."):
+        target = getattr(target, part, None)
+    return target
+
+
+class DriftTest(unittest.TestCase):
+    def test_every_operation_of_the_service_has_a_client_method(self) -> None:
+        covered = {f"{e.method} {norm(e.path)}" for e in ENDPOINTS.values()}
+        self.assertEqual(sorted(operations() - covered - OUTSIDE), [])
+
+    def test_every_route_of_the_client_is_in_the_document_with_its_status(self) -> None:
+        paths = {norm(p): ops for p, ops in doc["paths"].items()}
+        for name, e in ENDPOINTS.items():
+            with self.subTest(name):
+                op = paths.get(norm(e.path), {}).get(e.method.lower())
+                self.assertIsNotNone(op, f"{e.method} {e.path} is not in the service's document")
+                self.assertIn(str(e.status), op["responses"], f"{name}: no {e.status} response")
+
+    def test_every_route_has_a_method_of_that_name_that_calls_it(self) -> None:
+        client = rapport.Rapport(api_key="rk_unused", base_url="http://127.0.0.1:9")
+        for name in ENDPOINTS:
+            with self.subTest(name):
+                method = method_of(client, name)
+                self.assertTrue(callable(method), f"Rapport().{name} is not a method")
+                self.assertIn(f'"{name}"', inspect.getsource(method), f"Rapport().{name} does not call its route")
+
+    def test_the_methods_call_only_routes_of_the_table(self) -> None:
+        import rapport.resources.account, rapport.resources.entities, rapport.resources.files  # noqa: E401
+        import rapport.resources.jobs, rapport.resources.results  # noqa: E401
+        named: List[str] = []
+        for module in (rapport.resources.account, rapport.resources.entities, rapport.resources.files,
+                       rapport.resources.jobs, rapport.resources.results):
+            named += re.findall(r'path_for\("([\w.]+)"', inspect.getsource(module))
+        self.assertGreater(len(named), 25)
+        self.assertEqual(sorted(set(named) - set(ENDPOINTS)), [])
+
+    def test_query_parameters_are_the_documented_ones(self) -> None:
+        client = rapport.Rapport(api_key="rk_unused", base_url="http://127.0.0.1:9")
+        paths = {norm(p): ops for p, ops in doc["paths"].items()}
+        compared = 0
+        for name, e in ENDPOINTS.items():
+            op = paths[norm(e.path)][e.method.lower()]
+            documented = sorted(p["name"] for p in op.get("parameters", []) if p["in"] == "query")
+            if not documented or name == "files.content":  # its ?token= is the content link's, not a client argument
+                continue
+            with self.subTest(name):
+                path_params = set(re.findall(r"\{(\w+)\}", e.path))
+                params = [p for p in inspect.signature(method_of(client, name)).parameters if p not in path_params]
+                camel = sorted(re.sub(r"_(\w)", lambda m: m.group(1).upper(), p) for p in params)
+                self.assertEqual(camel, documented)
+                compared += 1
+        self.assertGreaterEqual(compared, 10)
+
+    def test_request_bodies_take_the_documented_fields(self) -> None:
+        client = rapport.Rapport(api_key="rk_unused", base_url="http://127.0.0.1:9")
+        paths = {norm(p): ops for p, ops in doc["paths"].items()}
+        client_only = {"timeout", "on_progress", "filename", "content_type"}  # how the client sends, not what
+        set_by_client = {"matching.create": {"context"}, "reports.create": {"context"}}  # the only value there is
+        compared = 0
+        for name, e in ENDPOINTS.items():
+            content = paths[norm(e.path)][e.method.lower()].get("requestBody", {}).get("content", {})
+            if not content:
+                continue
+            with self.subTest(name):
+                schema = object_of(next(iter(content.values()))["schema"])
+                assert schema is not None
+                documented = set(schema["properties"])
+                path_params = set(re.findall(r"\{(\w+)\}", e.path))
+                params = {p for p in inspect.signature(method_of(client, name)).parameters if p not in path_params | client_only}
+                if "idempotencyKey" not in documented:
+                    params.discard("idempotency_key")  # then it is the Idempotency-Key header only
+                camel = {re.sub(r"_(\w)", lambda m: m.group(1).upper(), p.rstrip("_")) for p in params}
+                self.assertEqual(sorted(camel | set_by_client.get(name, set())), sorted(documented))
+                compared += 1
+        self.assertGreaterEqual(compared, 10)
+
+    def test_each_response_type_has_the_documented_fields(self) -> None:
+        paths = {norm(p): ops for p, ops in doc["paths"].items()}
+        for name, e in ENDPOINTS.items():
+            if e.response is None:
+                continue
+            with self.subTest(name):
+                op = paths[norm(e.path)][e.method.lower()]
+                schema = object_of(op["responses"][str(e.status)]["content"]["application/json"]["schema"])
+                type_name = e.response
+                if type_name.startswith("List:"):
+                    assert schema is not None
+                    self.assertEqual(sorted(schema.get("required", [])), ["data", "nextCursor"])
+                    schema = resolve(schema["properties"]["data"]["items"])
+                    type_name = type_name[5:]
+                assert schema is not None and "properties" in schema, f"{name}: no object schema"
+                cls = getattr(types, type_name)
+                hints = typing.get_type_hints(cls)
+                props = schema["properties"]
+                self.assertEqual(sorted(cls.__required_keys__), sorted(schema.get("required", [])), f"{type_name}: required")
+                self.assertEqual(sorted(hints), sorted(props), f"{type_name}: field names")
+                nullable = sorted(k for k, v in hints.items() if type(None) in typing.get_args(v))
+                self.assertEqual(nullable, sorted(k for k, s in props.items() if allows_null(s)), f"{type_name}: nullable")
+
+    def test_nested_response_types_have_the_documented_fields_too(self) -> None:
+        paths = {norm(p): ops for p, ops in doc["paths"].items()}
+        checked: Set[str] = set()
+        for name, e in ENDPOINTS.items():
+            if e.response is None:
+                continue
+            op = paths[norm(e.path)][e.method.lower()]
+            schema = object_of(op["responses"][str(e.status)]["content"]["application/json"]["schema"])
+            assert schema is not None
+            if e.response.startswith("List:"):
+                schema = resolve(schema["properties"]["data"]["items"])
+            self.compare_nested(getattr(types, e.response.replace("List:", "")), schema, e.response, checked)
+        # The nested shapes reached: a change that stops reaching them would make this test vacuous.
+        self.assertTrue({"Media.analysis", "Media.analysis.speakers", "Job.error", "Diarization.segments",
+                         "Entity.appearances", "WebhookDelivery.attempts", "Workspace.quotas"} <= checked, sorted(checked))
+
+    def compare_nested(self, cls: Any, schema: Optional[Schema], where: str, checked: Set[str]) -> None:
+        hints = typing.get_type_hints(cls)
+        props = (schema or {}).get("properties", {})
+        for key, hint in hints.items():
+            inner, sub = unwrap(hint), object_of(props.get(key))
+            if sub is not None and sub.get("type") == "array":
+                sub = object_of(sub.get("items"))
+            if inner is None or sub is None or "properties" not in sub:
+                continue
+            here = f"{where.replace('List:', '')}.{key}"
+            with self.subTest(here):
+                self.assertEqual(sorted(inner.__required_keys__), sorted(sub.get("required", [])), f"{here}: required")
+                self.assertEqual(sorted(typing.get_type_hints(inner)), sorted(sub["properties"]), f"{here}: field names")
+                nested = typing.get_type_hints(inner)
+                nullable = sorted(k for k, v in nested.items() if type(None) in typing.get_args(v))
+                self.assertEqual(nullable, sorted(k for k, s in sub["properties"].items() if allows_null(s)), f"{here}: nullable")
+            checked.add(here)
+            self.compare_nested(inner, sub, here, checked)
+
+    def test_every_error_code_of_the_service_has_its_status_and_class(self) -> None:
+        body = resolve(doc["components"]["schemas"]["Error"])
+        assert body is not None
+        error = body["properties"]["error"]
+        self.assertEqual(sorted(error["properties"]["code"]["enum"]), sorted(ERROR_CODES))
+        self.assertEqual(sorted(error["properties"]), ["code", "details", "message", "requestId", "retryAfter"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,153 @@
+"""Event streams and pages: the SSE framing, resuming with Last-Event-ID after a cut, the wait's
+fall-back to polling, and lists that fetch each page only when the loop reaches it."""
+from __future__ import annotations
+
+import json
+import time
+import unittest
+from typing import Any, Dict, Iterator, List
+from unittest import mock
+
+import rapport
+from rapport import _http
+from rapport._sse import ServerSentEvent, SseState, parse_lines
+from tests._fake import Action, FakeServer, Handler, Recorded, answer
+
+
+def job(status: str, progress: float = 0.0) -> Dict[str, Any]:
+    return {"id": "job_1", "type": "matching", "status": status, "stage": "scoring", "progress": progress,
+            "createdAt": "t", "startedAt": None, "finishedAt": None, "resultId": "mat_1" if status == "succeeded" else None,
+            "error": {"code": "canceled", "message": "Canceled"} if status == "failed" else None}
+
+
+def frame(seq: int, status: str, progress: float) -> str:
+    name = {"succeeded": "job.succeeded", "failed": "job.failed"}.get(status, "job.updated")
+    return f"id: {seq}\nevent: {name}\ndata: {json.dumps(job(status, progress))}\n\n"
+
+
+def sse(*frames: str) -> Action:
+    """Streams the frames, then closes the connection (a cut, unless the last frame was terminal)."""
+    def act(h: Handler, _r: Recorded) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/event-stream")
+        h.send_header("Connection", "close")
+        h.end_headers()
+        h.wfile.write(("retry: 10\n\n: ping\n\n" + "".join(frames)).encode())
+        h.wfile.flush()
+        h.close_connection = True
+    return act
+
+
+class ParserTest(unittest.TestCase):
+    def test_ids_names_multiline_data_comments_and_retry(self) -> None:
+        lines = ["retry: 2000", ": ping", "", "id: 7", "event: job.updated", "data: {\"a\":", "data: 1}", "",
+                 "data: no id or name", "", "id: bad\0id", "data:x", "", "event: ignored-without-data", ""]
+        state = SseState(None)
+        events = list(parse_lines(iter(lines), state))
+        self.assertEqual(events, [ServerSentEvent("7", "job.updated", '{"a":\n1}'), ServerSentEvent("7", "message", "no id or name"),
+                                  ServerSentEvent("7", "message", "x")])
+        self.assertEqual((state.last_event_id, state.retry), ("7", 2.0))
+
+
+class StreamTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.waits: List[float] = []
+        patcher = mock.patch.object(_http, "_sleep", self.waits.append)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def serve(self, *script: Action) -> FakeServer:
+        server = FakeServer(*script)
+        self.addCleanup(server.stop)
+        return server
+
+    def test_a_cut_stream_resumes_after_its_last_event_with_nothing_lost_or_repeated(self) -> None:
+        server = self.serve(sse(frame(1, "running", 0.1), frame(2, "running", 0.5)),
+                            sse(frame(3, "running", 0.9), frame(4, "succeeded", 1.0)))
+        client = rapport.Rapport(api_key="rk_test", base_url=server.url)
+        events = list(client.jobs.events("job_1"))
+        self.assertEqual([e["id"] for e in events], ["1", "2", "3", "4"])
+        self.assertEqual(events[-1]["event"], "job.succeeded")
+        self.assertEqual([r.headers.get("last-event-id") for r in server.requests], [None, "2"])
+        self.assertEqual([r.headers.get("accept") for r in server.requests], ["text/event-stream"] * 2)
+        self.assertEqual(self.waits, [0.01], "the server's retry: advice")
+
+    def test_last_event_id_is_sent_when_given(self) -> None:
+        server = self.serve(sse(frame(9, "failed", 1.0)))
+        client = rapport.Rapport(api_key="rk_test", base_url=server.url)
+        events = list(client.jobs.events("job_1", last_event_id="8"))
+        self.assertEqual(len(events), 1)
+        self.assertEqual(server.requests[0].headers.get("last-event-id"), "8")
+
+    def test_wait_follows_the_stream_and_raises_job_failed(self) -> None:
+        server = self.serve(sse(frame(1, "running", 0.2), frame(2, "failed", 1.0)))
+        updates: List[str] = []
+        with self.assertRaises(rapport.JobFailedError) as caught:
+            rapport.Rapport(api_key="rk_test", base_url=server.url).jobs.wait("job_1", on_update=lambda j: updates.append(j["status"]))
+        self.assertEqual((caught.exception.code, caught.exception.job_id), ("canceled", "job_1"))
+        self.assertEqual(updates, ["running", "failed"])
+
+    def test_wait_falls_back_to_polling_when_the_stream_keeps_failing(self) -> None:
+        polls = iter([job("running", 0.3), job("running", 0.3), job("succeeded", 1.0)])
+
+        def act(h: Handler, r: Recorded) -> None:
+            if r.path.endswith("/events"):
+                h.reply(200, b"", {"Content-Type": "text/event-stream"})  # an empty stream: a buffering proxy
+            else:
+                h.reply(200, next(polls))
+        server = self.serve(act)
+        updates: List[float] = []
+        done = rapport.Rapport(api_key="rk_test", base_url=server.url).jobs.wait("job_1", poll_interval=0.5,
+                                                                               on_update=lambda j: updates.append(j["progress"]))
+        self.assertEqual(done["status"], "succeeded")
+        self.assertEqual(updates, [0.3, 1.0], "an unchanged poll is not reported twice")
+        self.assertEqual(sum(1 for r in server.requests if r.path.endswith("/events")), 6, "first try and 5 reconnections")
+        self.assertEqual(self.waits[-2:], [0.5, 0.5])
+
+    def test_wait_gives_up_at_its_timeout_even_on_a_silent_stream(self) -> None:
+        def silent(h: Handler, _r: Recorded) -> None:
+            h.send_response(200)
+            h.send_header("Content-Type", "text/event-stream")
+            h.end_headers()
+            h.wfile.write(frame(1, "running", 0.1).encode())
+            h.wfile.flush()
+            time.sleep(2)
+        server = self.serve(silent)
+        started = time.monotonic()
+        with self.assertRaises(rapport.APITimeoutError) as caught:
+            rapport.Rapport(api_key="rk_test", base_url=server.url).jobs.wait("job_1", timeout=0.4)
+        self.assertLess(time.monotonic() - started, 1.5)
+        self.assertIn("job_1", str(caught.exception))
+
+    def test_http_errors_of_a_stream_are_raised_not_retried(self) -> None:
+        server = self.serve(answer(404, {"error": {"code": "NOT_FOUND", "message": "no job"}}))
+        with self.assertRaises(rapport.NotFoundError):
+            list(rapport.Rapport(api_key="rk_test", base_url=server.url).jobs.events("job_1"))
+        self.assertEqual(len(server.requests), 1)
+
+
+class PaginationTest(unittest.TestCase):
+    def test_pages_are_fetched_only_as_the_loop_reaches_them(self) -> None:
+        pages = {None: {"data": [{"id": "ent_1"}, {"id": "ent_2"}], "nextCursor": "c2"},
+                 "c2": {"data": [{"id": "ent_3"}], "nextCursor": None}}
+
+        def act(h: Handler, r: Recorded) -> None:
+            cursor = r.path.split("cursor=")[1] if "cursor=" in r.path else None
+            h.reply(200, pages[cursor])
+        server = FakeServer(act)
+        self.addCleanup(server.stop)
+        client = rapport.Rapport(api_key="rk_test", base_url=server.url)
+        listing = client.entities.list(tag="vip", limit=2)
+        self.assertEqual(server.requests, [], "lazy")
+        items: Iterator[Any] = iter(listing)
+        self.assertEqual(next(items)["id"], "ent_1")
+        self.assertEqual(len(server.requests), 1)
+        self.assertEqual([e["id"] for e in items], ["ent_2", "ent_3"])
+        self.assertEqual([r.path for r in server.requests], ["/v1/entities?tag=vip&limit=2", "/v1/entities?tag=vip&limit=2&cursor=c2"])
+        first = listing.first_page()
+        self.assertTrue(first.has_next_page())
+        self.assertEqual([len(p) for p in listing.pages()], [2, 1])
+
+
+if __name__ == "__main__":
+    unittest.main()
