@@ -4,6 +4,7 @@
 // synchronous binding, which its public InferenceSession only wraps in a promise: the version is
 // pinned (packages/analysis/package.json) and onnxRuntime() checks that the binding is there.
 // Every session runs on one thread, without arena growth between runs.
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 export const ORT_VERSION = '1.30.0';
@@ -59,4 +60,35 @@ export function openSession(path: string): OrtSession {
   const session = new (onnxRuntime().Session)();
   session.loadModel(path, SESSION_OPTIONS);
   return session;
+}
+
+/**
+ * A deployment's model: the ONNX file's bytes and the parsed JSON beside it that describes it.
+ * `fail` throws the caller's own error with what cannot be read (the caller names the file).
+ */
+export function readModelFiles(modelPath: string, specPath: string, fail: (what: string) => never): { bytes: Buffer; json: unknown } {
+  let bytes: Buffer | null = null;
+  let problem = 'not a file';
+  try {
+    if (statSync(modelPath).isFile()) bytes = readFileSync(modelPath);
+  } catch (err) {
+    problem = `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+  }
+  if (!bytes) fail(problem);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(specPath, 'utf8'));
+  } catch (err) {
+    fail(`its description ${specPath} is missing or not JSON (${(err as Error).message})`);
+  }
+  return { bytes, json };
+}
+
+/** The runtime, its loading failure given as the caller's own error type. */
+export function onnxRuntimeOr(wrap: (message: string) => Error): Ort {
+  try {
+    return onnxRuntime();
+  } catch (err) {
+    throw err instanceof OnnxRuntimeError ? wrap(err.message) : err;
+  }
 }

@@ -6,8 +6,7 @@
 //
 // Inference runs on onnxruntime-node's CPU build, synchronously (onnx-runtime.ts).
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { onnxRuntime, OnnxRuntimeError, SESSION_OPTIONS } from '../onnx-runtime.ts';
+import { onnxRuntimeOr, readModelFiles, SESSION_OPTIONS } from '../onnx-runtime.ts';
 import { FBANK_SCALE, type Fbank, type FbankOptions, type FbankWindow } from '../fbank.ts';
 import { windowSpans } from './speaker-frames.ts';
 import type { FrameRegion } from '../vad.ts';
@@ -95,28 +94,10 @@ export function parseSpec(json: unknown, where: string): OnnxEmbeddingSpec {
  * JSON, a field, a graph without the declared input or output, an output of the wrong size).
  */
 export function loadOnnxEmbedding(modelPath: string): OnnxEmbeddingModel {
-  let bytes: Buffer;
-  try {
-    if (!statSync(modelPath).isFile()) fail(modelPath, 'not a file');
-    bytes = readFileSync(modelPath);
-  } catch (err) {
-    if (err instanceof EmbeddingModelError) throw err;
-    fail(modelPath, `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
   const specPath = specPathOf(modelPath);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(specPath, 'utf8'));
-  } catch (err) {
-    fail(modelPath, `its description ${specPath} is missing or not JSON (${(err as Error).message})`);
-  }
+  const { bytes, json } = readModelFiles(modelPath, specPath, (what) => fail(modelPath, what));
   const spec = parseSpec(json, specPath);
-  let runtime: ReturnType<typeof onnxRuntime>;
-  try {
-    runtime = onnxRuntime();
-  } catch (err) {
-    throw err instanceof OnnxRuntimeError ? new EmbeddingModelError(err.message) : err;
-  }
+  const runtime = onnxRuntimeOr((message) => new EmbeddingModelError(message));
   const { Session, tensor } = runtime;
   const session = new Session();
   try {

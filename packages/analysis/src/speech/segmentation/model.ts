@@ -7,9 +7,8 @@
 // declares what the network reads and gives (docs/analysis-speech.md, "Bring your own
 // segmentation model"). A bad model is refused when it is loaded, with what to fix.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { onnxRuntime, OnnxRuntimeError, SESSION_OPTIONS, type OrtSession } from '../onnx-runtime.ts';
+import { onnxRuntimeOr, readModelFiles, SESSION_OPTIONS, type OrtSession } from '../onnx-runtime.ts';
 import type { FbankOptions, FbankWindow } from '../fbank.ts';
 
 /** What the JSON beside the ONNX file declares. */
@@ -111,28 +110,10 @@ export function segmentationSpecPath(modelPath: string): string {
  * no JSON, a field, a graph without the declared input or output, output of the wrong shape).
  */
 export function loadSegmentationModel(modelPath: string): SegmentationModel {
-  let bytes: Buffer;
-  try {
-    if (!statSync(modelPath).isFile()) fail(modelPath, 'not a file');
-    bytes = readFileSync(modelPath);
-  } catch (err) {
-    if (err instanceof SegmentationModelError) throw err;
-    fail(modelPath, `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
   const specPath = segmentationSpecPath(modelPath);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(specPath, 'utf8'));
-  } catch (err) {
-    fail(modelPath, `its description ${specPath} is missing or not JSON (${(err as Error).message})`);
-  }
+  const { bytes, json } = readModelFiles(modelPath, specPath, (what) => fail(modelPath, what));
   const spec = parseSegmentationSpec(json, specPath);
-  let runtime: ReturnType<typeof onnxRuntime>;
-  try {
-    runtime = onnxRuntime();
-  } catch (err) {
-    throw err instanceof OnnxRuntimeError ? new SegmentationModelError(err.message) : err;
-  }
+  const runtime = onnxRuntimeOr((message) => new SegmentationModelError(message));
   const session: OrtSession = new runtime.Session();
   try {
     session.loadModel(modelPath, SESSION_OPTIONS);
