@@ -2,6 +2,7 @@
 // package: a real HTTP server on 127.0.0.1 with its worker and a fresh store), plus the media
 // those tests upload: a synthetic two-voice WAV and a matching WebVTT transcript.
 import { startService } from '@rapport/server';
+import { alternatingTwoVoices } from '@rapport/analysis/synthetic';
 
 export type Service = Awaited<ReturnType<typeof startService>>;
 
@@ -13,26 +14,14 @@ export function start(env: Record<string, string> = {}): Promise<Service> {
 const RATE = 16_000;
 
 /**
- * Two alternating "voices" (harmonic tones at about 120 Hz and 210 Hz, with syllable-like
- * amplitude modulation and pauses between turns), 16 kHz mono 16-bit PCM. Enough for the
- * pipeline to decode and measure; whether it finds two speakers is the engine's business.
+ * Two alternating synthetic voices (a man near 120 Hz and a woman near 210 Hz, 3.5 s turns every
+ * 4 s: the engine's alternatingTwoVoices, speech with consonants so that the speech detector
+ * hears it), 16 kHz mono 16-bit PCM. Whether it finds two speakers is the engine's business.
  */
 export function twoVoiceWav(seconds = 24): Uint8Array {
-  const n = seconds * RATE;
-  const pcm = new Int16Array(n);
-  const turn = 3.5;
-  const gap = 0.5;
-  for (let i = 0; i < n; i++) {
-    const t = i / RATE;
-    const k = Math.floor(t / (turn + gap));
-    const inTurn = t - k * (turn + gap);
-    if (inTurn > turn) continue;
-    const f0 = (k % 2 === 0 ? 120 : 210) * (1 + 0.04 * Math.sin(2 * Math.PI * 0.7 * t + k));
-    const syllable = Math.max(0, Math.sin(2 * Math.PI * 4.2 * inTurn)) ** 0.6;
-    let v = 0;
-    for (let h = 1; h <= 8; h++) v += Math.sin(2 * Math.PI * f0 * h * t + h) / h;
-    pcm[i] = Math.round(v * syllable * 6000 + (Math.random() - 0.5) * 60);
-  }
+  const samples = alternatingTwoVoices(seconds, { rate: RATE });
+  const n = samples.length;
+  const pcm = Int16Array.from(samples, (v) => Math.max(-32768, Math.min(32767, Math.round(v * 32767))));
   const header = new DataView(new ArrayBuffer(44));
   const ascii = (o: number, s: string): void => [...s].forEach((c, j) => header.setUint8(o + j, c.charCodeAt(0)));
   ascii(0, 'RIFF');

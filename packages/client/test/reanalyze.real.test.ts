@@ -18,7 +18,7 @@ before(async () => {
 after(() => service.close());
 
 async function settled(id: string): Promise<Media> {
-  for (let i = 0; i < 600; i++) {
+  for (const until = Date.now() + 300_000; Date.now() < until; ) {
     const m = await client.files.retrieve(id);
     if (m.analysis.status === 'ready' || m.analysis.status === 'failed') return m;
     await new Promise((r) => setTimeout(r, 100));

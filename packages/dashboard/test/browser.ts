@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
+import { alternatingTwoVoices } from '@rapport/analysis/synthetic';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
@@ -53,23 +54,14 @@ export async function checkPage(page: Page, name: string): Promise<void> {
 const RATE = 16_000;
 
 /**
- * A generated conversation: two alternating harmonic "voices" (f0 of each given), syllable-like
- * modulation and a pause between turns; 16 kHz mono WAV.
+ * A generated conversation: two alternating synthetic voices (f0 of each given; the engine's
+ * alternatingTwoVoices, speech with consonants that the speech detector hears) and a pause
+ * between turns; 16 kHz mono WAV.
  */
 export function conversationWav(seconds: number, f0s: [number, number], turn = 3.5, gap = 0.5): Buffer {
-  const n = seconds * RATE;
-  const pcm = new Int16Array(n);
-  for (let i = 0; i < n; i++) {
-    const t = i / RATE;
-    const k = Math.floor(t / (turn + gap));
-    const inTurn = t - k * (turn + gap);
-    if (inTurn > turn) continue;
-    const f0 = f0s[k % 2]! * (1 + 0.04 * Math.sin(2 * Math.PI * 0.7 * t + k));
-    const syllable = Math.max(0, Math.sin(2 * Math.PI * 4.2 * inTurn)) ** 0.6;
-    let v = 0;
-    for (let h = 1; h <= 8; h++) v += Math.sin(2 * Math.PI * f0 * h * t + h) / h;
-    pcm[i] = Math.round(v * syllable * 6000 + (Math.random() - 0.5) * 60);
-  }
+  const samples = alternatingTwoVoices(seconds, { f0s, turnSec: turn, gapSec: gap, rate: RATE });
+  const n = samples.length;
+  const pcm = Int16Array.from(samples, (v) => Math.max(-32768, Math.min(32767, Math.round(v * 32767))));
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
   header.writeUInt32LE(36 + n * 2, 4);

@@ -151,3 +151,24 @@ export function synthConversation(
   addNoise(samples, options.noiseDb ?? -70, rand);
   return { samples, rate, turns, syllables };
 }
+
+/**
+ * The service's upload fixture (packages/server, packages/client and packages/dashboard tests): two
+ * voices taking turns of `turnSec` every `turnSec + gapSec` from 0 s, the first voice first, over
+ * faint noise. Rendered as speech, with consonants, so that the trained speech detector hears it
+ * (a bare harmonic buzz it does not). Voices above 180 Hz get a woman's formants, 140-180 Hz between.
+ */
+export function alternatingTwoVoices(
+  seconds: number,
+  options: { f0s?: [number, number]; turnSec?: number; gapSec?: number; rate?: number; seed?: number } = {},
+): Float32Array {
+  const rate = options.rate ?? 16000;
+  const turn = options.turnSec ?? 3.5;
+  const step = turn + (options.gapSec ?? 0.5);
+  const out = new Float32Array(Math.round(seconds * rate));
+  const rand = prng(options.seed ?? 7);
+  const voices: SyntheticVoice[] = (options.f0s ?? [120, 210]).map((f0) => ({ f0, formantScale: f0 > 180 ? 1.2 : f0 > 140 ? 1.1 : 1 }));
+  for (let k = 0; k * step < seconds; k++) renderSpeech(out, rate, voices[k % 2]!, k * step, Math.min(seconds, k * step + turn), rand);
+  addNoise(out, -70, rand);
+  return out;
+}

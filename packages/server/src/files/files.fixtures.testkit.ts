@@ -3,6 +3,7 @@
 // multipart body builder (so that tests control every part, including broken ones).
 import { pcm16WavHeader } from '@rapport/analysis';
 import { ffmpegEncode } from '@rapport/analysis/testkit';
+import { alternatingTwoVoices } from '@rapport/analysis/synthetic';
 
 /** 16-bit PCM mono WAV: a tone that changes pitch every half second, `seconds` long. */
 export function wavFile(seconds: number, sampleRate = 16_000): Buffer {
@@ -17,28 +18,14 @@ export function wavFile(seconds: number, sampleRate = 16_000): Buffer {
 }
 
 /**
- * Two alternating synthetic voices (harmonic tones near 120 Hz and 210 Hz with syllable-like
- * amplitude and pauses between 3.5 s turns), 16 kHz mono PCM WAV, for tests that run the real engine.
+ * Two alternating synthetic voices (a man near 120 Hz and a woman near 210 Hz, 3.5 s turns every
+ * 4 s; speech/synthetic.ts's alternatingTwoVoices), 16 kHz mono PCM WAV, for tests that run the real engine.
  */
 export function twoVoiceWav(seconds = 24, sampleRate = 16_000): Buffer {
-  const n = seconds * sampleRate;
-  const buf = Buffer.alloc(44 + n * 2);
-  pcm16WavHeader(n * 2, sampleRate).copy(buf, 0);
-  let seed = 7;
-  const noise = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 60;
-  for (let i = 0; i < n; i++) {
-    const t = i / sampleRate;
-    const k = Math.floor(t / 4);
-    const inTurn = t - k * 4;
-    let v = 0;
-    if (inTurn <= 3.5) {
-      const f0 = (k % 2 === 0 ? 120 : 210) * (1 + 0.04 * Math.sin(2 * Math.PI * 0.7 * t + k));
-      const syllable = Math.max(0, Math.sin(2 * Math.PI * 4.2 * inTurn)) ** 0.6;
-      for (let h = 1; h <= 8; h++) v += Math.sin(2 * Math.PI * f0 * h * t + h) / h;
-      v *= syllable * 6000;
-    }
-    buf.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(v + noise()))), 44 + i * 2);
-  }
+  const samples = alternatingTwoVoices(seconds, { rate: sampleRate });
+  const buf = Buffer.alloc(44 + samples.length * 2);
+  pcm16WavHeader(samples.length * 2, sampleRate).copy(buf, 0);
+  samples.forEach((v, i) => buf.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(v * 32767))), 44 + i * 2));
   return buf;
 }
 

@@ -62,7 +62,7 @@ describe('re-analysis with the real engine', () => {
     assert.deepEqual(asked, [{ exact: 2 }]);
     assert.equal(first.analysis.engineVersion, ENGINE_VERSION);
     assert.deepEqual(first.analysis.speakerHints, { numSpeakers: 2 });
-    // The generated file reads as three voices without a hint; the engine keeps to the hint.
+    // The engine keeps to the hint.
     assert.equal(first.analysis.speakers.length, 2);
     assert.ok(first.analysis.speakers.every((s) => s.entityId !== null));
   });
