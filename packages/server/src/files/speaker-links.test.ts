@@ -51,10 +51,17 @@ describe('re-analysis: carriedEntities and replaced voiceprints', () => {
     assert.deepEqual([...carried], [[0, 'ent_b']]);
   });
 
-  it('no entity when the shared time is half of the new speaker\'s speech or less', () => {
-    assert.equal(carriedEntities([prev('ent_a', [[0, 5]])], [seg(0, 0, 10)]).size, 0);
+  it('no entity when the shared time is half of the new speaker\'s speech or less, and half of the previous speaker\'s or less', () => {
+    assert.equal(carriedEntities([prev('ent_a', [[0, 5]])], [seg(0, 0, 10)]).size, 1, 'the previous speaker lies wholly inside the new one');
+    assert.equal(carriedEntities([prev('ent_a', [[0, 10]])], [seg(0, 5, 15)]).size, 0, 'half of each');
+    assert.equal(carriedEntities([prev('ent_a', [[0, 10]])], [seg(0, 4.9, 15)]).size, 1);
     assert.equal(carriedEntities([prev('ent_a', [[0, 5.01]])], [seg(0, 0, 10)]).size, 1);
     assert.equal(carriedEntities([], [seg(0, 0, 10)]).size, 0);
+  });
+
+  it('a voice split in many before and one now keeps the person of the piece it shares most with', () => {
+    const out = carriedEntities([prev('ent_a', [[0, 2]]), prev('ent_b', [[2, 5]]), prev('ent_c', [[5, 6]])], [seg(0, 0, 20)]);
+    assert.deepEqual([...out], [[0, 'ent_b']]);
   });
 
   it('a speaker with too little speech creates no entity; linked by voice, it leaves the voiceprint as it was (decisions §16)', () => {

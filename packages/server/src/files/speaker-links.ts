@@ -88,8 +88,10 @@ function overlapSec(a: [number, number][], b: [number, number][]): number {
 /**
  * For a re-analysis: the previous entity each new speaker carries on, by speaker index. A new
  * speaker keeps the entity of the previous speaker it shares the most speech time with, when
- * that shared time is more than half of its own speech; pairs are taken largest overlap first,
- * one to one (a previous speaker split in two keeps its entity on the larger part).
+ * that shared time is more than half of its own speech or more than half of the previous
+ * speaker's (a voice that was split in many and is now one keeps its person: identity linking
+ * by voice is conservative and would not join them again); pairs are taken largest overlap
+ * first, one to one (a previous speaker split in two keeps its entity on the larger part).
  */
 export function carriedEntities(previous: PreviousSpeaker[], segments: { speaker: number; start: number; end: number }[]): Map<number, string> {
   const byNew = new Map<number, [number, number][]>();
@@ -103,7 +105,8 @@ export function carriedEntities(previous: PreviousSpeaker[], segments: { speaker
     const total = own.reduce((t, [a, b]) => t + Math.max(0, b - a), 0);
     for (const p of previous) {
       const shared = overlapSec(own, p.segments);
-      if (total > 0 && shared > total / 2) pairs.push({ speaker, entityId: p.entityId, shared });
+      const before = p.segments.reduce((t, [a, b]) => t + Math.max(0, b - a), 0);
+      if (total > 0 && (shared > total / 2 || shared > before / 2)) pairs.push({ speaker, entityId: p.entityId, shared });
     }
   }
   pairs.sort((a, b) => b.shared - a.shared);
