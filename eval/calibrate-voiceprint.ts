@@ -48,6 +48,6 @@ const text = `// Calibration of the cepstral voiceprint, produced by \`node eval
 // Regenerate with that script; do not edit by hand.
 export const VOICEPRINT_CENTER: number[] = ${JSON.stringify(center.map(round))};
 export const VOICEPRINT_SCALE: number[] = ${JSON.stringify(scale.map(round))};
-export const SAME_SPEAKER_THRESHOLD = ${best.threshold};
+export const DEV_SET_F1_THRESHOLD = ${best.threshold};
 `;
 if (!values['dry-run']) writeFileSync(fileURLToPath(new URL('../packages/analysis/src/speech/voiceprint-calibration.ts', import.meta.url)), text);

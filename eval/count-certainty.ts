@@ -1,6 +1,6 @@
 // When to say "the number of speakers is uncertain": the count evidence every analysis records
-// (method.countEvidence: the embedding distance of the two nearest speakers, and the widest
-// two-way split of one speaker's runs) against whether the count was right, on the
+// (method.countEvidence: the clustering's next merge not made and last merge made, each over its
+// threshold) against whether the count was right, on the
 // speaker-disjoint folds. A count is flagged when its nearest pair is under `near` (maybe one
 // speaker too many) or its widest split is over `split` (maybe one too few). Thresholds are
 // chosen nested: for each fold, the pair that is best on the other folds' files (the most wrong
@@ -74,8 +74,10 @@ if (import.meta.main) {
     process.exit(2);
   }
   const folds = (JSON.parse(readFileSync(path, 'utf8')) as { folds: { fold: string; files: FileRow[] }[] }).folds;
-  const nears = [0, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 20];
-  const splits = [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, Infinity];
+  // The clustering's margins (diarization/clustering.ts): the next merge not made and the last one
+  // made, each over the threshold, so both sit near 1 when the count was close to another.
+  const nears = [1, 1.02, 1.05, 1.08, 1.1, 1.15, 1.2, 1.3, 1.5, 2];
+  const splits = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1];
   const grid = nears.flatMap((near) => splits.map((split) => ({ near, split })));
   const max = Number(values['max-flag-right']);
   console.log('| fold | rule (fitted on the other folds) | wrong counts flagged | right counts flagged |');

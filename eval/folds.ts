@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import type { SetSummary } from './seed-table.ts';
 import { pairedComparison, type FileFigures } from './paired-comparison.ts';
 
-const { values } = parseArgs({ options: { val: { type: 'string' }, models: { type: 'string' }, 'model-name': { type: 'string', default: 'fold-{k}.json' }, tune: { type: 'string' }, count: { type: 'string' }, baseline: { type: 'string' }, json: { type: 'string' }, files: { type: 'string' }, segmentation: { type: 'string' }, 'segmentation-name': { type: 'string', default: 'fold-{k}.onnx' } } });
+const { values } = parseArgs({ options: { val: { type: 'string' }, models: { type: 'string' }, 'model-name': { type: 'string', default: 'fold-{k}.json' }, tune: { type: 'string' }, count: { type: 'string' }, baseline: { type: 'string' }, json: { type: 'string' }, files: { type: 'string' }, segmentation: { type: 'string' }, 'segmentation-name': { type: 'string', default: 'fold-{k}.onnx' }, voiceprint: { type: 'string' } } });
 if (!values.val || !values.models) {
   console.error('usage: npm run eval:folds -- --val DIR --models DIR|none [--model-name fold-{k}.json] [--segmentation DIR [--segmentation-name fold-{k}.onnx]] [--tune JSON] [--count oracle] [--json OUT]');
   process.exit(2);
@@ -38,6 +38,7 @@ const runs = folds.map(async (fold) => {
     if (!existsSync(seg)) throw new Error(`no segmentation network for ${fold}: ${seg}`);
     args.push('--segmentation', seg);
   }
+  if (values.voiceprint) args.push('--voiceprint', values.voiceprint);
   if (values.tune) args.push('--tune', values.tune);
   if (values.count) args.push('--count', values.count);
   if (values.files) args.push('--files', values.files);

@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { analyzeMedia, type AnalysisOptions } from '../packages/analysis/src/analyze.ts';
 import { linkSpeakers, SAME_SPEAKER_THRESHOLD } from '../packages/analysis/src/speech/voiceprint.ts';
+import { EmbeddingVoiceprint } from '../packages/analysis/src/speech/embedding-voiceprint.ts';
+import { SPEAKER_LDA } from '../packages/analysis/src/speech/diarization/speaker-lda.model.ts';
 import { enoughSpeech } from '../packages/analysis/src/speech/speech-sufficiency.ts';
 import { resolveSelector, type Selector } from '../packages/analysis/src/matching/selectors.ts';
 import type { MediaAnalysis, Transcript } from '../packages/analysis/src/types.ts';
@@ -22,7 +24,7 @@ import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
 import { scoreDiarization, type DerResult, type Seg } from './der.ts';
 import { pairwiseIdentity, type Appearance } from './identity.ts';
 import type { SetSummary } from './seed-table.ts';
-import { parseEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
+import { parseEmbeddingModel, type LdaEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
 import { loadOnnxEmbedding } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
 import { loadSegmentationModel } from '../packages/analysis/src/speech/segmentation/model.ts';
 import { formatEvents, referenceTurnTaking, scoreTurnTaking, sumTurnTaking, type RefUtterance, type TurnTakingScore } from './turn-taking.ts';
@@ -299,10 +301,11 @@ async function main(): Promise<void> {
       'transcript-shift': { type: 'string' },
       model: { type: 'string' },
       segmentation: { type: 'string' },
+      voiceprint: { type: 'string' },
     },
   });
   if (!values.dataset) {
-    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--model FILE.json|FILE.onnx] [--segmentation FILE.onnx] [--count oracle] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
+    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--model FILE.json|FILE.onnx] [--segmentation FILE.onnx] [--voiceprint lda] [--count oracle] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
     process.exit(2);
   }
   const dir = values.dataset;
@@ -321,7 +324,9 @@ async function main(): Promise<void> {
   const args: EvalArgs = {
     dir,
     files: readManifest(dir).files.filter((f) => !only || only.includes(f.name)),
-    options: tuning ? { evaluation: tuning } : {},
+    // --voiceprint lda: voiceprints from the mean LDA embedding of each speaker's clean speech (the
+    // fold's LDA with --model), measured against the shipped cepstral voiceprint (issue 38 §4).
+    options: { ...(tuning ? { evaluation: tuning } : {}), ...(values.voiceprint === 'lda' ? { voiceprint: new EmbeddingVoiceprint(ldaOf(tuning)) } : {}) },
     threshold: values.threshold ? Number(values.threshold) : SAME_SPEAKER_THRESHOLD,
     quiet: values.quiet ?? false,
     ...(values.count === 'oracle' ? { count: values.count } : {}),
@@ -333,6 +338,12 @@ async function main(): Promise<void> {
   const set = await evaluateSet(args);
   console.log(set.report);
   if (values.json) writeFileSync(values.json, JSON.stringify({ summary: set.summary, files: fileJson(set.results) }, null, 2));
+}
+
+/** The LDA an evaluation's voiceprints use: the fold's (--model FILE.json), else the shipped one. */
+function ldaOf(tuning: AnalysisOptions['evaluation']): LdaEmbeddingModel {
+  const m = tuning?.diarization?.embeddingModel;
+  return m && (m.kind === undefined || m.kind === 'lda') ? m : SPEAKER_LDA;
 }
 
 if (import.meta.main) await main();
