@@ -75,7 +75,9 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
   const routePatterns: { re: RegExp; methods: Set<string> }[] = [];
   app.addHook('onRoute', (route) => {
     openapi.collect(route);
-    const re = new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}/?$`);
+    // The router takes a path exactly (no trailing slash): `/v1/workspace/keys/` is no route, so
+    // it is 404 like any unknown path, not a 405 naming the methods of the path without the slash.
+    const re = new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const existing = routePatterns.find((p) => p.re.source === re.source);
     if (existing) methods.forEach((m) => existing.methods.add(m));
@@ -96,6 +98,11 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     const path = req.url.split('?', 1)[0] ?? '';
     const routeUrl = route.url;
     if (!(routeUrl !== undefined ? routeUrl === '/v1' || routeUrl.startsWith('/v1/') : path === '/v1' || path.startsWith('/v1/'))) return;
+    // The router lets a last parameter be empty (`DELETE /v1/workspace/keys/` reaches `…/keys/:id`
+    // with id ''): that is a trailing slash on a collection, no route (issue 41, finding 10).
+    if (routeUrl !== undefined && Object.values((req.params ?? {}) as Record<string, unknown>).some((v) => v === '')) {
+      throw new ApiError('NOT_FOUND', `No route ${req.method} ${path}.`);
+    }
     // Answers under /v1 may show secrets (a new key, the signing secret) and always show one
     // workspace's data: no cache keeps them (issue 32, finding 10). Streams and content set their own.
     reply.header('cache-control', 'no-store');
