@@ -4,7 +4,7 @@
 // clients send on every request. On both backends (the API suite runs again on PostgreSQL).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTestApp, call, json, type ErrorJson, type TestApp } from './helpers.ts';
+import { buildTestApp, call, insertEntity, insertMedia, json, type ErrorJson, type TestApp } from './helpers.ts';
 
 describe('routing edges', () => {
   let t: TestApp;
@@ -31,5 +31,38 @@ describe('routing edges', () => {
     assert.equal(res.statusCode, 405, res.body);
     assert.equal(json<ErrorJson>(res).error.code, 'METHOD_NOT_ALLOWED');
     assert.match(String(res.headers.allow), /POST/);
+  });
+
+  it('takes Content-Type: application/json with an empty body as no body on routes that take none', async () => {
+    const media = await insertMedia(t.services, t.main.workspaceId);
+    const entity = await insertEntity(t.services, t.main.workspaceId);
+    const tagged = await call(t, t.main, { method: 'POST', url: `/v1/entities/${entity}/tags`, payload: { tags: ['vip'] } });
+    assert.equal(tagged.statusCode, 200, tagged.body);
+    const emptyJson = { 'content-type': 'application/json' };
+    const cases: [string, 'POST' | 'DELETE', string, number][] = [
+      ['delete a file', 'DELETE', `/v1/files/${media.id}`, 204],
+      ['untag an entity', 'DELETE', `/v1/entities/${entity}/tags/vip`, 200],
+      ['cancel a job', 'POST', '/v1/jobs/job_doesnotexist0000000000/cancel', 404],
+      ['redeliver a delivery', 'POST', '/v1/webhooks/deliveries/dlv_doesnotexist0000000000/redeliver', 404],
+      ['revoke a key', 'DELETE', '/v1/workspace/keys/key_doesnotexist0000000000', 404],
+    ];
+    for (const [what, method, url, status] of cases) {
+      const res = await call(t, t.main, { method, url, headers: emptyJson, payload: '' });
+      assert.equal(res.statusCode, status, `${what}: ${res.body}`);
+    }
+    // A route whose body is optional takes an empty one as none too (`{}`: keep the hints).
+    const other = await insertMedia(t.services, t.main.workspaceId);
+    const reanalyze = await call(t, t.main, { method: 'POST', url: `/v1/files/${other.id}/reanalyze`, headers: emptyJson, payload: '' });
+    assert.notEqual(json<ErrorJson>(reanalyze).error?.code, 'INVALID_JSON', reanalyze.body);
+  });
+
+  it('still refuses an empty or broken JSON body on routes that need one, and a poisoned prototype', async () => {
+    const emptyJson = { 'content-type': 'application/json' };
+    for (const payload of ['', '{', '{"__proto__": {"x": 1}}']) {
+      const res = await call(t, t.main, { method: 'POST', url: '/v1/matching/jobs', headers: emptyJson, payload });
+      assert.equal(res.statusCode, 400, `${payload}: ${res.body}`);
+    }
+    const empty = await call(t, t.main, { method: 'POST', url: '/v1/matching/jobs', headers: emptyJson, payload: '' });
+    assert.equal(json<ErrorJson>(empty).error.code, 'INVALID_JSON');
   });
 });

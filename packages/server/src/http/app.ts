@@ -10,6 +10,7 @@ import { validatorCompiler, ajvDetails } from './validation.ts';
 import { OpenApiBuilder } from './openapi.ts';
 import { registerIdempotencyHooks } from './idempotency-hooks.ts';
 import { clientErrorHandler } from './client-errors.ts';
+import { registerJsonBodyParser } from './json-body.ts';
 import { checkRateLimit, type RateLimitCounter } from './rate-limit.ts';
 import { newId } from '../ids.ts';
 import type { Config } from '../config.ts';
@@ -69,6 +70,7 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
   // Bodies are JSON (or multipart for uploads): fastify's default text/plain parser would hand a
   // string to the schema (a 400); the wrong content type is a 415 (decisions §2).
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app, JSON_BODY_LIMIT);
   app.decorateRequest('auth', null);
 
   const openapi = new OpenApiBuilder();
