@@ -1,6 +1,7 @@
 // The diarization as files other tools read (decisions §7): RTTM for diarization scorers, WebVTT
 // and SRT for video players and editors. Pure functions of the JSON diarization, plus the
 // transcript's words placed on the segments they were spoken in.
+import { stripControls } from '../control-chars.ts';
 import type { Transcript } from '@rapport/analysis';
 import type { Diarization, DiarizationFormat } from './files.schemas.ts';
 
@@ -49,7 +50,7 @@ function fixed3(sec: number): string {
 
 /** An RTTM speaker name is one field: the display name with each run of white space as `_`. */
 export function rttmName(name: string): string {
-  return name.trim().replace(/\s+/g, '_') || '_';
+  return stripControls(name.replace(/\s+/g, ' ')).trim().replace(/ +/g, '_') || '_';
 }
 
 /** RTTM (NIST): one SPEAKER line per segment; file id the media id, speaker its display name (`Speaker_1`). */
@@ -73,7 +74,9 @@ function clock(ms: number, separator: '.' | ','): string {
 
 /** A cue's text may not hold a blank line (it would end the cue) nor "-->" (it would start one). */
 function cueSafe(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/-->/g, '->').trim();
+  // Control characters go too: labels stored before they were refused, printed by a terminal, would
+  // be obeyed (issue 41, finding 9).
+  return stripControls(text.replace(/\s+/g, ' ')).replace(/-->/g, '->').trim();
 }
 
 function vttEscape(text: string): string {

@@ -2,6 +2,7 @@
 // analysis task and credit reservation in one transaction), attach transcripts to existing
 // media, and read, list and delete media. A file on disk without its row, or a row without its
 // file, is never left behind by a failed request.
+import { hasControls, NO_CONTROLS_MESSAGE } from '../control-chars.ts';
 import type { FastifyRequest } from 'fastify';
 import { DIARIZATION_CONTENT_TYPES, NUMBERED, segmentTexts, toRttm, toSrt, toWebVtt, type SpeakerNames } from './diarization-export.ts';
 import { ApiError } from '../errors.ts';
@@ -347,6 +348,7 @@ function checkFields(up: ReceivedUpload): SpeakerHints | null {
   if (label !== undefined) {
     const n = [...label].length;
     if (n < 1 || n > MAX_LABEL_CODE_POINTS) details.push({ path: '/label', message: `must be 1 to ${MAX_LABEL_CODE_POINTS} characters` });
+    if (hasControls(label)) details.push({ path: '/label', message: NO_CONTROLS_MESSAGE });
     if (mediaId !== undefined) details.push({ path: '/label', message: 'cannot be combined with mediaId: the media keeps its own label' });
   }
   if (mediaId !== undefined && (mediaId.length < 1 || mediaId.length > MAX_ID_LENGTH)) {
