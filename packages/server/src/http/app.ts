@@ -13,6 +13,7 @@ import { clientErrorHandler } from './client-errors.ts';
 import { registerJsonBodyParser } from './json-body.ts';
 import { checkRateLimit, type RateLimitCounter } from './rate-limit.ts';
 import { newId } from '../ids.ts';
+import { StoreUnavailableError } from '../store/sql.ts';
 import type { Config } from '../config.ts';
 import type { Services } from '../compose/services.ts';
 import './context.ts';
@@ -27,6 +28,8 @@ export interface AppOptions {
 export type RouteRegistrar = (app: FastifyInstance, services: Services) => void;
 
 const JSON_BODY_LIMIT = 1024 * 1024;
+/** What a 503 for a store out of reach asks clients to wait (decisions §2). */
+const STORE_RETRY_AFTER_SEC = 5;
 
 export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): Promise<FastifyInstance> {
   const { config, services } = opts;
@@ -209,6 +212,9 @@ function requestId(): string {
 
 function toApiError(err: FastifyError | ApiError | Error): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof StoreUnavailableError) {
+    return new ApiError('UNAVAILABLE', 'The store does not answer; retry shortly.', { headers: { 'retry-after': String(STORE_RETRY_AFTER_SEC) } });
+  }
   const fe = err as FastifyError & { validationContext?: string };
   if (fe.validation) {
     return new ApiError('VALIDATION_FAILED', 'The request is not valid; see details.', {

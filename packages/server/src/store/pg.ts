@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { randomToken } from '../ids.ts';
 import { MIGRATIONS, PG_VERSIONS_BEFORE_34, migrationSql } from './migrations.ts';
-import { isTransientConflict, POSTGRES_DIALECT, TRANSIENT_ATTEMPTS, type Sql, type SqlDatabase } from './sql.ts';
+import { isTransientConflict, POSTGRES_DIALECT, StoreUnavailableError, TRANSIENT_ATTEMPTS, type Sql, type SqlDatabase } from './sql.ts';
 
 /** A parameter: those of sql.ts, and arrays for the statements written for PostgreSQL alone (unnest). */
 export type PgValue = string | number | boolean | null | readonly (string | number | null)[];
@@ -97,6 +97,33 @@ function outdatedPlan(err: unknown): boolean {
   return true;
 }
 
+/** Socket errors that say the server is out of reach (refused, reset, unreachable, timed out). */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+
+/**
+ * Whether `err` says PostgreSQL cannot be reached now rather than that the statement is wrong:
+ * a socket error, a connection the server or the network ended, a connect or query timeout of
+ * the pool, or the server's own "connection exception" (class 08), shutdown (57P01–57P03) and
+ * too-many-connections (53300) codes.
+ */
+export function isUnavailable(err: unknown): boolean {
+  if (err instanceof StoreUnavailableError) return true;
+  const e = err as { code?: unknown; message?: unknown; errors?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (NETWORK_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
+  // Several addresses tried (localhost as ::1 and 127.0.0.1): each refused.
+  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isUnavailable)) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable)/.test(message);
+}
+
+/** `err`, as a StoreUnavailableError when it says the store is out of reach. */
+function classified(err: unknown): unknown {
+  if (err instanceof StoreUnavailableError || !isUnavailable(err)) return err;
+  return new StoreUnavailableError(`PostgreSQL does not answer: ${(err as Error).message || String(err)}`, { cause: err });
+}
+
 class Exec implements PgExec {
   readonly dialect = POSTGRES_DIALECT;
   protected readonly q: pg.Pool | pg.PoolClient;
@@ -106,6 +133,13 @@ class Exec implements PgExec {
     this.inTransaction = inTransaction;
   }
   private async query(text: string, params: PgValue[]) {
+    try {
+      return await this.send(text, params);
+    } catch (err) {
+      throw classified(err);
+    }
+  }
+  private async send(text: string, params: PgValue[]) {
     const sql = dollars(text);
     if (params.length === 0) return this.q.query(sql);
     const values = params.map(param);
@@ -262,7 +296,12 @@ export class PgDb extends Exec implements SqlDatabase {
    */
   override async transaction<T>(fn: (tx: PgExec) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const client = await this.pool.connect();
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (err) {
+        throw classified(err);
+      }
       let broken = false;
       try {
         await client.query('BEGIN');
@@ -270,6 +309,12 @@ export class PgDb extends Exec implements SqlDatabase {
         await client.query('COMMIT');
         return out;
       } catch (err) {
+        // A connection that failed or timed out is given up as it is: a ROLLBACK on it would
+        // only wait again (the server rolls back the transaction of a connection that ends).
+        if (isUnavailable(err)) {
+          broken = true;
+          throw classified(err);
+        }
         await client.query('ROLLBACK').catch(() => {
           broken = true;
         });

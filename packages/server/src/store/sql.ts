@@ -87,3 +87,14 @@ export function isTransientConflict(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return code === '40001' || code === '40P01';
 }
+
+/**
+ * The store cannot be reached now: PostgreSQL refuses or drops connections, or does not answer
+ * within its timeout. Answered 503 `UNAVAILABLE` with `Retry-After` (decisions §2), never 500.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
