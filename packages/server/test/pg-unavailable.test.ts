@@ -67,4 +67,17 @@ describe('PostgreSQL refuses or stops answering', { skip: skip ?? false }, () =>
     await waitFor(async () => (await get('/readyz', null)).status === 200, 20_000, '/readyz 200 again');
     assert.equal((await get('/v1/credits', keys[0] ?? '')).status, 200);
   });
+
+  it('answers 503 UNAVAILABLE within seconds while PostgreSQL hangs, and recovers by itself', async () => {
+    const keys = await Promise.all(Array.from({ length: 5 }, () => freshKey()));
+    assert.equal((await get('/v1/credits', t.main.apiKey)).status, 200);
+    proxy.hang();
+    const first = await expectUnavailable('hanging', keys.slice(0, 3), 8_000);
+    // Again, once the first wave's connections were given up.
+    const again = await expectUnavailable('hanging, again', keys.slice(3), 8_000);
+    console.log(`hanging PostgreSQL: answered in ${first.join(', ')} ms, then ${again.join(', ')} ms`);
+    await proxy.restore();
+    await waitFor(async () => (await get('/readyz', null)).status === 200, 20_000, '/readyz 200 again');
+    for (const key of keys) assert.equal((await get('/v1/credits', key)).status, 200);
+  });
 });
