@@ -6,7 +6,7 @@
 // lease runs out (at least once).
 // A claim is one UPDATE guarded by the due-and-unleased condition, so of several dispatcher
 // processes exactly one takes an attempt; its log row is written in the same transaction.
-import { placeholders, type Sql } from '../store/sql.ts';
+import { jsonList, type Sql } from '../store/sql.ts';
 import { nowIso } from '../ids.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import type { AttemptOutcome } from './deliver.ts';
@@ -199,11 +199,10 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async dueCandidates(now: number, excludeUrls: readonly string[], limit: number): Promise<{ id: string; url: string }[]> {
-    const excluded = excludeUrls.length > 0 ? `AND url NOT IN (${placeholders(excludeUrls.length)})` : '';
     return this.db.all<{ id: string; url: string }>(
       `SELECT id, url FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
-       ${excluded} ORDER BY next_attempt_at, seq LIMIT ?`,
-      now, now, ...excludeUrls, limit,
+       AND NOT ${this.db.dialect.inJsonList('url')} ORDER BY next_attempt_at, seq LIMIT ?`,
+      now, now, jsonList(excludeUrls), limit,
     );
   }
 
