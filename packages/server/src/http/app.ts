@@ -134,12 +134,18 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     // A workspace's own limits (set by an operator) replace the configuration's, class by class;
     // another process's change shows within the authentication cache's second.
     const limits = req.auth?.rateLimits ? { ...config.rateLimits, ...req.auth.rateLimits } : config.rateLimits;
-    const decision = await checkRateLimit(opts.rateLimitCounter, limits, rateClass, subject);
+    // A key's requests count for its workspace too (its live keys times the limit), so that
+    // replacing keys does not give fresh windows (issue 41, finding 3).
+    const workspace = req.auth?.liveKeys !== undefined ? { id: req.auth.workspaceId, liveKeys: req.auth.liveKeys } : undefined;
+    const decision = await checkRateLimit(opts.rateLimitCounter, limits, rateClass, subject, Date.now(), workspace);
     reply.headers(decision.headers);
     // The limit is checked before the key: requests without a valid key are counted per client
     // address (decisions §4), so guessing keys is throttled like any other traffic.
     if (!decision.allowed) {
-      throw new ApiError('RATE_LIMITED', `Rate limit of ${limits[rateClass]} requests per minute exceeded; retry after ${decision.retryAfterSec} s.`, {
+      const what = decision.refusedBy === 'workspace'
+        ? `Rate limit of this workspace's keys together (${decision.refusedLimit} requests per minute: ${limits[rateClass]} per live key) exceeded`
+        : `Rate limit of ${limits[rateClass]} requests per minute exceeded`;
+      throw new ApiError('RATE_LIMITED', `${what}; retry after ${decision.retryAfterSec} s.`, {
         retryAfter: decision.retryAfterSec,
         headers: { 'retry-after': String(decision.retryAfterSec) },
       });

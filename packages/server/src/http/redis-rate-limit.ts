@@ -13,14 +13,23 @@
 // request asks Redis again; a probe (PING), at most once a second while requests come, tells when
 // it answers, or the connection's next `ready` does.
 import { Redis } from 'ioredis';
-import { MemoryRateLimitCounter, type RateLimitCounter } from './rate-limit.ts';
+import { MemoryRateLimitCounter, type RateCount, type RateLimitCounter } from './rate-limit.ts';
 
+// KEYS: the windows; ARGV: the expiry (ms), then each window's limit. Answers {allowed, counts…}.
 const TAKE = `
-local count = tonumber(redis.call('GET', KEYS[1]) or '0')
-if count >= tonumber(ARGV[1]) then return {0, count} end
-count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return {1, count}`;
+local out = {1}
+for i = 1, #KEYS do
+  local count = tonumber(redis.call('GET', KEYS[i]) or '0')
+  out[i + 1] = count
+  if count >= tonumber(ARGV[i + 1]) then out[1] = 0 end
+end
+if out[1] == 0 then return out end
+for i = 1, #KEYS do
+  local count = redis.call('INCR', KEYS[i])
+  if count == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+  out[i + 1] = count
+end
+return out`;
 
 /** A Redis that has not answered within this long counts as down for that request. */
 const COMMAND_TIMEOUT_MS = 250;
@@ -53,18 +62,19 @@ export class RedisRateLimitCounter implements RateLimitCounter {
     this.log = log;
   }
 
-  async take(key: string, windowStart: number, limit: number): Promise<{ allowed: boolean; count: number }> {
+  async take(counts: readonly RateCount[], windowStart: number): Promise<{ allowed: boolean; counts: number[] }> {
     if (!this.down) {
       try {
-        const [allowed, count] = (await this.redis.eval(TAKE, 1, `${this.prefix}${windowStart}:${key}`, limit, 61_000)) as [number, number];
-        return { allowed: allowed === 1, count };
+        const keys = counts.map((c) => `${this.prefix}${windowStart}:${c.key}`);
+        const [allowed, ...now] = (await this.redis.eval(TAKE, keys.length, ...keys, 61_000, ...counts.map((c) => c.limit))) as number[];
+        return { allowed: allowed === 1, counts: now };
       } catch {
         // Fall through to this process's own counts.
       }
       this.markDown(true);
     }
     this.probeSoon();
-    return this.fallback.take(key, windowStart, limit);
+    return this.fallback.take(counts, windowStart);
   }
 
   /** Whether the counts are Redis's now (false: this process's own, while Redis does not answer). */
