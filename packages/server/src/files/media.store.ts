@@ -41,6 +41,8 @@ export interface MediaStore {
   insert(m: NewMedia, quotaBytes?: number): Promise<MediaRecord>;
   /** The whole record: its transcript and analysis too (jobs, measurements, diarization). */
   get(workspaceId: string, id: string): Promise<MediaRecord | null>;
+  /** The stored row, its JSON columns as text: for work done off the event loop (render-tasks.ts). */
+  getRow(workspaceId: string, id: string, opts?: { transcript?: boolean }): Promise<MediaRow | null>;
   /** The record without its transcript and analysis, with their summary (the resource). */
   getLight(workspaceId: string, id: string): Promise<MediaRecord | null>;
   exists(workspaceId: string, id: string): Promise<boolean>;
@@ -146,6 +148,13 @@ export class SqlMediaStore implements MediaStore {
   async get(workspaceId: string, id: string): Promise<MediaRecord | null> {
     const r = await this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
     return r ? toMedia(r) : null;
+  }
+
+  async getRow(workspaceId: string, id: string, opts: { transcript?: boolean } = {}): Promise<MediaRow | null> {
+    // Without the transcript when it is not wanted (a megabyte less to read and copy), unless
+    // there is no analysis: a transcript on its own is its own diarization.
+    const columns = opts.transcript === false ? `${LIGHT_COLUMNS}, analysis_json, CASE WHEN analysis_json IS NULL THEN transcript_json END AS transcript_json` : '*';
+    return (await this.db.get<MediaRow>(`SELECT ${columns} FROM media WHERE id = ? AND workspace_id = ?`, id, workspaceId)) ?? null;
   }
 
   async getLight(workspaceId: string, id: string): Promise<MediaRecord | null> {
