@@ -12,7 +12,7 @@ const store = new SqlWebhookStore(db);
 const urls = Array.from({ length: N }, (_, i) => `http://dead.example/hook?n=${i}`);
 globalThis.gc?.();
 const before = process.memoryUsage().rss;
-for (let n = 1; n <= N; n++) await store.dueCandidates(Date.now(), urls.slice(0, n), 256);
+for (let n = 1; n <= N; n++) await store.dueCandidates(Date.now(), { destinations: urls.slice(0, n), workspaces: [] }, 256, 256);
 globalThis.gc?.();
 const after = process.memoryUsage().rss;
 console.log(`${N} lengths: RSS ${Math.round(before / 1e6)} -> ${Math.round(after / 1e6)} MB (+${Math.round((after - before) / 1e6)} MB)`);

@@ -44,7 +44,7 @@ for (const backend of BACKENDS) {
     });
     afterEach(() => t.close());
 
-    it('reads due deliveries leaving out any number of URLs with one statement text', async () => {
+    it('reads due deliveries leaving out any number of destinations with one statement text', async () => {
       for (let i = 0; i < 6; i++) {
         const job = await t.stores.jobs.create({ workspaceId, type: 'report', request: {}, cost: 0 });
         await t.stores.jobs.fail(job.id, { code: 'canceled', message: 'x' }, { type: 'report.failed', data: { jobId: job.id, status: 'failed' }, webhook: { url: `http://r${i % 3}.test/hook` } });
@@ -52,11 +52,12 @@ for (const backend of BACKENDS) {
       const { sql, texts } = recording(storeDb(t.stores));
       const store = new SqlWebhookStore(sql);
       const now = Date.now() + 1000;
-      const urls = (n: number) => Array.from({ length: n }, (_, i) => `http://r${i}.test/hook`);
-      assert.equal((await store.dueCandidates(now, [], 100)).length, 6);
-      assert.deepEqual((await store.dueCandidates(now, urls(1), 100)).map((c) => c.url).sort(), ['http://r1.test/hook', 'http://r1.test/hook', 'http://r2.test/hook', 'http://r2.test/hook']);
-      assert.deepEqual((await store.dueCandidates(now, urls(2), 100)).map((c) => c.url), ['http://r2.test/hook', 'http://r2.test/hook']);
-      assert.equal((await store.dueCandidates(now, [...urls(3), ...Array.from({ length: 2557 }, (_, i) => `http://dead.test/hook?n=${i}`)], 100)).length, 0);
+      const origins = (n: number) => Array.from({ length: n }, (_, i) => `http://r${i}.test`);
+      const left = (destinations: string[]) => ({ destinations, workspaces: [] });
+      assert.equal((await store.dueCandidates(now, left([]), 100, 100)).length, 6);
+      assert.deepEqual((await store.dueCandidates(now, left(origins(1)), 100, 100)).map((c) => c.url).sort(), ['http://r1.test/hook', 'http://r1.test/hook', 'http://r2.test/hook', 'http://r2.test/hook']);
+      assert.deepEqual((await store.dueCandidates(now, left(origins(2)), 100, 100)).map((c) => c.url), ['http://r2.test/hook', 'http://r2.test/hook']);
+      assert.equal((await store.dueCandidates(now, left([...origins(3), ...Array.from({ length: 2557 }, (_, i) => `http://dead${i}.test`)]), 100, 100)).length, 0);
       assert.equal(texts.size, 1, [...texts].join('\n---\n'));
     });
 
