@@ -58,6 +58,8 @@ export interface Dialect {
    * finding 6, 2,560 of them held 780 MB in the embedded store's cache).
    */
   inJsonList(column: string): string;
+  /** The member `key` (a constant name) of the JSON object in text `column`, as JSON text (null when absent). */
+  jsonMember(column: string, key: string): string;
 }
 
 /** The values of an `inJsonList` parameter. */
@@ -73,6 +75,7 @@ export const SQLITE_DIALECT: Dialect = {
   jsonArrayHasText: (column, value) => `EXISTS (SELECT 1 FROM json_each(${column}) WHERE lower(json_each.value) = lower(${value}))`,
   position: (needle, haystack) => `instr(${haystack}, ${needle})`,
   inJsonList: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  jsonMember: (column, key) => `json_extract(${column}, '$.${key}')`,
 };
 
 export const POSTGRES_DIALECT: Dialect = {
@@ -83,6 +86,7 @@ export const POSTGRES_DIALECT: Dialect = {
   jsonArrayHasText: (column, value) => `EXISTS (SELECT 1 FROM json_array_elements_text(${column}::json) AS t(value) WHERE lower(t.value) = lower(${value}))`,
   position: (needle, haystack) => `strpos(${haystack}, ${needle})`,
   inJsonList: (column) => `${column} IN (SELECT json_array_elements_text(?::json))`,
+  jsonMember: (column, key) => `((${column})::json -> '${key}')::text`,
 };
 
 /** How many times work that PostgreSQL aborted as a serialization failure or deadlock is run. */
