@@ -46,3 +46,25 @@ test('progressBar clamps, table aligns', () => {
   assert.equal(progressBar(Number.NaN, 4), '[----]   0%');
   assert.equal(table([['a', 'bbb', 'c'], ['dd', 'e', 'f']]), 'a   bbb  c\ndd  e    f');
 });
+
+test('control characters in what is written are shown escaped, never sent to the terminal (issue 41, finding 9)', () => {
+  const hostile = 'Ann\u001b]52;c;ZWNobyBwd25lZA==\u0007\rBob\u009b2J\u001b[8m';
+  const out = sink(true);
+  const err = sink(true);
+  const tty = new Output({ json: false, stdout: out, stderr: err, env: {} });
+  tty.result({}, `${tty.bold('Label')}: ${hostile}`);
+  tty.line(hostile);
+  tty.info(hostile);
+  tty.error(hostile);
+  tty.live(hostile);
+  // eslint-disable-next-line no-control-regex
+  const controls = (s: string) => [...s.matchAll(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g)].map((m) => m[0].charCodeAt(0).toString(16));
+  assert.equal(out.text.split('\n')[0], '\u001b[1mLabel\u001b[0m: Ann\\x1b]52;c;ZWNobyBwd25lZA==\\x07\\x0dBob\\x9b2J\\x1b[8m');
+  // What reaches the terminal: only the CLI's own codes (bold, reset, red) and its own live-line \r ESC[2K.
+  assert.deepEqual(controls(out.text), ['1b', '1b']);
+  assert.deepEqual(controls(err.text), ['1b', '1b', 'd', '1b']);
+  const json = sink(false);
+  new Output({ json: true, stdout: json, stderr: sink(false), env: {} }).result({ label: hostile });
+  assert.deepEqual(controls(json.text), [], 'JSON output escapes C1 controls too');
+  assert.equal((JSON.parse(json.text) as { label: string }).label, hostile, 'and still reads back as the label');
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AbortError, APIConnectionError, InternalServerError, Rapport, RateLimitError, TimeoutError } from '../src/index.ts';
+import { AbortError, APIConnectionError, InternalServerError, Rapport, RateLimitError, RedirectError, TimeoutError } from '../src/index.ts';
 import { apiError, fakeServer, job, json } from './fake-server.ts';
 
 test('sends the API key and JSON, and reads JSON back', async () => {
@@ -151,6 +151,55 @@ test('path parameters are URL-encoded; 204 resolves to undefined; by-job null st
     assert.equal(s.requests[0]?.url, '/v1/entities/ent_1/tags/a%20b%2Fc');
     assert.equal(await client.files.delete('med_1'), undefined);
     assert.equal(await client.matching.byJob('job_1'), null);
+  } finally {
+    await s.close();
+  }
+});
+
+test('a redirect to another origin is refused: the API key never leaves the base URL origin', async () => {
+  const elsewhere = await fakeServer((_req, res) => json(res, 200, { balance: 5, reserved: 1, available: 4, updatedAt: 'x' }));
+  const s = await fakeServer((req, res) => {
+    res.writeHead(req.url === '/v1/credits' ? 307 : 302, { location: `${elsewhere.url.replace('127.0.0.1', 'localhost')}/v1/credits` });
+    res.end();
+  });
+  try {
+    const client = new Rapport({ apiKey: 'rk_secret', baseUrl: s.url, maxRetries: 2 });
+    await assert.rejects(client.credits.balance(), (err: unknown) => err instanceof RedirectError && err.status === 307 && /localhost/.test(err.location ?? ''));
+    await assert.rejects(client.jobs.retrieve('job_1'), (err: unknown) => err instanceof RedirectError && err.status === 302);
+    assert.equal(elsewhere.requests.length, 0, 'nothing reached the other origin');
+    assert.equal(s.requests.length, 2, 'a refused redirect is not retried');
+  } finally {
+    await s.close();
+    await elsewhere.close();
+  }
+});
+
+test('a redirect within the base URL origin is followed with the key; a POST is re-sent by 307 only', async () => {
+  const s = await fakeServer((req, res) => {
+    if (req.url === '/v1/credits') {
+      res.writeHead(301, { location: '/api/v1/credits' }).end();
+      return;
+    }
+    if (req.url === '/v1/reports/jobs') {
+      res.writeHead(307, { location: '/api/v1/reports/jobs' }).end();
+      return;
+    }
+    if (req.url === '/v1/matching/jobs') {
+      res.writeHead(302, { location: '/api/v1/matching/jobs' }).end();
+      return;
+    }
+    if (req.url === '/api/v1/credits') return json(res, 200, { balance: 5, reserved: 1, available: 4, updatedAt: 'x' });
+    return json(res, 202, { jobId: 'job_1', status: 'queued' });
+  });
+  try {
+    const client = new Rapport({ apiKey: 'rk_secret', baseUrl: s.url });
+    assert.equal((await client.credits.balance()).available, 4);
+    assert.equal(s.requests[1]?.headers['service-api-key'], 'rk_secret');
+    const target = { type: 'entity_id', entityId: 'ent_a' } as const;
+    assert.equal((await client.reports.create({ target })).jobId, 'job_1');
+    assert.equal(s.requests[3]?.method, 'POST');
+    assert.equal(JSON.parse(s.requests[3]?.body.toString() ?? '{}').target.entityId, 'ent_a', 'the body is sent again');
+    await assert.rejects(client.matching.create({ target, group: [target] }), (err: unknown) => err instanceof RedirectError && err.status === 302);
   } finally {
     await s.close();
   }

@@ -27,6 +27,11 @@ export interface Config {
   databaseUrl: string | null;
   /** The PostgreSQL schema of the tables (created when missing); lets deployments share a database. */
   databaseSchema: string;
+  /**
+   * PostgreSQL: the longest wait for a connection (a new one, or a free one of the pool) and for a
+   * statement's answer; past it the request is answered 503 (a store that hangs).
+   */
+  databaseTimeoutSec: number;
   redisUrl: string | null;
   /** With Redis carrying job events, an event stream told nothing for this long reads the store (a lost publish). */
   eventCatchUpSec: number;
@@ -154,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaDir: path.resolve(merged.MEDIA_DIR || merged.DATA_DIR || './data'),
     databaseUrl,
     databaseSchema,
+    databaseTimeoutSec: int('DATABASE_TIMEOUT_SEC', 5, 1, 300),
     redisUrl: optional('REDIS_URL'),
     eventCatchUpSec: int('EVENT_CATCH_UP_SEC', 5, 1, 300),
     role: oneOf('ROLE', ROLES, 'all'),

@@ -223,7 +223,7 @@ describe('rate-limit counters', () => {
     for (let i = 0; i < 6; i++) seen.push(await at(1000 + i));
     assert.deepEqual(seen.map((d) => d.allowed), [true, true, true, false, false, false]);
     assert.deepEqual(seen.map((d) => d.headers['x-ratelimit-remaining']), ['2', '1', '0', '0', '0', '0']);
-    assert.deepEqual(await counter.take('default:key:a', minute, 3), { allowed: false, count: 3 }, 'refusals left the count at the limit');
+    assert.deepEqual(await counter.take([{ key: 'default:key:a', limit: 3 }], minute), { allowed: false, counts: [3] }, 'refusals left the count at the limit');
     const next = await at(60_000);
     assert.equal(next.allowed, true);
     assert.equal(next.headers['x-ratelimit-remaining'], '2');

@@ -52,4 +52,29 @@ describe('Redis goes away', { skip: skip ?? false }, () => {
     await waitFor(async () => (await readyz()).statusCode === 200, 20_000, 'ready again');
     assert.equal((await call(t, t.main, { method: 'GET', url: '/v1/credits' })).statusCode, 200);
   });
+
+  it('answers at once while Redis hangs (connection open, no answer), and shares the limits again once it answers', async () => {
+    await waitFor(async () => (await readyz()).statusCode === 200, 20_000, 'ready with Redis');
+    assert.equal((await call(t, t.main, { method: 'GET', url: '/v1/credits' })).statusCode, 200);
+    proxy.hang();
+    const ms: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      const res = await call(t, t.main, { method: 'GET', url: '/v1/credits' });
+      ms.push(Math.round(performance.now() - started));
+      assert.equal(res.statusCode, 200, res.body);
+    }
+    const sorted = [...ms].sort((a, b) => a - b);
+    console.log(`silent Redis: request times ${ms.join(', ')} ms`);
+    // The first request waits for the command timeout; the rest use this process's counts at once.
+    assert.ok((sorted[sorted.length - 2] ?? Infinity) < 150, `all but one under 150 ms: ${ms.join(', ')}`);
+    assert.equal((await readyz()).statusCode, 503);
+    await proxy.restore();
+    await waitFor(async () => (await readyz()).statusCode === 200, 20_000, 'ready again');
+    // Requests go back to the shared counts (a probe found Redis answering).
+    await waitFor(async () => {
+      await call(t, t.main, { method: 'GET', url: '/v1/credits' });
+      return (t.services.rateLimits as { shared?: boolean } | null)?.shared === true;
+    }, 10_000, 'shared counts again');
+  });
 });

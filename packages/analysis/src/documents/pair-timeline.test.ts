@@ -45,3 +45,30 @@ test('a long name stands whole above its row (issue 33 items 6 and 7: names were
   assert.ok(svg.includes(`>${long}<title>`), 'the label is the whole name');
   assert.doesNotMatch(svg, /…/);
 });
+
+test('the overlaps are those of every pair of segments, in the same order, found in linear time (issue 41, finding 2)', async () => {
+  const { overlapsOf } = await import('./pair-timeline.ts');
+  let x = 11;
+  const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const spans = (n: number) => Array.from({ length: n }, () => {
+    const start = Math.round(rand() * 3000) / 10;
+    return { start, end: Math.round((start + rand() * 20) * 10) / 10 };
+  });
+  for (let round = 0; round < 30; round++) {
+    const as = spans(1 + Math.floor(rand() * 40));
+    const bs = spans(Math.floor(rand() * 40));
+    const naive: { start: number; end: number }[] = [];
+    for (const s of as) for (const t of bs) {
+      const start = Math.max(s.start, t.start);
+      const end = Math.min(s.end, t.end);
+      if (end > start) naive.push({ start, end });
+    }
+    assert.deepEqual(overlapsOf(as, bs), naive);
+  }
+  // An hour of alternating turns: 9,321 segments each, at once.
+  const a = Array.from({ length: 9321 }, (_, k) => ({ start: k * 0.4, end: k * 0.4 + 0.25 }));
+  const b = Array.from({ length: 9321 }, (_, k) => ({ start: k * 0.4 + 0.2, end: k * 0.4 + 0.38 }));
+  const started = performance.now();
+  assert.equal(overlapsOf(a, b).length, 9321);
+  assert.ok(performance.now() - started < 200, `${Math.round(performance.now() - started)} ms`);
+});

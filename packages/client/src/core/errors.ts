@@ -142,6 +142,23 @@ export class APIConnectionError extends RapportError {
   }
 }
 
+/**
+ * The service answered a redirect the SDK does not follow: to another origin (the API key is never
+ * sent there), a body-dropping redirect of a POST or PATCH, more than five hops, or one a browser
+ * hides. Not retried.
+ */
+export class RedirectError extends RapportError {
+  override name = 'RedirectError';
+  readonly status: number;
+  /** Where the redirect pointed (absolute), or null when the runtime hides it. */
+  readonly location: string | null;
+  constructor(message: string, info: { status: number; location: string | null }) {
+    super(message);
+    this.status = info.status;
+    this.location = info.location;
+  }
+}
+
 /** The request ran past `timeoutMs` (each attempt has its own budget). */
 export class TimeoutError extends APIConnectionError {
   override name = 'TimeoutError';

@@ -2,9 +2,10 @@
 // caller's AbortSignal, idempotency keys on POSTs, and retries with capped exponential backoff
 // and jitter (the stripe-node / openai-node recipe). Resources stay one-liners on top of it.
 import {
-  AbortError, APIConnectionError, makeAPIError, RateLimitError, retryAfterSeconds, TimeoutError,
+  AbortError, APIConnectionError, makeAPIError, RateLimitError, RedirectError, retryAfterSeconds, TimeoutError,
 } from './errors.ts';
 import type { APIError, APIErrorBody } from './errors.ts';
+import { redirectTarget } from './redirects.ts';
 import type { RequestOptions } from '../types.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -140,7 +141,7 @@ export class HttpClient {
       try {
         res = await this.#attempt(url, req, headers, opts);
       } catch (err) {
-        if (err instanceof AbortError || !canRetry || !safe) throw err;
+        if (err instanceof AbortError || err instanceof RedirectError || !canRetry || !safe) throw err;
         await sleep(backoffMs(attempt), opts.signal);
         continue;
       }
@@ -173,8 +174,43 @@ export class HttpClient {
     const onAbort = (): void => controller.abort();
     if (opts.signal?.aborted) controller.abort();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
+    let keepSignal = false;
+    let target = url;
+    try {
+      for (let hops = 0; ; hops++) {
+        const res = await this.#fetch(target, await this.#init(req, baseHeaders, controller.signal));
+        const next = redirectTarget(res, target, req.method, hops);
+        if (next !== null) {
+          await res.body?.cancel().catch(() => undefined);
+          if (req.rawBody && !req.rawBody.replayable) {
+            throw new RedirectError(`Refused a ${res.status} redirect of an upload from a stream: its body cannot be sent again`, { status: res.status, location: next });
+          }
+          target = next;
+          continue;
+        }
+        // Streams keep no timer after the headers (their length is the job's, not the request's),
+        // but the caller's signal must still be able to cut them.
+        if (!req.raw || !res.ok) return await buffered(res);
+        keepSignal = true;
+        return res;
+      }
+    } catch (err) {
+      if (err instanceof RedirectError) throw err;
+      if (opts.signal?.aborted) throw new AbortError('Request was aborted');
+      if (timedOut) throw new TimeoutError(`Request timed out after ${timeoutMs} ms`);
+      // undici says "fetch failed" and puts the useful part (ECONNREFUSED, ENOTFOUND…) in `cause`.
+      const cause = (err as { cause?: { message?: string } })?.cause?.message;
+      throw new APIConnectionError(`Connection error: ${cause ?? (err as Error)?.message ?? String(err)} (${target})`, { cause: err });
+    } finally {
+      clearTimeout(timer);
+      if (!keepSignal) opts.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The fetch options of one hop; the body is built again for each (uploads re-open their source). */
+  async #init(req: HttpRequest, baseHeaders: Record<string, string>, signal: AbortSignal): Promise<RequestInit & { duplex?: 'half' }> {
     const headers = { ...baseHeaders };
-    const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
+    const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal, redirect: 'manual' };
     if (req.rawBody) {
       const built = await req.rawBody();
       Object.assign(headers, built.headers);
@@ -184,24 +220,7 @@ export class HttpClient {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(req.body);
     }
-    let keepSignal = false;
-    try {
-      const res = await this.#fetch(url, init);
-      // Streams keep no timer after the headers (their length is the job's, not the request's),
-      // but the caller's signal must still be able to cut them.
-      if (!req.raw || !res.ok) return await buffered(res);
-      keepSignal = true;
-      return res;
-    } catch (err) {
-      if (opts.signal?.aborted) throw new AbortError('Request was aborted');
-      if (timedOut) throw new TimeoutError(`Request timed out after ${timeoutMs} ms`);
-      // undici says "fetch failed" and puts the useful part (ECONNREFUSED, ENOTFOUND…) in `cause`.
-      const cause = (err as { cause?: { message?: string } })?.cause?.message;
-      throw new APIConnectionError(`Connection error: ${cause ?? (err as Error)?.message ?? String(err)} (${url})`, { cause: err });
-    } finally {
-      clearTimeout(timer);
-      if (!keepSignal) opts.signal?.removeEventListener('abort', onAbort);
-    }
+    return init;
   }
 
   async #toError(res: Response): Promise<APIError> {

@@ -5,6 +5,7 @@
 // loaded for `serve` alone, so that the admin commands start in a fraction of a second.
 import path from 'node:path';
 import { loadConfig, ConfigError, type Config } from '../config.ts';
+import { hasControls, NO_CONTROLS_MESSAGE } from '../control-chars.ts';
 import { openAdminStores } from '../compose/open-stores.ts';
 import { WorkspaceService } from '../workspace/workspace.service.ts';
 import { quotasOf, type QuotaOverrides, type Quotas } from '../workspace/quotas.ts';
@@ -83,6 +84,7 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
       if (command === 'workspace' && sub === 'create') {
         const name = positional(rest)[0];
         if (!name) throw new UsageError('usage: rapport workspace create NAME');
+        if (hasControls(name)) throw new UsageError(`NAME ${NO_CONTROLS_MESSAGE}`);
         out(await service.createWorkspace(name));
       } else if (command === 'workspace' && sub === 'limits') {
         const id = await workspaceId(rest);
@@ -115,7 +117,9 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
       } else if (command === 'key' && sub === 'create') {
         const scope = flag(rest, 'scope') ?? 'standard';
         if (scope !== 'admin' && scope !== 'standard') throw new UsageError('--scope must be admin or standard');
-        const key = await service.createKey(await workspaceId(rest), scope, flag(rest, 'name') ?? null, true);
+        const keyName = flag(rest, 'name') ?? null;
+        if (keyName !== null && hasControls(keyName)) throw new UsageError(`--name ${NO_CONTROLS_MESSAGE}`);
+        const key = await service.createKey(await workspaceId(rest), scope, keyName, true);
         out({ keyId: key.id, apiKey: key.apiKey, scope: key.scope, workspaceId: key.workspaceId });
       } else if (command === 'key' && sub === 'revoke') {
         const keyId = positional(rest)[0];

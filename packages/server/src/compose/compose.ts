@@ -1,5 +1,6 @@
 // Composition root: builds stores, services, the worker and the HTTP app from one Config.
 // Nothing else wires dependencies; tests call `composeService` with their own DATA_DIR.
+import { RenderPool } from '../render/render-pool.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { openStores } from './open-stores.ts';
@@ -63,6 +64,8 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   };
   const memberStores = { media: stores.media, entities: stores.entities };
   const jobService = new JobService(jobs, stores.idempotency, wakeWorker);
+  // The diarization files and HTML reports are made in a worker thread (issue 41, finding 2).
+  const render = new RenderPool();
   const services: Services = {
     config,
     streams,
@@ -80,13 +83,13 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     credits: new CreditsService(stores.credits),
     feedback: new FeedbackService(stores.feedback, stores.results),
     files: new FilesService({
-      media: stores.media, entities: stores.entities, blobs: stores.blobs, contentLinks: stores.contentLinks, maxMediaSec: config.maxMediaSec, wakeWorker,
+      media: stores.media, entities: stores.entities, blobs: stores.blobs, contentLinks: stores.contentLinks, maxMediaSec: config.maxMediaSec, wakeWorker, render,
       mediaDir: config.mediaDir, minFreeDiskBytes: config.minFreeDiskBytes,
       quotas: (workspaceId) => workspaceService.quotas(workspaceId), usage: (workspaceId) => workspaces.usage(workspaceId),
     }),
     metrics: new MetricsService(memberStores),
     resultJobs: new ResultJobService({
-      references: stores.references, jobService, jobs, results: stores.results, media: stores.media,
+      references: stores.references, jobService, jobs, results: stores.results, media: stores.media, render,
       webhookRules: { allowPrivate: config.webhookAllowPrivate, requireHttps: config.webhookRequireHttps },
     }),
   };
@@ -157,6 +160,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
       // After the worker: events of jobs that ended while it stopped are sent, or left pending.
       await webhooks?.close();
       await app.close();
+      await render.close();
       closeDeliveryAgents();
       if (rateLimitCounter instanceof RedisRateLimitCounter) await rateLimitCounter.close();
       await stores.backend.close();

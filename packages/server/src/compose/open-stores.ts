@@ -24,7 +24,8 @@ export async function openStores(config: Config, onJobEvent: JobEventHook, log?:
     const { openPgStores } = await import('./open-pg-stores.ts');
     // REDIS_URL carries job events between processes instead of LISTEN/NOTIFY (docs/deploy.md).
     const redis = config.redisUrl ? { url: config.redisUrl, catchUpMs: config.eventCatchUpSec * 1000 } : undefined;
-    return openPgStores(config.databaseUrl, config.mediaDir, onJobEvent, log, config.databaseSchema === 'public' ? {} : { schema: config.databaseSchema }, redis);
+    const options = { timeoutMs: config.databaseTimeoutSec * 1000, ...(config.databaseSchema === 'public' ? {} : { schema: config.databaseSchema }) };
+    return openPgStores(config.databaseUrl, config.mediaDir, onJobEvent, log, options, redis);
   }
   const db = await SqliteDatabase.open(path.join(config.dataDir, 'rapport.db'));
   const bus = new MemoryJobEventBus();
@@ -38,7 +39,7 @@ export async function openAdminStores(config: Config): Promise<{ workspaces: Wor
   let db: SqlDatabase;
   if (config.databaseUrl) {
     const { PgDb } = await import('../store/pg.ts');
-    db = await PgDb.open(config.databaseUrl, { max: 2, ...(config.databaseSchema === 'public' ? {} : { schema: config.databaseSchema }) });
+    db = await PgDb.open(config.databaseUrl, { max: 2, timeoutMs: config.databaseTimeoutSec * 1000, ...(config.databaseSchema === 'public' ? {} : { schema: config.databaseSchema }) });
   } else {
     db = await SqliteDatabase.open(path.join(config.dataDir, 'rapport.db'));
   }

@@ -1,11 +1,11 @@
 // Entities of decisions §7 (people tracked across media by voice): the resource and the bodies
 // of its edits, defined once for validation, types and the OpenAPI document.
 import { Type, type Static } from 'typebox';
-import { ListQuery, Nullable, Strict } from '../http/schema-helpers.ts';
+import { ListQuery, LabelText, Nullable, Strict } from '../http/schema-helpers.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 256 });
-const Label = Type.String({ minLength: 1, maxLength: 64 });
-const Tag = Type.String({ minLength: 1, maxLength: 64 });
+const Label = LabelText();
+const Tag = LabelText();
 
 /** At most this many tags on one entity, so that a client loop cannot grow a row without bound. */
 export const MAX_TAGS_PER_ENTITY = 100;

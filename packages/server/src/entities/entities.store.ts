@@ -1,7 +1,7 @@
 // Entities: people tracked across media by voice. Speakers are linked to entities when media
 // analysis completes (SqlMediaStore.completeAnalysis); this store reads and edits them.
 import { enoughSpeech } from '@rapport/analysis';
-import { placeholders, type Sql } from '../store/sql.ts';
+import { jsonList, type Sql } from '../store/sql.ts';
 import { nowIso } from '../ids.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 
@@ -109,8 +109,8 @@ export class SqlEntityStore implements EntityStore {
   private async toEntities(rows: EntityRow[]): Promise<EntityRecord[]> {
     if (rows.length === 0) return [];
     const apps = await this.db.all<AppearanceRow & { entity_id: string }>(
-      `SELECT a.entity_id, ${APPEARANCE_COLUMNS} FROM ${APPEARANCE_FROM} WHERE a.entity_id IN (${placeholders(rows.length)}) ORDER BY a.media_id, a.speaker_index`,
-      ...rows.map((r) => r.id),
+      `SELECT a.entity_id, ${APPEARANCE_COLUMNS} FROM ${APPEARANCE_FROM} WHERE ${this.db.dialect.inJsonList('a.entity_id')} ORDER BY a.media_id, a.speaker_index`,
+      jsonList(rows.map((r) => r.id)),
     );
     return rows.map((r) => toEntity(r, apps.filter((a) => a.entity_id === r.id)));
   }
@@ -153,7 +153,7 @@ export class SqlEntityStore implements EntityStore {
     const out: Record<string, { label: string | null; tags: string[] }> = {};
     const unique = [...new Set(ids)];
     if (unique.length === 0) return out;
-    const rows = await this.db.all<EntityRow>(`SELECT * FROM entities WHERE id IN (${placeholders(unique.length)}) AND workspace_id = ?`, ...unique, workspaceId);
+    const rows = await this.db.all<EntityRow>(`SELECT * FROM entities WHERE ${this.db.dialect.inJsonList('id')} AND workspace_id = ?`, jsonList(unique), workspaceId);
     for (const r of rows) out[r.id] = { label: r.label, tags: JSON.parse(r.tags_json) as string[] };
     return out;
   }

@@ -122,6 +122,52 @@ describe('diarization files', () => {
   });
 });
 
+describe('segmentTexts at scale (issue 41, finding 2)', () => {
+  /** The definition: each cue to the segment it overlaps most among its speaker's (or all), the first on a tie. */
+  function naive(segments: Diarization['segments'], cues: { speaker: string | null; start: number; end: number; text: string }[], labels: (string | null)[]): (string | null)[] {
+    const parts: string[][] = segments.map(() => []);
+    for (const cue of cues) {
+      const named = labels.includes(cue.speaker);
+      let best = -1;
+      let bestOverlap = 0;
+      segments.forEach((s, k) => {
+        if (named && labels[s.speaker] !== cue.speaker) return;
+        const overlap = Math.min(s.end, cue.end) - Math.max(s.start, cue.start);
+        if (overlap > bestOverlap) {
+          bestOverlap = overlap;
+          best = k;
+        }
+      });
+      if (best >= 0) parts[best]?.push(cue.text);
+    }
+    return parts.map((p) => (p.length ? p.join(' ') : null));
+  }
+
+  it('places every cue as the definition does, on random diarizations and transcripts', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const d = generated(60 + seed * 5, seed);
+      let x = seed * 7919;
+      const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+      const labels = ['Ann', seed % 3 ? 'Bo' : null, 'Ann', null].slice(0, 2 + (seed % 3));
+      const cues = Array.from({ length: 80 }, (_, k) => {
+        const start = Math.round(rand() * (d.durationSec ?? 100) * 100) / 100;
+        return { speaker: [null, 'Ann', 'Bo', 'Cy'][Math.floor(rand() * 4)] ?? null, start, end: Math.round((start + rand() * 8) * 100) / 100, text: `cue${k}` };
+      });
+      assert.deepEqual(segmentTexts(d.segments, { format: 'webvtt', cues }, labels), naive(d.segments, cues, labels), `seed ${seed}`);
+    }
+  });
+
+  it('places 20,000 cues on 18,642 segments in well under a second', () => {
+    const step = 3600 / 18_642;
+    const segments = Array.from({ length: 18_642 }, (_, k) => ({ speaker: k % 2, start: k * step, end: k * step + step * 0.9 }));
+    const cues = Array.from({ length: 20_000 }, (_, k) => ({ speaker: k % 2 ? 'Bob' : 'Alice', start: k * 0.18, end: k * 0.18 + 0.17, text: `cue ${k}` }));
+    const started = performance.now();
+    const texts = segmentTexts(segments, { format: 'webvtt', cues }, ['Alice', 'Bob']);
+    assert.ok(performance.now() - started < 500, `${Math.round(performance.now() - started)} ms`);
+    assert.ok(texts.filter((t) => t !== null).length > 9000);
+  });
+});
+
 describe('GET /v1/files/:id/diarization?format=', () => {
   let t: TestApp;
   before(async () => {

@@ -2,7 +2,7 @@
 // OpenAPI document. Uploads are multipart, so their fields are checked in upload-stream.ts and
 // files.service.ts rather than by a body schema.
 import { Type, type Static } from 'typebox';
-import { ListQuery, Nullable, OneOf, Strict } from '../http/schema-helpers.ts';
+import { ListQuery, LabelText, Nullable, OneOf, Strict } from '../http/schema-helpers.ts';
 
 export const MediaSpeaker = Strict({
   index: Type.Integer({ minimum: 0, description: 'speakers are numbered by first speech' }),
@@ -49,7 +49,7 @@ export type ReanalyzeBody = Static<typeof ReanalyzeBody>;
 /** The multipart form of POST /v1/files (fields arrive as text; hints are decimal integers). */
 export const UploadForm = Type.Object({
   file: Type.String({ contentMediaType: 'application/octet-stream', description: 'the recording or transcript, exactly one part' }),
-  label: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  label: Type.Optional(LabelText()),
   mediaId: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'attach a transcript to this existing audio or video media' })),
   numSpeakers: Type.Optional(SpeakerCount(HINT_DESCRIPTIONS.numSpeakers)),
   minSpeakers: Type.Optional(SpeakerCount(HINT_DESCRIPTIONS.minSpeakers)),

@@ -2,8 +2,11 @@
 // analysis task and credit reservation in one transaction), attach transcripts to existing
 // media, and read, list and delete media. A file on disk without its row, or a row without its
 // file, is never left behind by a failed request.
+import { hasControls, NO_CONTROLS_MESSAGE } from '../control-chars.ts';
 import type { FastifyRequest } from 'fastify';
-import { DIARIZATION_CONTENT_TYPES, NUMBERED, segmentTexts, toRttm, toSrt, toWebVtt, type SpeakerNames } from './diarization-export.ts';
+import { DIARIZATION_CONTENT_TYPES } from './diarization-export.ts';
+import { readyDiarization } from '../render/render-tasks.ts';
+import type { RenderPool } from '../render/render-pool.ts';
 import { ApiError } from '../errors.ts';
 import type { AuthContext } from '../workspace/auth.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
@@ -18,7 +21,7 @@ import { DiskSpaceGuard } from './storage-space.ts';
 import { QuotaExceeded, type QuotaUsage, type Quotas } from '../workspace/quotas.ts';
 import { detectMedia } from './media-probe.ts';
 import type { TranscriptText } from './transcript-text.ts';
-import { toDiarization, toMediaResource } from './media-resource.ts';
+import { toMediaResource } from './media-resource.ts';
 import { hintsFromBody, hintsFromForm } from './speaker-hints.ts';
 import {
   CONTENT_LINK_DEFAULT_SEC, type ContentLink, type ContentLinkBody, type Diarization, type DiarizationFormat, type Media, type MediaListQuery, type ReanalyzeBody, type SpeakerHints,
@@ -75,6 +78,8 @@ export interface FilesDeps {
   usage: (workspaceId: string) => Promise<QuotaUsage>;
   /** Called once an analysis was queued, so that the worker takes it at once. */
   wakeWorker: () => void;
+  /** Where the diarization files are made, off the event loop (decisions §17 names included). */
+  render: Pick<RenderPool, 'run'>;
 }
 
 export class FilesService {
@@ -252,39 +257,20 @@ export class FilesService {
    * client knows whether to wait (pending, running) or give up (failed).
    */
   async diarization(auth: AuthContext, id: string): Promise<Diarization> {
-    const m = await this.loadWhole(auth, id);
-    if (m.analysisStatus === 'failed') {
-      throw new ApiError('CONFLICT', `Media ${id} could not be analysed (${m.analysisError?.code ?? 'internal_error'}: ${m.analysisError?.message ?? 'unknown error'}); it has no diarization.`);
-    }
-    if (m.analysisStatus !== 'ready') {
-      throw new ApiError('CONFLICT', `The analysis of media ${id} is ${m.analysisStatus}; the diarization exists once analysis.status is ready.`);
-    }
-    return toDiarization(m);
+    return readyDiarization(await this.loadWhole(auth, id));
   }
 
   /** The diarization as an RTTM, WebVTT or SRT file (decisions §7), with the transcript's text. */
-  async diarizationFile(auth: AuthContext, id: string, format: Exclude<DiarizationFormat, 'json'>): Promise<{ contentType: string; body: string }> {
-    const d = await this.diarization(auth, id);
-    const m = await this.loadWhole(auth, id);
-    // Transcript media: one segment per cue, in cue order. Audio and video: the attached
-    // transcript's cues placed on the segments of the speakers their names were aligned to.
-    const texts = !m.analysis && m.transcript
-      ? m.transcript.cues.map((c) => c.text)
-      : segmentTexts(d.segments, m.transcript ?? m.analysis?.transcript ?? null, m.analysis?.speakers.map((s) => s.label) ?? []);
-    const names = await this.speakerNames(m);
-    const body = format === 'rttm' ? toRttm(d, names) : format === 'vtt' ? toWebVtt(d, texts, names) : toSrt(d, texts, names);
+  async diarizationFile(auth: AuthContext, id: string, format: Exclude<DiarizationFormat, 'json'>): Promise<{ contentType: string; body: Buffer }> {
+    // The stored row as text: parsing it and building the file happen in the render worker
+    // (issue 41, finding 2); here only the speakers' people are read.
+    const row = await this.media.getRow(auth.workspaceId, id, { transcript: format !== 'rttm' });
+    if (!row) throw new ApiError('NOT_FOUND', `No media ${id}.`);
+    const links = row.analysis_json !== null ? await this.media.links(id) : new Map<number, string>();
+    const labels = links.size ? await this.deps.entities.labels(row.workspace_id, [...links.values()]) : {};
+    const people = Object.fromEntries(Object.entries(labels).map(([entityId, e]) => [entityId, e.label]));
+    const body = await this.deps.render.run({ kind: 'diarization', row, format, links: [...links], people });
     return { contentType: DIARIZATION_CONTENT_TYPES[format], body };
-  }
-
-  /**
-   * Decisions §17: a speaker is named by its person's label, else the transcript's name, else
-   * "Speaker N" with N = index + 1; the same names the dashboard and the CLI show.
-   */
-  private async speakerNames(m: MediaRecord): Promise<SpeakerNames> {
-    const links = m.analysis ? await this.media.links(m.id) : new Map<number, string>();
-    const people = links.size ? await this.deps.entities.labels(m.workspaceId, [...links.values()]) : {};
-    const own = m.analysis ? m.analysis.speakers.map((s) => s.label) : toMediaResource(m, links).analysis.speakers.map((s) => s.label);
-    return (index) => people[links.get(index) ?? '']?.label ?? own[index] ?? NUMBERED(index);
   }
 
   /** The stored media whose bytes the content route serves. */
@@ -347,6 +333,7 @@ function checkFields(up: ReceivedUpload): SpeakerHints | null {
   if (label !== undefined) {
     const n = [...label].length;
     if (n < 1 || n > MAX_LABEL_CODE_POINTS) details.push({ path: '/label', message: `must be 1 to ${MAX_LABEL_CODE_POINTS} characters` });
+    if (hasControls(label)) details.push({ path: '/label', message: NO_CONTROLS_MESSAGE });
     if (mediaId !== undefined) details.push({ path: '/label', message: 'cannot be combined with mediaId: the media keeps its own label' });
   }
   if (mediaId !== undefined && (mediaId.length < 1 || mediaId.length > MAX_ID_LENGTH)) {

@@ -11,6 +11,7 @@ import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
 import { chargeCredits, InsufficientCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import type { MediaAnalysis } from '@rapport/analysis';
+import { readySpeakers } from './media-speakers.ts';
 import type { SpeakerHints } from './files.schemas.ts';
 import type { SpeakerLink } from './speaker-links.ts';
 import { analysisCost, entityLabel, LIGHT_COLUMNS, previousSpeakersJson, summaryJson, toLightMedia, toMedia, type LightMediaRow, type MediaRecord, type MediaRow } from './media-rows.ts';
@@ -41,6 +42,14 @@ export interface MediaStore {
   insert(m: NewMedia, quotaBytes?: number): Promise<MediaRecord>;
   /** The whole record: its transcript and analysis too (jobs, measurements, diarization). */
   get(workspaceId: string, id: string): Promise<MediaRecord | null>;
+  /**
+   * The analysed speakers (measurements included) of each of these media whose analysis is
+   * ready, read without the rest of the analysis or the transcript (an entity's measurements
+   * across its appearances: issue 41 parsed each hour's whole row on the event loop).
+   */
+  readySpeakers(workspaceId: string, ids: readonly string[]): Promise<Map<string, MediaAnalysis['speakers']>>;
+  /** The stored row, its JSON columns as text: for work done off the event loop (render-tasks.ts). */
+  getRow(workspaceId: string, id: string, opts?: { transcript?: boolean }): Promise<MediaRow | null>;
   /** The record without its transcript and analysis, with their summary (the resource). */
   getLight(workspaceId: string, id: string): Promise<MediaRecord | null>;
   exists(workspaceId: string, id: string): Promise<boolean>;
@@ -146,6 +155,17 @@ export class SqlMediaStore implements MediaStore {
   async get(workspaceId: string, id: string): Promise<MediaRecord | null> {
     const r = await this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
     return r ? toMedia(r) : null;
+  }
+
+  readySpeakers(workspaceId: string, ids: readonly string[]): Promise<Map<string, MediaAnalysis['speakers']>> {
+    return readySpeakers(this.db, workspaceId, ids);
+  }
+
+  async getRow(workspaceId: string, id: string, opts: { transcript?: boolean } = {}): Promise<MediaRow | null> {
+    // Without the transcript when it is not wanted (a megabyte less to read and copy), unless
+    // there is no analysis: a transcript on its own is its own diarization.
+    const columns = opts.transcript === false ? `${LIGHT_COLUMNS}, analysis_json, CASE WHEN analysis_json IS NULL THEN transcript_json END AS transcript_json` : '*';
+    return (await this.db.get<MediaRow>(`SELECT ${columns} FROM media WHERE id = ? AND workspace_id = ?`, id, workspaceId)) ?? null;
   }
 
   async getLight(workspaceId: string, id: string): Promise<MediaRecord | null> {

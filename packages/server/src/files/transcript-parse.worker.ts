@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { parseTranscript } from '@rapport/analysis';
 import type { ParseRequest, ParseAnswer } from './transcript-parse.ts';
 import { TranscriptText } from './transcript-text.ts';
+import { stripControls, stripControlsInText } from '../control-chars.ts';
 
 async function parse({ path, maxCues }: ParseRequest): Promise<ParseAnswer> {
   let text: string;
@@ -19,6 +20,12 @@ async function parse({ path, maxCues }: ParseRequest): Promise<ParseAnswer> {
   const transcript = parseTranscript(text);
   if (!transcript) return { error: 'not_transcript' };
   if (transcript.cues.length > maxCues) return { error: 'too_many_cues', cues: transcript.cues.length };
+  // Speaker names and words as stored: without control characters, which a terminal printing an
+  // export or the CLI's output would obey (issue 41, finding 9). A name left empty is no name.
+  for (const cue of transcript.cues) {
+    if (cue.speaker !== null) cue.speaker = stripControls(cue.speaker).trim() || null;
+    cue.text = stripControlsInText(cue.text);
+  }
   const { format, json, summary, durationSec } = TranscriptText.of(transcript);
   return { transcript: { format, json, summary, durationSec } };
 }

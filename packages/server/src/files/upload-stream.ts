@@ -2,6 +2,7 @@
 // SHA-256, size and first bytes (for format sniffing) are taken on the way, so the file is never
 // held in memory. Whatever goes wrong (size limit, client abort, a malformed body, a second file
 // part) the temporary file is gone before the error leaves this module.
+import { stripControls } from '../control-chars.ts';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { Transform, type Readable } from 'node:stream';
@@ -157,8 +158,7 @@ function asUploadError(err: unknown): unknown {
 /** The base name of the client's file name, without path parts or control characters. */
 export function safeFilename(name: string | undefined): string {
   const base = (name ?? '').split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const clean = stripControls(base).trim();
   const capped = [...clean].slice(0, 255).join('');
   return capped.length > 0 ? capped : 'upload';
 }

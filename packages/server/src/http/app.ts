@@ -10,8 +10,10 @@ import { validatorCompiler, ajvDetails } from './validation.ts';
 import { OpenApiBuilder } from './openapi.ts';
 import { registerIdempotencyHooks } from './idempotency-hooks.ts';
 import { clientErrorHandler } from './client-errors.ts';
+import { registerJsonBodyParser } from './json-body.ts';
 import { checkRateLimit, type RateLimitCounter } from './rate-limit.ts';
 import { newId } from '../ids.ts';
+import { StoreUnavailableError } from '../store/sql.ts';
 import type { Config } from '../config.ts';
 import type { Services } from '../compose/services.ts';
 import './context.ts';
@@ -26,6 +28,8 @@ export interface AppOptions {
 export type RouteRegistrar = (app: FastifyInstance, services: Services) => void;
 
 const JSON_BODY_LIMIT = 1024 * 1024;
+/** What a 503 for a store out of reach asks clients to wait (decisions §2). */
+const STORE_RETRY_AFTER_SEC = 5;
 
 export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): Promise<FastifyInstance> {
   const { config, services } = opts;
@@ -69,13 +73,16 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
   // Bodies are JSON (or multipart for uploads): fastify's default text/plain parser would hand a
   // string to the schema (a 400); the wrong content type is a 415 (decisions §2).
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app, JSON_BODY_LIMIT);
   app.decorateRequest('auth', null);
 
   const openapi = new OpenApiBuilder();
   const routePatterns: { re: RegExp; methods: Set<string> }[] = [];
   app.addHook('onRoute', (route) => {
     openapi.collect(route);
-    const re = new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}/?$`);
+    // The router takes a path exactly (no trailing slash): `/v1/workspace/keys/` is no route, so
+    // it is 404 like any unknown path, not a 405 naming the methods of the path without the slash.
+    const re = new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const existing = routePatterns.find((p) => p.re.source === re.source);
     if (existing) methods.forEach((m) => existing.methods.add(m));
@@ -96,6 +103,11 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     const path = req.url.split('?', 1)[0] ?? '';
     const routeUrl = route.url;
     if (!(routeUrl !== undefined ? routeUrl === '/v1' || routeUrl.startsWith('/v1/') : path === '/v1' || path.startsWith('/v1/'))) return;
+    // The router lets a last parameter be empty (`DELETE /v1/workspace/keys/` reaches `…/keys/:id`
+    // with id ''): that is a trailing slash on a collection, no route (issue 41, finding 10).
+    if (routeUrl !== undefined && Object.values((req.params ?? {}) as Record<string, unknown>).some((v) => v === '')) {
+      throw new ApiError('NOT_FOUND', `No route ${req.method} ${path}.`);
+    }
     // Answers under /v1 may show secrets (a new key, the signing secret) and always show one
     // workspace's data: no cache keeps them (issue 32, finding 10). Streams and content set their own.
     reply.header('cache-control', 'no-store');
@@ -122,12 +134,18 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     // A workspace's own limits (set by an operator) replace the configuration's, class by class;
     // another process's change shows within the authentication cache's second.
     const limits = req.auth?.rateLimits ? { ...config.rateLimits, ...req.auth.rateLimits } : config.rateLimits;
-    const decision = await checkRateLimit(opts.rateLimitCounter, limits, rateClass, subject);
+    // A key's requests count for its workspace too (its live keys times the limit), so that
+    // replacing keys does not give fresh windows (issue 41, finding 3).
+    const workspace = req.auth?.liveKeys !== undefined ? { id: req.auth.workspaceId, liveKeys: req.auth.liveKeys } : undefined;
+    const decision = await checkRateLimit(opts.rateLimitCounter, limits, rateClass, subject, Date.now(), workspace);
     reply.headers(decision.headers);
     // The limit is checked before the key: requests without a valid key are counted per client
     // address (decisions §4), so guessing keys is throttled like any other traffic.
     if (!decision.allowed) {
-      throw new ApiError('RATE_LIMITED', `Rate limit of ${limits[rateClass]} requests per minute exceeded; retry after ${decision.retryAfterSec} s.`, {
+      const what = decision.refusedBy === 'workspace'
+        ? `Rate limit of this workspace's keys together (${decision.refusedLimit} requests per minute: ${limits[rateClass]} per live key) exceeded`
+        : `Rate limit of ${limits[rateClass]} requests per minute exceeded`;
+      throw new ApiError('RATE_LIMITED', `${what}; retry after ${decision.retryAfterSec} s.`, {
         retryAfter: decision.retryAfterSec,
         headers: { 'retry-after': String(decision.retryAfterSec) },
       });
@@ -200,6 +218,9 @@ function requestId(): string {
 
 function toApiError(err: FastifyError | ApiError | Error): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof StoreUnavailableError) {
+    return new ApiError('UNAVAILABLE', 'The store does not answer; retry shortly.', { headers: { 'retry-after': String(STORE_RETRY_AFTER_SEC) } });
+  }
   const fe = err as FastifyError & { validationContext?: string };
   if (fe.validation) {
     return new ApiError('VALIDATION_FAILED', 'The request is not valid; see details.', {

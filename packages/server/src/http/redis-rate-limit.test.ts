@@ -18,12 +18,17 @@ test('Redis counters: two processes share one limit; rejected requests do not co
   const b = new RedisRateLimitCounter(REDIS_URL, prefix);
   try {
     const window = Math.floor(Date.now() / 60_000) * 60_000;
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).take('key:1', window, 7)));
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).take([{ key: 'key:1', limit: 7 }], window)));
     assert.equal(results.filter((r) => r.allowed).length, 7);
-    const again = await a.take('key:1', window, 7);
-    assert.deepEqual(again, { allowed: false, count: 7 });
-    const other = await b.take('key:2', window, 7);
-    assert.deepEqual(other, { allowed: true, count: 1 });
+    const again = await a.take([{ key: 'key:1', limit: 7 }], window);
+    assert.deepEqual(again, { allowed: false, counts: [7] });
+    const other = await b.take([{ key: 'key:2', limit: 7 }], window);
+    assert.deepEqual(other, { allowed: true, counts: [1] });
+    // Two windows at once: counted in both, or (one at its limit) in neither.
+    assert.deepEqual(await a.take([{ key: 'key:4', limit: 5 }, { key: 'ws:1', limit: 2 }], window), { allowed: true, counts: [1, 1] });
+    assert.deepEqual(await b.take([{ key: 'key:5', limit: 5 }, { key: 'ws:1', limit: 2 }], window), { allowed: true, counts: [1, 2] });
+    assert.deepEqual(await a.take([{ key: 'key:6', limit: 5 }, { key: 'ws:1', limit: 2 }], window), { allowed: false, counts: [0, 2] });
+    assert.deepEqual(await a.take([{ key: 'key:6', limit: 5 }], window), { allowed: true, counts: [1] }, 'the refused request was not counted');
     const limits = { upload: 10, reportCreation: 20, jobStatus: 60, files: 30, entities: 30, credits: 100, default: 2 };
     const d1 = await checkRateLimit(a, limits, 'default', 'key:3', window + 1000);
     const d2 = await checkRateLimit(b, limits, 'default', 'key:3', window + 1000);

@@ -3,6 +3,7 @@
 // discriminator keeps errors pointed at the branch the client meant), nullable fields, and the
 // list envelope of decisions §1.
 import { Type, type TSchema, type TProperties, type Static } from 'typebox';
+import { NO_CONTROLS_PATTERN } from '../control-chars.ts';
 
 export const Strict = <P extends TProperties>(properties: P, options: Record<string, unknown> = {}) =>
   Type.Object(properties, { additionalProperties: false, ...options });
@@ -38,3 +39,10 @@ export const ListQuery = Strict({
 
 export const IdParams = Strict({ id: Type.String({ minLength: 1, maxLength: 256 }) });
 export type IdParams = Static<typeof IdParams>;
+
+/**
+ * A label or name a client writes: 1 to 64 characters, none of them a control character (a
+ * terminal printing it would obey it: issue 41, finding 9).
+ */
+export const LabelText = (options: Record<string, unknown> = {}) =>
+  Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROLS_PATTERN, ...options });

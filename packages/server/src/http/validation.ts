@@ -5,6 +5,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../errors.ts';
+import { NO_CONTROLS_MESSAGE, NO_CONTROLS_PATTERN } from '../control-chars.ts';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under Node's ESM interop.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -62,6 +63,8 @@ export function ajvDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
       message = 'must be one of the allowed type values';
     } else if (e.keyword === 'enum') {
       message = `must be one of: ${(e.params.allowedValues as unknown[]).map(String).join(', ')}`;
+    } else if (e.keyword === 'pattern' && e.params.pattern === NO_CONTROLS_PATTERN) {
+      message = NO_CONTROLS_MESSAGE;
     } else if (e.keyword === 'const') {
       message = `must be ${JSON.stringify(e.params.allowedValue)}`;
     }

@@ -3,6 +3,7 @@
 // webhook. The dispatcher (webhooks/) sends them.
 import type { Sql } from '../store/sql.ts';
 import { newId, nowIso } from '../ids.ts';
+import { destinationKey } from '../webhooks/schedule.ts';
 
 /** The webhook event written with the terminal state; null when the job asked for no webhook. */
 export interface OutboxEvent {
@@ -24,8 +25,8 @@ export async function writeOutbox(tx: Sql, workspaceId: string, jobId: string, t
   await tx.run('INSERT INTO events (id, workspace_id, job_id, type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)', eventId, workspaceId, jobId, outbox.type, body, createdAt);
   if (!outbox.webhook) return;
   await tx.run(
-    `INSERT INTO webhook_deliveries (id, workspace_id, event_id, job_id, url, headers_json, status, attempts, next_attempt_at, created_at, updated_at, seq)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'pending', 0, ?7, ?8, ?8, nextval('rapport_seq'))`,
-    newId('dlv'), workspaceId, eventId, jobId, outbox.webhook.url, JSON.stringify(outbox.webhook.headers ?? {}), Date.now(), createdAt,
+    `INSERT INTO webhook_deliveries (id, workspace_id, event_id, job_id, url, destination, headers_json, status, attempts, next_attempt_at, created_at, updated_at, seq)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?9, ?6, 'pending', 0, ?7, ?8, ?8, nextval('rapport_seq'))`,
+    newId('dlv'), workspaceId, eventId, jobId, outbox.webhook.url, JSON.stringify(outbox.webhook.headers ?? {}), Date.now(), createdAt, destinationKey(outbox.webhook.url),
   );
 }

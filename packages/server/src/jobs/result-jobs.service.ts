@@ -1,6 +1,7 @@
 // Result jobs of every kind (registered-kinds.ts): validate what the schema cannot, check references in
 // the caller's workspace, create the job (with credits and idempotency, jobs.service.ts), and
 // read its result, evidence and standalone HTML.
+import type { RenderPool } from '../render/render-pool.ts';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import type { AuthContext } from '../workspace/auth.ts';
 import type { Member } from './job-request.schemas.ts';
@@ -21,7 +22,9 @@ export interface ResultJobDeps {
   results: ResultStore;
   references: ReferenceStore;
   /** The recordings a result's pairs share: their turns are drawn in its HTML file. */
-  media: Pick<MediaStore, 'get'>;
+  media: Pick<MediaStore, 'getRow'>;
+  /** Where the HTML file is made, off the event loop. */
+  render: Pick<RenderPool, 'run'>;
   /** WEBHOOK_ALLOW_PRIVATE and WEBHOOK_REQUIRE_HTTPS: a webhook URL they refuse is a 400 at creation. */
   webhookRules: DestinationRules;
 }
@@ -87,8 +90,9 @@ export class ResultJobService {
   }
 
   /** The result as one standalone HTML file. */
-  html(kind: JobKind, auth: AuthContext, id: string): Promise<string> {
-    return resultHtml(this.deps.results, this.deps.media, auth, id, kind.type, kind.names.result);
+  /** The result as one standalone HTML file, UTF-8. */
+  html(kind: JobKind, auth: AuthContext, id: string): Promise<Buffer> {
+    return resultHtml(this.deps.results, this.deps.media, this.deps.render, auth, id, kind.type, kind.names.result);
   }
 
   /** The payload once the job succeeded; `null` while queued/running and when it failed. */

@@ -2,7 +2,7 @@
 // requests, type the code and build the OpenAPI document. The parts every job kind shares (members,
 // selectors, webhook, receipt, result document) are in jobs/job-request.schemas.ts.
 import { Type, type Static } from 'typebox';
-import { Nullable, Strict } from '../http/schema-helpers.ts';
+import { LabelText, Nullable, Strict } from '../http/schema-helpers.ts';
 import { Member, ResolvedMember, ResultDocument, WebhookTarget } from '../jobs/job-request.schemas.ts';
 
 /** decisions §5: a group holds 1 to 20 members; in the schema, so a huge group costs no per-item work after it. */
@@ -13,7 +13,7 @@ export const MatchingJobRequest = Strict({
   target: Member,
   context: Type.Literal('behavioral_compatibility'),
   idempotencyKey: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  label: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  label: Type.Optional(LabelText()),
   webhook: Type.Optional(WebhookTarget),
 });
 export type MatchingJobRequest = Static<typeof MatchingJobRequest>;

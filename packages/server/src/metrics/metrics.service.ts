@@ -41,9 +41,12 @@ export class MetricsService {
     const entity = await this.deps.entities.get(auth.workspaceId, id);
     if (!entity) throw new ApiError('NOT_FOUND', `No entity ${id}.`);
     const appearances: EntityMetrics['appearances'] = [];
+    // One read of the speakers of every media it appears in, without their segments, turns or
+    // transcripts: before, each appearance parsed its media's whole row on the event loop (16
+    // appearances in hour-long recordings held it 1.2 to 1.4 s).
+    const speakers = await this.deps.media.readySpeakers(auth.workspaceId, entity.appearances.map((a) => a.mediaId));
     for (const a of entity.appearances) {
-      const m = await this.deps.media.get(auth.workspaceId, a.mediaId);
-      const speaker = m?.analysisStatus === 'ready' ? m.analysis?.speakers[a.speakerIndex] : undefined;
+      const speaker = speakers.get(a.mediaId)?.[a.speakerIndex];
       if (speaker) appearances.push({ mediaId: a.mediaId, speakerIndex: a.speakerIndex, metrics: speaker.metrics as SpeakerMeasures });
     }
     const usable = appearances.filter((a) => a.metrics.speechSec > 0);

@@ -74,4 +74,19 @@ describe('measurements', () => {
     assert.ok(pitch > 30 && pitch < 36, `the profile's pitch lies between its appearances' (${pitch})`);
     assert.equal((await get(`/v1/entities/${newId('ent')}/metrics`)).statusCode, 404);
   });
+
+  it("of an entity: reads only its appearances' speakers, not their media's transcripts (issue 41)", async () => {
+    const entityId = newId('ent');
+    const media = await upload(wavFile(2), 'hour.wav');
+    await t.services.stores.media.completeAnalysis(media.id, analysis(metrics(10, 30), metrics(5, 50)), [
+      { speakerIndex: 0, entityId, speechSec: 10, create: { voiceprint: [1, 0], label: null } },
+      { speakerIndex: 1, entityId: newId('ent'), speechSec: 5, create: { voiceprint: [0, 1], label: null } },
+    ]);
+    // A transcript column no reader of the measurements may parse (an hour's 20,000 cues were
+    // parsed, with the whole analysis, for every appearance on the event loop: 1 to 2 s for 20).
+    await t.sql.run('UPDATE media SET transcript_json = ? WHERE id = ?', '{not json', media.id);
+    const res = await get(`/v1/entities/${entityId}/metrics`);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(json<EntityMetrics>(res).appearances.map((a) => [a.mediaId, a.metrics.speechSec]), [[media.id, 10]]);
+  });
 });

@@ -1,13 +1,13 @@
 // Report jobs (decisions §9): one target, profiled alone.
 import { Type, type Static } from 'typebox';
-import { Nullable, Strict } from '../http/schema-helpers.ts';
+import { LabelText, Nullable, Strict } from '../http/schema-helpers.ts';
 import { Member, ResolvedMember, ResultDocument, WebhookTarget } from '../jobs/job-request.schemas.ts';
 
 export const ReportJobRequest = Strict({
   target: Member,
   context: Type.Optional(Type.Literal('behavioral_profile')),
   idempotencyKey: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  label: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  label: Type.Optional(LabelText()),
   webhook: Type.Optional(WebhookTarget),
 });
 export type ReportJobRequest = Static<typeof ReportJobRequest>;

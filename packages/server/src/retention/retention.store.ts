@@ -10,7 +10,7 @@
 // not, passing over those another sweep holds.
 import type { Sql } from '../store/sql.ts';
 import { nowIso } from '../ids.ts';
-import { placeholders } from '../store/sql.ts';
+import { jsonList } from '../store/sql.ts';
 
 /** What one batch removed. */
 export interface SweptBatch {
@@ -38,8 +38,8 @@ export class SqlRetentionStore implements RetentionStore {
         cutoffIso, limit,
       )).map((r) => r.id);
       if (ids.length === 0) return 0;
-      await tx.run(`DELETE FROM delivery_attempts WHERE delivery_id IN (${placeholders(ids.length)})`, ...ids);
-      return tx.run(`DELETE FROM webhook_deliveries WHERE id IN (${placeholders(ids.length)})`, ...ids);
+      await tx.run(`DELETE FROM delivery_attempts WHERE ${tx.dialect.inJsonList('delivery_id')}`, jsonList(ids));
+      return tx.run(`DELETE FROM webhook_deliveries WHERE ${tx.dialect.inJsonList('id')}`, jsonList(ids));
     });
     const events = await this.db.run(
       `DELETE FROM events WHERE id IN (SELECT ev.id FROM events ev WHERE ev.created_at < ?

@@ -50,7 +50,8 @@ export async function migrateStore(dataDir: string, url: string, schema = 'publi
   const file = path.join(dataDir, 'rapport.db');
   if (!existsSync(file)) throw new MigrateStoreError(`no embedded store at ${file}`);
   const sqlite = await SqliteDatabase.open(file);
-  const pg = await PgDb.open(url, schema === 'public' ? { max: 2 } : { schema, max: 2 });
+  // A bulk copy: statements may take longer than a request's (DATABASE_TIMEOUT_SEC).
+  const pg = await PgDb.open(url, schema === 'public' ? { max: 2, timeoutMs: 120_000 } : { schema, max: 2, timeoutMs: 120_000 });
   try {
     const report = await pg.transaction(async (tx) => {
       // A service that opened the new store made its own keys; the embedded store's are kept, so

@@ -267,4 +267,15 @@ ALTER TABLE workspaces ADD COLUMN older_secret_expires_at BIGINT;
 `,
     },
   },
+  {
+    // The destination (URL origin) of each delivery, which the dispatcher's limits are counted
+    // by: its query of due deliveries leaves out saturated destinations, not URLs (issue 41,
+    // finding 1: with a distinct URL per job to one dead receiver, each cost a candidate). Rows
+    // written before have none and count by their URL.
+    version: 12,
+    sql: {
+      sqlite: 'ALTER TABLE webhook_deliveries ADD COLUMN destination TEXT;',
+      pg: 'ALTER TABLE webhook_deliveries ADD COLUMN IF NOT EXISTS destination TEXT;',
+    },
+  },
 ];

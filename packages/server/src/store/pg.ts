@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { randomToken } from '../ids.ts';
 import { MIGRATIONS, PG_VERSIONS_BEFORE_34, migrationSql } from './migrations.ts';
-import { isTransientConflict, POSTGRES_DIALECT, TRANSIENT_ATTEMPTS, type Sql, type SqlDatabase } from './sql.ts';
+import { isTransientConflict, POSTGRES_DIALECT, StoreUnavailableError, TRANSIENT_ATTEMPTS, type Sql, type SqlDatabase } from './sql.ts';
 
 /** A parameter: those of sql.ts, and arrays for the statements written for PostgreSQL alone (unnest). */
 export type PgValue = string | number | boolean | null | readonly (string | number | null)[];
@@ -76,6 +76,9 @@ function param(v: PgValue): PgValue {
  * is run again (a transaction is retried whole).
  */
 const PREPARED_MAX = 500;
+
+/** PgOptions.timeoutMs when not given (DATABASE_TIMEOUT_SEC's default). */
+const DEFAULT_TIMEOUT_MS = 5000;
 let prepared = new Map<string, string>();
 let generation = 0;
 
@@ -97,6 +100,33 @@ function outdatedPlan(err: unknown): boolean {
   return true;
 }
 
+/** Socket errors that say the server is out of reach (refused, reset, unreachable, timed out). */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+
+/**
+ * Whether `err` says PostgreSQL cannot be reached now rather than that the statement is wrong:
+ * a socket error, a connection the server or the network ended, a connect or query timeout of
+ * the pool, or the server's own "connection exception" (class 08), shutdown (57P01–57P03) and
+ * too-many-connections (53300) codes.
+ */
+export function isUnavailable(err: unknown): boolean {
+  if (err instanceof StoreUnavailableError) return true;
+  const e = err as { code?: unknown; message?: unknown; errors?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (NETWORK_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
+  // Several addresses tried (localhost as ::1 and 127.0.0.1): each refused.
+  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every(isUnavailable)) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable)/.test(message);
+}
+
+/** `err`, as a StoreUnavailableError when it says the store is out of reach. */
+function classified(err: unknown): unknown {
+  if (err instanceof StoreUnavailableError || !isUnavailable(err)) return err;
+  return new StoreUnavailableError(`PostgreSQL does not answer: ${(err as Error).message || String(err)}`, { cause: err });
+}
+
 class Exec implements PgExec {
   readonly dialect = POSTGRES_DIALECT;
   protected readonly q: pg.Pool | pg.PoolClient;
@@ -106,6 +136,13 @@ class Exec implements PgExec {
     this.inTransaction = inTransaction;
   }
   private async query(text: string, params: PgValue[]) {
+    try {
+      return await this.send(text, params);
+    } catch (err) {
+      throw classified(err);
+    }
+  }
+  private async send(text: string, params: PgValue[]) {
     const sql = dollars(text);
     if (params.length === 0) return this.q.query(sql);
     const values = params.map(param);
@@ -144,7 +181,7 @@ const ONE_LIST = 'versions of store/migrations.ts';
  * own numbering, PG_VERSIONS_BEFORE_34) as the versions of the one list: once, in one transaction,
  * under the caller's advisory lock. The table's comment tells which numbering its rows follow.
  */
-async function numberAsOneList(client: pg.PoolClient): Promise<void> {
+async function numberAsOneList(client: pg.ClientBase): Promise<void> {
   const found = await client.query<{ present: string | null; numbering: string | null }>(
     "SELECT to_regclass('schema_migrations')::text AS present, obj_description(to_regclass('schema_migrations'), 'pg_class') AS numbering",
   );
@@ -176,6 +213,12 @@ export interface PgOptions {
   schema?: string;
   max?: number;
   /**
+   * The longest wait for a connection (connect, or a free one of the pool) and for a statement's
+   * answer, in milliseconds; past it the statement fails as StoreUnavailableError and its
+   * connection is given up. Default 5000; 0: no limit (bulk copies). Migrations run without it.
+   */
+  timeoutMs?: number;
+  /**
    * Whether the statements that write job events announce them with NOTIFY (default true); false
    * where Redis carries them (job-event-bus.redis.ts), which spares each writing transaction the
    * lock PostgreSQL takes at the commit of one that notifies.
@@ -194,8 +237,11 @@ export class PgDb extends Exec implements SqlDatabase {
   /** Tells this connection pool's own notifications from other processes'. */
   readonly origin = randomToken(12);
 
-  private constructor(pool: pg.Pool, url: string, schema: string, notifyJobEvents: boolean) {
+  private readonly connectTimeoutMs: number;
+
+  private constructor(pool: pg.Pool, url: string, schema: string, notifyJobEvents: boolean, connectTimeoutMs: number) {
     super(pool, false);
+    this.connectTimeoutMs = connectTimeoutMs;
     this.pool = pool;
     this.url = url;
     this.schema = schema;
@@ -207,16 +253,25 @@ export class PgDb extends Exec implements SqlDatabase {
   static async open(url: string, opts: PgOptions = {}): Promise<PgDb> {
     const schema = opts.schema ?? 'public';
     if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const pool = new pg.Pool({
       connectionString: url,
       max: opts.max ?? 10,
       types,
       application_name: APPLICATION_NAME,
       ...(opts.schema ? { options: `-c search_path=${schema}` } : {}),
+      // A PostgreSQL that hangs (connection open, no answer) fails each statement within the
+      // timeout instead of holding every request until the HTTP idle timeout (issue 41, finding 5):
+      // a connect, a wait for a free connection and a statement each wait at most this long. A
+      // connection whose statement timed out is ended by the pool, so the pool heals by itself
+      // once the server answers again. Keepalive finds a peer that went away without a word.
+      ...(timeoutMs > 0 ? { connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs } : {}),
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     // An idle connection that the server drops must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
-    const db = new PgDb(pool, url, schema, opts.notifyJobEvents !== false);
+    const db = new PgDb(pool, url, schema, opts.notifyJobEvents !== false, timeoutMs);
     try {
       await db.migrate(opts.schema !== undefined);
     } catch (err) {
@@ -227,7 +282,9 @@ export class PgDb extends Exec implements SqlDatabase {
   }
 
   private async migrate(createSchema: boolean): Promise<void> {
-    const client = await this.pool.connect();
+    // A connection of its own, without the statement timeout: a migration, and the wait for
+    // another process's, may take longer than a request's statement.
+    const client = await this.dedicated();
     try {
       // Session-level lock: a second process waits here until the first has migrated, then
       // finds every version applied. The schema is created under it too: CREATE SCHEMA IF NOT
@@ -251,7 +308,7 @@ export class PgDb extends Exec implements SqlDatabase {
       }
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-      client.release();
+      await client.end().catch(() => undefined);
     }
   }
 
@@ -262,7 +319,12 @@ export class PgDb extends Exec implements SqlDatabase {
    */
   override async transaction<T>(fn: (tx: PgExec) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const client = await this.pool.connect();
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (err) {
+        throw classified(err);
+      }
       let broken = false;
       try {
         await client.query('BEGIN');
@@ -270,6 +332,12 @@ export class PgDb extends Exec implements SqlDatabase {
         await client.query('COMMIT');
         return out;
       } catch (err) {
+        // A connection that failed or timed out is given up as it is: a ROLLBACK on it would
+        // only wait again (the server rolls back the transaction of a connection that ends).
+        if (isUnavailable(err)) {
+          broken = true;
+          throw classified(err);
+        }
         await client.query('ROLLBACK').catch(() => {
           broken = true;
         });
@@ -284,9 +352,13 @@ export class PgDb extends Exec implements SqlDatabase {
     }
   }
 
-  /** A connection of its own, for LISTEN (the caller releases it). */
+  /** A connection of its own, for LISTEN and migrations, without a statement timeout (the caller ends it). */
   async dedicated(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.url, types, application_name: APPLICATION_NAME, ...(this.schema !== 'public' ? { options: `-c search_path=${this.schema}` } : {}) });
+    const client = new pg.Client({
+      connectionString: this.url, types, application_name: APPLICATION_NAME, keepAlive: true, keepAliveInitialDelayMillis: 10_000,
+      ...(this.connectTimeoutMs > 0 ? { connectionTimeoutMillis: this.connectTimeoutMs } : {}),
+      ...(this.schema !== 'public' ? { options: `-c search_path=${this.schema}` } : {}),
+    });
     client.on('error', () => undefined);
     await client.connect();
     return client;

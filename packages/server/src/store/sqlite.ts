@@ -26,6 +26,9 @@ interface PendingTransaction {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
+/** Prepared statements kept per connection (the PostgreSQL adapter's PREPARED_MAX is the same). */
+const STATEMENTS_MAX = 500;
+
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = SQLITE_DIALECT;
   readonly file: string;
@@ -118,13 +121,32 @@ export class SqliteDatabase implements SqlDatabase {
     }
   }
 
+  /**
+   * Statements are prepared once per text and kept, the most recently used STATEMENTS_MAX of
+   * them (as the PostgreSQL adapter bounds its prepared statements): the service's SQL is a fixed
+   * set of texts, and a text built from data (a list of values) cannot fill the memory. Before
+   * issue 41 (finding 6) the cache had no bound: 2,560 texts of the webhook dispatcher's list of
+   * saturated URLs held 780 MB.
+   */
   private prepare(sql: string): StatementSync {
     let stmt = this.statements.get(sql);
-    if (!stmt) {
+    if (stmt) {
+      // Most recently used last: a Map iterates in insertion order.
+      this.statements.delete(sql);
+    } else {
       stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
+      if (this.statements.size >= STATEMENTS_MAX) {
+        const oldest = this.statements.keys().next();
+        if (!oldest.done) this.statements.delete(oldest.value);
+      }
     }
+    this.statements.set(sql, stmt);
     return stmt;
+  }
+
+  /** How many prepared statements are kept now (tests). */
+  get cachedStatements(): number {
+    return this.statements.size;
   }
 
   private getNow<T>(sql: string, params: SqlValue[]): T | undefined {

@@ -9,13 +9,18 @@
 import { randomToken } from '../ids.ts';
 import { deliverOnce, type AttemptOutcome, type DeliveryRequest } from './deliver.ts';
 import { DestinationLimiter, nextAttemptDelayMs } from './schedule.ts';
-import type { ClaimedDelivery, DeliveryStatus, RetrySchedule, WebhookStore } from './webhooks.store.ts';
+import type { ClaimedDelivery, DeliveryStatus, DueCandidate as Candidate, RetrySchedule, WebhookStore } from './webhooks.store.ts';
 
 export interface DispatcherOptions {
   /** Attempts in flight at once, all destinations together. */
   maxInFlight: number;
   /** Attempts in flight at once per destination (URL origin). */
   perDestination: number;
+  /**
+   * Attempts in flight at once per workspace: one workspace's dead receivers can hold at most
+   * this many of the `maxInFlight` slots, the rest stay for the others (issue 41, finding 1).
+   */
+  perWorkspace: number;
   /**
    * How long a claim holds a delivery. Longer than the attempt timeout, so a live process never
    * loses a delivery it is still sending; after it, a crashed process's delivery is sent again.
@@ -34,6 +39,7 @@ export interface DispatcherOptions {
 export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
   maxInFlight: 64,
   perDestination: 8,
+  perWorkspace: 32,
   leaseMs: 30_000,
   pollMs: 500,
   timeoutMs: 10_000,
@@ -44,10 +50,6 @@ export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
 /** Due deliveries read per query. */
 const CANDIDATE_BATCH = 256;
 
-interface Candidate {
-  id: string;
-  url: string;
-}
 
 export interface DispatcherDeps {
   store: WebhookStore;
@@ -77,6 +79,8 @@ export class WebhookDispatcher {
   #candidates: Candidate[] = [];
   #timer: NodeJS.Timeout | null = null;
   readonly #inFlight = new Map<Promise<void>, ClaimedDelivery>();
+  /** Attempts in flight per workspace (perWorkspace). */
+  readonly #byWorkspace = new Map<string, number>();
   /** Claims handed back at close: their late outcomes are not recorded. */
   readonly #abandoned = new Set<ClaimedDelivery>();
 
@@ -160,32 +164,44 @@ export class WebhookDispatcher {
   async #fill(refresh: boolean): Promise<void> {
     const { store } = this.#deps;
     const now = Date.now();
-    // URLs whose destination is at its limit; left out of the next query so that a flood of
-    // deliveries to one slow receiver cannot hide other receivers' deliveries behind it.
+    // Destinations (URL origins) and workspaces at their limit; left out of the next query, so
+    // that a flood of deliveries to one slow receiver, or of one workspace, costs one candidate
+    // and cannot hide the others' deliveries behind it (issue 41, finding 1: the set was keyed by
+    // URL while the limit was by origin, so a distinct URL per job cost a candidate each).
     const saturated = new Set<string>();
-    let queriedWith = -1; // saturated.size when the store was last read in this pass
+    const full = new Set<string>();
+    let queriedWith = -1; // saturated.size + full.size when the store was last read in this pass
     let read = refresh || this.#candidates.length === 0;
     for (let round = 0; round < 10 && this.#running; round++) {
       const free = this.#opts.maxInFlight - this.#inFlight.size;
       if (free <= 0) return;
       if (read) {
-        if (queriedWith === saturated.size) return; // read already, nothing new to leave out
-        this.#candidates = await store.dueCandidates(now, [...saturated], CANDIDATE_BATCH);
-        queriedWith = saturated.size;
+        if (queriedWith === saturated.size + full.size) return; // read already, nothing new to leave out
+        this.#candidates = await store.dueCandidates(now, { destinations: [...saturated], workspaces: [...full] }, CANDIDATE_BATCH, this.#opts.perWorkspace);
+        queriedWith = saturated.size + full.size;
         read = false;
         if (this.#candidates.length === 0) return;
       }
-      // Destination slots first, then one transaction claims every delivery that got one.
+      // Workspace and destination slots first, then one transaction claims every delivery that got one.
       const picked = new Map<string, () => void>();
       const rest: Candidate[] = [];
       for (const candidate of this.#candidates) {
-        if (picked.size < free && !saturated.has(candidate.url)) {
-          const release = this.#limiter.tryAcquire(candidate.url);
-          if (release) {
-            picked.set(candidate.id, release);
-            continue;
+        if (picked.size < free && !saturated.has(candidate.destination) && !full.has(candidate.workspaceId)) {
+          const ownRelease = this.#takeWorkspaceSlot(candidate.workspaceId);
+          if (!ownRelease) {
+            full.add(candidate.workspaceId);
+          } else {
+            const release = this.#limiter.tryAcquire(candidate.url);
+            if (release) {
+              picked.set(candidate.id, () => {
+                release();
+                ownRelease();
+              });
+              continue;
+            }
+            ownRelease();
+            saturated.add(candidate.destination);
           }
-          saturated.add(candidate.url);
         }
         rest.push(candidate);
       }
@@ -207,6 +223,21 @@ export class WebhookDispatcher {
       if (this.#candidates.length === 0 || refresh) read = true;
       else return;
     }
+  }
+
+  /** A slot of the workspace's perWorkspace, and its release; null when they are all taken. */
+  #takeWorkspaceSlot(workspaceId: string): (() => void) | null {
+    const n = this.#byWorkspace.get(workspaceId) ?? 0;
+    if (n >= this.#opts.perWorkspace) return null;
+    this.#byWorkspace.set(workspaceId, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.#byWorkspace.get(workspaceId) ?? 1) - 1;
+      if (left <= 0) this.#byWorkspace.delete(workspaceId);
+      else this.#byWorkspace.set(workspaceId, left);
+    };
   }
 
   #launch(claim: ClaimedDelivery, release: () => void): void {

@@ -6,7 +6,7 @@
 // lease runs out (at least once).
 // A claim is one UPDATE guarded by the due-and-unleased condition, so of several dispatcher
 // processes exactly one takes an attempt; its log row is written in the same transaction.
-import { placeholders, type Sql } from '../store/sql.ts';
+import { jsonList, type Sql } from '../store/sql.ts';
 import { nowIso } from '../ids.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import type { AttemptOutcome } from './deliver.ts';
@@ -14,6 +14,21 @@ import type { AttemptOutcome } from './deliver.ts';
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 /** How an attempt ended; `in_flight` until recorded, `interrupted` when its process stopped. */
 export type AttemptResult = 'succeeded' | 'failed' | 'refused' | 'gone' | 'in_flight' | 'interrupted';
+
+/** A due delivery, not claimed yet. */
+export interface DueCandidate {
+  id: string;
+  url: string;
+  workspaceId: string;
+  /** What its destination limit counts by (the URL's origin; the URL for rows written before it was kept). */
+  destination: string;
+}
+
+/** Destinations and workspaces at their limits, whose deliveries a read of due ones leaves out. */
+export interface DueExclusions {
+  destinations: readonly string[];
+  workspaces: readonly string[];
+}
 
 /** A delivery claimed for one attempt, with everything needed to send it. */
 export interface ClaimedDelivery {
@@ -169,8 +184,12 @@ export function toClaimed(r: DeliveryRow, body: string, now: number): ClaimedDel
 }
 
 export interface WebhookStore {
-  /** Due deliveries, oldest due first, leaving out those whose URL is in `excludeUrls` (saturated destinations). */
-  dueCandidates(now: number, excludeUrls: readonly string[], limit: number): Promise<{ id: string; url: string }[]>;
+  /**
+   * Due deliveries, taking turns between workspaces: the oldest due of each workspace, then the
+   * second of each, and so on (at most `perWorkspace` of one), leaving out those to a destination
+   * in `exclude.destinations` or of a workspace in `exclude.workspaces` (at their limits).
+   */
+  dueCandidates(now: number, exclude: DueExclusions, limit: number, perWorkspace: number): Promise<DueCandidate[]>;
   /** When the next delivery becomes due (ms), or null when none is pending without a live lease. */
   nextDueAt(now: number): Promise<number | null>;
   /** Takes one delivery for one attempt, or null when another process holds it or it is no longer due. */
@@ -198,13 +217,21 @@ export class SqlWebhookStore implements WebhookStore {
     this.db = db;
   }
 
-  async dueCandidates(now: number, excludeUrls: readonly string[], limit: number): Promise<{ id: string; url: string }[]> {
-    const excluded = excludeUrls.length > 0 ? `AND url NOT IN (${placeholders(excludeUrls.length)})` : '';
-    return this.db.all<{ id: string; url: string }>(
-      `SELECT id, url FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
-       ${excluded} ORDER BY next_attempt_at, seq LIMIT ?`,
-      now, now, ...excludeUrls, limit,
+  async dueCandidates(now: number, exclude: DueExclusions, limit: number, perWorkspace: number): Promise<DueCandidate[]> {
+    // Each workspace's due deliveries numbered by age; read by that number first, so that one
+    // workspace's thousand due deliveries come after every other workspace's oldest (issue 41,
+    // finding 1). The lists are one JSON parameter each: one statement text (finding 6).
+    const rows = await this.db.all<{ id: string; url: string; workspace_id: string; destination: string }>(
+      `SELECT id, url, workspace_id, destination FROM (
+         SELECT id, url, workspace_id, COALESCE(destination, url) AS destination, next_attempt_at, seq,
+           ROW_NUMBER() OVER (PARTITION BY workspace_id ORDER BY next_attempt_at, seq) AS turn
+         FROM webhook_deliveries
+         WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+           AND NOT ${this.db.dialect.inJsonList('COALESCE(destination, url)')} AND NOT ${this.db.dialect.inJsonList('workspace_id')}
+       ) due WHERE turn <= ? ORDER BY turn, next_attempt_at, seq LIMIT ?`,
+      now, now, jsonList(exclude.destinations), jsonList(exclude.workspaces), perWorkspace, limit,
     );
+    return rows.map((r) => ({ id: r.id, url: r.url, workspaceId: r.workspace_id, destination: r.destination }));
   }
 
   async nextDueAt(now: number): Promise<number | null> {

@@ -7,6 +7,12 @@ export interface AuthContext {
   scope: KeyScope;
   /** The workspace's own rate limits, where an operator set them (decisions §4). */
   rateLimits?: RateLimitOverrides;
+  /**
+   * How many live keys the workspace had when this key was looked up: its requests of a minute
+   * may reach the limit times this many (decisions §4, issue 41 finding 3). Absent for a content
+   * link's token.
+   */
+  liveKeys?: number;
 }
 
 export function requireAuth(auth: AuthContext | null): AuthContext {

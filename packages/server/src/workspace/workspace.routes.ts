@@ -5,7 +5,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import type { Services } from '../compose/services.ts';
 import { requireAuth } from './auth.ts';
 import { ApiError } from '../errors.ts';
-import { ListOf, ListQuery, Nullable, Strict } from '../http/schema-helpers.ts';
+import { ListOf, ListQuery, LabelText, Nullable, Strict } from '../http/schema-helpers.ts';
 import { decodeCursor, encodeCursor, InvalidCursor } from '../store/cursor.ts';
 import type { ApiKeyRecord, SigningSecrets } from './workspace.store.ts';
 
@@ -37,7 +37,7 @@ const CreatedApiKey = Strict({ ...ApiKey.properties, apiKey: Type.String({ descr
 
 const CreateKeyBody = Strict({
   scope: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('standard')], { default: 'standard' })),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  name: Type.Optional(LabelText()),
 });
 type CreateKeyBody = Static<typeof CreateKeyBody>;
 

@@ -74,7 +74,7 @@ export class WorkspaceService {
       this.authCache.delete(apiKey);
       return null;
     }
-    const auth: AuthContext = { workspaceId: key.workspaceId, keyId: key.id, scope: key.scope, ...(key.rateLimits ? { rateLimits: key.rateLimits } : {}) };
+    const auth: AuthContext = { workspaceId: key.workspaceId, keyId: key.id, scope: key.scope, liveKeys: key.liveKeys, ...(key.rateLimits ? { rateLimits: key.rateLimits } : {}) };
     // A key revoked here while it was being looked up may have been read before the revoke: not remembered.
     if (revocations !== this.revocations) return auth;
     if (this.authCache.size >= AUTH_CACHE_MAX) this.authCache.clear();

@@ -11,7 +11,7 @@ import { parseQuotas, quotasJson, QuotaExceeded, type QuotaOverrides, type Quota
 export type RateLimitOverrides = Partial<RateLimitConfig>;
 
 /** A key that authenticated, with its workspace's rate-limit overrides. */
-export type AuthenticatedKey = ApiKeyRecord & { rateLimits: RateLimitOverrides | null };
+export type AuthenticatedKey = ApiKeyRecord & { rateLimits: RateLimitOverrides | null; liveKeys: number };
 
 export type KeyScope = 'admin' | 'standard';
 
@@ -204,11 +204,13 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   async authenticate(apiKey: string): Promise<AuthenticatedKey | null> {
-    const r = await this.db.get<KeyRow & { rate_limits_json: string | null }>(
-      'SELECT k.*, w.rate_limits_json FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.hash = ? AND k.revoked_at IS NULL',
+    const r = await this.db.get<KeyRow & { rate_limits_json: string | null; live_keys: number }>(
+      `SELECT k.*, w.rate_limits_json,
+         (SELECT COUNT(*) FROM api_keys l WHERE l.workspace_id = k.workspace_id AND l.revoked_at IS NULL) AS live_keys
+       FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.hash = ? AND k.revoked_at IS NULL`,
       hashKey(apiKey),
     );
-    return r ? { ...toKey(r), rateLimits: parseRateLimits(r.rate_limits_json) } : null;
+    return r ? { ...toKey(r), rateLimits: parseRateLimits(r.rate_limits_json), liveKeys: Number(r.live_keys) } : null;
   }
 
   async getRateLimits(workspaceId: string): Promise<RateLimitOverrides | null> {

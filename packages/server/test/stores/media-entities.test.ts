@@ -179,9 +179,9 @@ for (const backend of BACKENDS) {
       const job = await s.jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 1 });
       await s.jobs.fail(job.id, { code: 'canceled', message: 'x' }, { type: 'report.failed', data: { jobId: job.id }, webhook: { url, headers: { 'x-a': '1' } } });
       const now = Date.now() + 1000;
-      const due = (await s.webhooks.dueCandidates(now, [], 100)).filter((d) => d.url === url);
+      const due = (await s.webhooks.dueCandidates(now, { destinations: [], workspaces: [] }, 100, 100)).filter((d) => d.url === url);
       assert.equal(due.length, 1);
-      assert.equal((await s.webhooks.dueCandidates(now, [url], 100)).some((d) => d.url === url), false);
+      assert.equal((await s.webhooks.dueCandidates(now, { destinations: ['http://receiver.test'], workspaces: [] }, 100, 100)).some((d) => d.url === url), false);
       const id = due[0]?.id ?? '';
       const claims = await Promise.all([s.webhooks.claim(id, 'p1', now, 30_000), s.webhooks.claim(id, 'p2', now, 30_000)]);
       const claim = claims.find((c) => c !== null);

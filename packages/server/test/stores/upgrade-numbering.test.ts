@@ -49,7 +49,8 @@ describe('a store of the release before one numbering opens in place (sqlite)', 
         await kept(stores, before);
         const rows = await storeDb(stores).all<{ version: number; n: number }>('SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version ORDER BY version');
         assert.deepEqual(rows.map((r) => ({ ...r })), MIGRATIONS.map((m) => ({ version: m.version, n: 1 })));
-        assert.equal(LAST, 11, 'the embedded store was at 11: no migration ran on this upgrade');
+        // The release before stood at 11; what came after it (12: webhook destinations, issue 41) ran once.
+        assert.ok(LAST >= 11, 'the embedded store was at 11');
       } finally {
         await stores.backend.close();
       }

@@ -136,7 +136,7 @@ for (const backend of BACKENDS) {
       const after = await store.get(workspaceId, id as string);
       assert.equal(after?.status, 'pending');
       assert.deepEqual(after?.attempts?.map((a) => a.outcome), ['interrupted']);
-      assert.equal((await store.dueCandidates(Date.now(), [], 10)).length, 1, 'claimable at once by the next process');
+      assert.equal((await store.dueCandidates(Date.now(), { destinations: [], workspaces: [] }, 10, 10)).length, 1, 'claimable at once by the next process');
     });
 
     it('keeps to the global cap and to the per-destination limit', async () => {
