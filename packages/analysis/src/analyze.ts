@@ -217,12 +217,17 @@ function analyzeFeatures(front: FrontEndOutput, durationSec: number, started: nu
     labels.forEach((l, from) => (permuted[order[from]!] = l));
     labels = permuted;
   }
+  // From the audio, a speaker left with no speech of its own (a cluster a large minimum asked for,
+  // whose frames the reconstruction gave to others) is no speaker: numbered last, it is cut off
+  // here, and a hint it was meant to meet says it was not met. A transcript's names all stay.
+  const speakerCount = guided ? speakers : segments.reduce((n, g) => Math.max(n, g.speaker + 1), 0);
+  labels = labels.slice(0, speakerCount);
   const counting = guided && guide && transcript ? overlapCounting(guide.overlaps.length, cueEdgeError(transcript, silenceEdges(f.bandDb, thresholds.stay))) : null;
   // From the audio alone, overlap is what the segmentation network hears (measured: docs/analysis-speech.md).
   const overlapsTimed = segmented ? true : (counting?.counted ?? false);
   const nuclei = syllableNuclei(f, mask);
   const turns = buildTurns(segments, f, frameSpeaker, nuclei);
-  const acoustic = acousticStats(speakers, f, frameSpeaker, nuclei);
+  const acoustic = acousticStats(speakerCount, f, frameSpeaker, nuclei);
   const metrics = computeSpeakerMetrics({ durationSec, segments, turns, acoustic, transcript, labels, overlapMeasured: overlapsTimed });
   // The cepstral voiceprint: on the speaker-disjoint folds it links voices better than the mean LDA
   // embedding of the same speakers (identity F1 0.48 against 0.17 at one threshold; issue 38 §4,
@@ -230,7 +235,7 @@ function analyzeFeatures(front: FrontEndOutput, durationSec: number, started: nu
   const extractor = options.voiceprint ?? new CepstralVoiceprint();
   // A voiceprint is of one voice: frames where the segmentation hears two are left out.
   if (segmented) voiceTrack = voiceTrack.map((x, i) => (segmented.overlapSpeaker[i]! >= 0 ? -1 : x));
-  const speakerList: SpeakerAnalysis[] = Array.from({ length: speakers }, (_, s) => {
+  const speakerList: SpeakerAnalysis[] = Array.from({ length: speakerCount }, (_, s) => {
     const own = segments.filter((g) => g.speaker === s);
     return {
       index: s,
@@ -243,7 +248,7 @@ function analyzeFeatures(front: FrontEndOutput, durationSec: number, started: nu
   });
   progress('measuring_behavior', 1);
   const elapsedSec = (performance.now() - started) / 1000;
-  const warnings = speakerCountWarnings(hint, speakers, diarization.countEvidence);
+  const warnings = speakerCountWarnings(hint, speakerCount, diarization.countEvidence);
   return {
     version: 1,
     engineVersion: ENGINE_VERSION,

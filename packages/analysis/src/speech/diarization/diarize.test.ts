@@ -224,3 +224,19 @@ test('an exact hint above what the voices say is met when the speech holds that 
   assert.equal(analyzeSamples(samples, 16000, { speakers: { exact: 12 } }).speakers.length, 12);
   assert.equal(analyzeSamples(samples, 16000, { speakers: { exact: 5 } }).speakers.length, 5);
 });
+
+test('a recording shorter than the segmentation window is analysed (the window is padded), silence or speech', () => {
+  // The built-in network takes 8 s windows of exactly 800 frames; 5 s used to fail inside onnxruntime.
+  assert.equal(analyzeSamples(new Float32Array(16000 * 5), 16000).speakers.length, 0);
+  const { samples } = synthConversation([WOMAN], 5, { seed: 2, turnSec: 3 });
+  const a = analyzeSamples(samples, 16000);
+  assert.equal(a.speakers.length, 1);
+  assert.ok(a.speakers[0]!.speechSec > 2, `${a.speakers[0]!.speechSec} s of speech`);
+});
+
+test('asked for far more speakers than the voices hold, no speaker comes back without speech', () => {
+  const { samples } = synthConversation([WOMAN, MAN], 24, { seed: 2, turnSec: 3 });
+  const a = analyzeSamples(samples, 16000, { speakers: { exact: 20 } });
+  assert.ok(a.speakers.every((s) => s.speechSec > 0), a.speakers.map((s) => s.speechSec).join(' '));
+  if (a.speakers.length !== 20) assert.deepEqual(a.warnings?.map((w) => w.code), ['hint_not_met']);
+});

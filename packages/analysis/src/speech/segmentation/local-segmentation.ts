@@ -1,6 +1,6 @@
 // The segmentation network slid over a recording: windows of the network's length every hop
-// (the last one ends with the recording; a recording shorter than a window is one window of its
-// own length, or zero-padded for a network that reads a fixed number of samples), run in batches.
+// (the last one ends with the recording; a recording shorter than a window is padded to one: an
+// fbank network's with each band's quietest value, a network of samples' with zeros), run in batches.
 // What it keeps per window: for every output frame, how likely each local speaker speaks (the
 // powerset's classes summed into per-speaker marginals) and the speakers of the most likely class
 // (the hard decision the diarization counts speakers and overlap by). An fbank network reads the
@@ -113,10 +113,15 @@ export function segmentFbank(model: SegmentationModel, fbank: Fbank, hopSec: num
   const collect = new Collector(model);
   if (n === 0) return collect.result;
   const scale = (model.spec.input.valueScale ?? 1) / FBANK_SCALE;
-  const length = Math.min(model.windowFrames, n);
+  const length = model.windowFrames;
+  // A recording shorter than a window is padded to one whole window (networks exported with a
+  // fixed number of frames, the engine's own among them, take no other), with each band's lowest
+  // value in the recording: what its silence looks like, not a loud frame of zeros.
+  const floor = new Float32Array(bins).fill(Infinity);
+  if (n < length) for (let i = 0; i < n * bins; i++) floor[i % bins] = Math.min(floor[i % bins]!, fbank.data[i]!);
   for (const s of windowStarts(n, model.windowFrames, Math.max(1, Math.round(hopSec * 100)))) {
     const x = new Float32Array(length * bins);
-    for (let i = 0; i < x.length; i++) x[i] = fbank.data[s * bins + i]! * scale;
+    for (let i = 0; i < x.length; i++) x[i] = (s * bins + i < n * bins ? fbank.data[s * bins + i]! : floor[i % bins]!) * scale;
     collect.add(s / 100, x, length);
   }
   collect.flush();
