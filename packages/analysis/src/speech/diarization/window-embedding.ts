@@ -80,12 +80,12 @@ function meanOf(e: EmbeddingSum): Float64Array | null {
   return e.n > 0 ? e.sum.map((v) => v / e.n) : null;
 }
 
-/** windowStats over a list of frames (the modelled ones among them). */
-export function frameStats(cep: Float32Array, dims: number, model: Uint8Array, frames: ArrayLike<number>): Float64Array | null {
+/** Mean and standard deviation of each dimension over the modelled frames among `count` (`frameAt(j)` the j-th), or null under 10 of them. */
+function statsOf(cep: Float32Array, dims: number, model: Uint8Array, count: number, frameAt: (j: number) => number): Float64Array | null {
   const out = new Float64Array(2 * dims);
   let n = 0;
-  for (let j = 0; j < frames.length; j++) {
-    const i = frames[j]!;
+  for (let j = 0; j < count; j++) {
+    const i = frameAt(j);
     if (!model[i]) continue;
     n++;
     for (let d = 0; d < dims; d++) {
@@ -103,26 +103,14 @@ export function frameStats(cep: Float32Array, dims: number, model: Uint8Array, f
   return out;
 }
 
+/** windowStats over a list of frames (the modelled ones among them). */
+export function frameStats(cep: Float32Array, dims: number, model: Uint8Array, frames: ArrayLike<number>): Float64Array | null {
+  return statsOf(cep, dims, model, frames.length, (j) => frames[j]!);
+}
+
 /** Mean and standard deviation of each dimension over the window's modelled frames (2 * dims), or null under 10 frames. */
 export function windowStats(cep: Float32Array, dims: number, model: Uint8Array, start: number, end: number): Float64Array | null {
-  const out = new Float64Array(2 * dims);
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    if (!model[i]) continue;
-    n++;
-    for (let d = 0; d < dims; d++) {
-      const x = cep[i * dims + d]!;
-      out[d] = out[d]! + x;
-      out[dims + d] = out[dims + d]! + x * x;
-    }
-  }
-  if (n < 10) return null;
-  for (let d = 0; d < dims; d++) {
-    const m = out[d]! / n;
-    out[d] = m;
-    out[dims + d] = Math.sqrt(Math.max(1e-6, out[dims + d]! / n - m * m));
-  }
-  return out;
+  return statsOf(cep, dims, model, Math.max(0, end - start), (j) => start + j);
 }
 
 /** The sum and count of a cluster's window embeddings. */
