@@ -73,7 +73,7 @@ function languageContent(m: MemberEvidence): string {
     return `A transcript was attached, but none of its lines could be attributed to ${m.name} with confidence, so the language measures (words per minute, questions, hedges, pronouns, sentiment and function words) are absent.`;
   }
   if (!l) {
-    return `No transcript was attached to ${m.name}'s recordings, so the language measures (words per minute, questions, hedges, pronouns, sentiment and function words) are absent.`;
+    return `No transcript was attached to the recordings of ${m.name}, so the language measures (words per minute, questions, hedges, pronouns, sentiment and function words) are absent.`;
   }
   const head = `From transcripts of ${count(m.transcribedMediaCount, 'recording')}: ${count(l.words, 'word')}, ${measured(l.wordsPerMinute, 0, 'words per minute')}. `;
   if (l.hedgeRate === null || l.firstPersonSingularRate === null || l.firstPersonPluralRate === null || l.sentiment === null || !l.functionWords) {
@@ -99,7 +99,7 @@ export function profileGrowth(m: MemberEvidence, covered: ReadonlySet<string> = 
   const out: CardBlock[] = [];
   if (!covered.has('responsiveness') && x.medianGapBeforeTurnSec !== null && x.medianGapBeforeTurnSec > c.longGapSec) {
     out.push(card('growth', 'Answer a little sooner',
-      `${m.name}'s median gap before taking the floor is ${fixed(x.medianGapBeforeTurnSec, 2)} s, against about ${fixed(c.typicalGapSec, 1)} s in everyday conversation; quicker replies read as engagement.`));
+      `The median gap of ${m.name} before taking the floor is ${fixed(x.medianGapBeforeTurnSec, 2)} s, against about ${fixed(c.typicalGapSec, 1)} s in everyday conversation; quicker replies read as engagement.`));
   }
   if (covered.has('floorBalance')) {
     // The pair advice already speaks about the floor.
@@ -118,7 +118,19 @@ export function profileGrowth(m: MemberEvidence, covered: ReadonlySet<string> = 
 }
 
 function dataLine(m: MemberEvidence): string {
-  return `${m.name}: ${duration(m.metrics.speechSec)} of speech in ${count(m.mediaCount, 'recording')}, ${m.transcribedMediaCount} with a transcript; profile confidence ${percent(m.profileConfidence)}.`;
+  return `${m.name}: ${duration(m.metrics.speechSec)} of speech in ${count(m.mediaCount, 'recording')}, ${m.transcribedMediaCount} with a transcript; profile confidence ${percent(m.profileConfidence)}${trustClause(m)}.`;
+}
+
+/** Why a profile's confidence is held down by its speakers (decisions §20), or nothing. */
+function trustClause(m: MemberEvidence): string {
+  const trust = m.profileTrust ?? 1;
+  if (trust >= DOCUMENT_CONSTANTS.lowTrust) return '';
+  const seps = m.appearances.map((a) => a.separation).filter((x): x is number => x !== null);
+  const worst = seps.length ? Math.min(...seps) : null;
+  const why = worst !== null && worst < 1
+    ? `as little as ${percent(worst)} of the speech windows lie nearer this speaker's voice than another's`
+    : 'how cleanly the voices separate was not recorded for these recordings';
+  return ` (held down by speaker trust ${percent(trust)}: the speakers of these recordings may be mixed, ${why})`;
 }
 
 /** "A", "A and B", "A, B and C". */
@@ -136,7 +148,8 @@ export function methodBlocks(e: MatchingEvidence): Block[] {
       title: 'Confidence',
       content: e.pairs
         .map((p) => `${e.target.name} and ${p.name}: confidence ${percent(p.overall.confidence)}, ${p.met ? `from ${count(p.sharedMediaCount, 'shared recording')}` : 'from their separate recordings (never recorded together)'}.`)
-        .join(' ') + ' Confidence grows with the speech, exchanges and words each score rests on; the overall score weights each component by it.',
+        .join(' ') + ' Confidence grows with the speech, exchanges and words each score rests on, times the speaker trust: how sure the analysis is of the speakers (the count of speakers, and how cleanly each voice separates from the others); the overall score weights each component by it.' +
+        e.pairs.filter((p) => (p.trust ?? 1) < DOCUMENT_CONSTANTS.lowTrust).map((p) => ` For ${e.target.name} and ${p.name}, the speakers may be mixed with other voices (speaker trust ${percent(p.trust)}), so no confidence of theirs exceeds ${percent(p.trust)}.`).join(''),
     });
   }
   const uncertain = members.filter((m) => m.appearances.some((a) => a.countUncertain)).map((m) => m.name);

@@ -5,6 +5,7 @@ import type { LanguageMetrics, MediaAnalysis } from '../types.ts';
 import type { PairConversation } from '../behavior/pair-metrics.ts';
 import { PERMUTATIONS } from '../behavior/entrainment.ts';
 import { SCORING, scorePair } from '../matching/scoring.ts';
+import { pairTrust, profileTrust, speakerTrustParts } from '../matching/speaker-trust.ts';
 import { overlapMeasured } from '../behavior/speaker-metrics.ts';
 import { semitonesToHz } from './format.ts';
 import type { DimensionEvidence, MatchingEvidence, MemberEvidence, MemberInput, PairEvidence } from './types.ts';
@@ -21,15 +22,22 @@ export const DOCUMENT_CONSTANTS = {
   permutations: PERMUTATIONS,
   unrelatedEntrainment: 50,
   pitchReferenceHz: 27.5,
+  /** Below this speaker trust, documents say the speakers of a recording may be mixed (decisions §20). */
+  lowTrust: 0.8,
 } as const;
 
 export function memberEvidence(m: MemberInput, media: Record<string, MediaAnalysis>): MemberEvidence {
   const appearances = m.appearances.map((a) => {
     const analysis = media[a.mediaId];
     const speaker = analysis?.speakers[a.speakerIndex];
-    const countUncertain = !!analysis?.warnings?.some((w) => w.code === 'speaker_count_uncertain');
-    return { mediaId: a.mediaId, speakerIndex: a.speakerIndex, speechSec: speaker?.speechSec ?? null, transcribed: !!analysis?.transcript, countUncertain };
+    const parts = analysis ? speakerTrustParts(analysis, a.speakerIndex) : null;
+    return {
+      mediaId: a.mediaId, speakerIndex: a.speakerIndex, speechSec: speaker?.speechSec ?? null, transcribed: !!analysis?.transcript,
+      countUncertain: parts?.countUncertain ?? false, separation: parts?.separation ?? null, trust: parts?.trust ?? 0,
+    };
   });
+  const known = m.appearances.flatMap((a) => (media[a.mediaId] ? [{ analysis: media[a.mediaId]!, speakerIndex: a.speakerIndex }] : []));
+  const trust = profileTrust(known);
   const mediaIds = new Set(appearances.map((a) => a.mediaId));
   const transcribed = new Set(appearances.filter((a) => a.transcribed).map((a) => a.mediaId));
   return {
@@ -44,13 +52,16 @@ export function memberEvidence(m: MemberInput, media: Record<string, MediaAnalys
     speechMin: m.metrics.speechSec / 60,
     interruptionsPerMin: m.metrics.speechSec >= 1 && m.metrics.interruptionsMade !== null ? m.metrics.interruptionsMade / (m.metrics.speechSec / 60) : null,
     pitchMedianHz: semitonesToHz(m.metrics.pitchMedianSt, DOCUMENT_CONSTANTS.pitchReferenceHz),
-    profileConfidence: Math.min(1, m.metrics.speechSec / SCORING.fullConfidenceSpeechSec),
+    // The profile rests on its speakers as much as on its speech (decisions §20).
+    profileConfidence: Math.min(1, m.metrics.speechSec / SCORING.fullConfidenceSpeechSec) * trust,
+    profileTrust: trust,
   };
 }
 
 /** Media where both speak, as different speakers (the same speaker twice is one person, not a meeting). */
 function sharedConversations(target: MemberInput, member: MemberInput, media: Record<string, MediaAnalysis>) {
   const conversations: PairConversation[] = [];
+  const speakers: { analysis: MediaAnalysis; a: number; b: number }[] = [];
   const languageTarget: (LanguageMetrics | null)[] = [];
   const languageMember: (LanguageMetrics | null)[] = [];
   const seen = new Set<string>();
@@ -59,16 +70,20 @@ function sharedConversations(target: MemberInput, member: MemberInput, media: Re
     const analysis = media[a.mediaId];
     if (!b || !analysis || seen.has(a.mediaId)) continue;
     seen.add(a.mediaId);
+    speakers.push({ analysis, a: a.speakerIndex, b: b.speakerIndex });
     conversations.push({ id: a.mediaId, durationSec: analysis.durationSec, segments: analysis.segments, turns: analysis.turns, overlapMeasured: overlapMeasured(analysis), a: a.speakerIndex, b: b.speakerIndex });
     languageTarget.push(analysis.speakers[a.speakerIndex]?.metrics.language ?? null);
     languageMember.push(analysis.speakers[b.speakerIndex]?.metrics.language ?? null);
   }
-  return { conversations, languageTarget, languageMember };
+  return { conversations, languageTarget, languageMember, trust: pairTrust(speakers) };
 }
 
 export function pairEvidence(target: MemberInput, member: MemberInput, media: Record<string, MediaAnalysis>): PairEvidence {
   const shared = sharedConversations(target, member, media);
-  const result = scorePair({ target: target.metrics, member: member.metrics, ...shared });
+  // Never met: similarity and complementarity compare the two profiles, each as sure as its speakers.
+  const profiles = (m: MemberInput) => profileTrust(m.appearances.flatMap((a) => (media[a.mediaId] ? [{ analysis: media[a.mediaId]!, speakerIndex: a.speakerIndex }] : [])));
+  const trust = shared.conversations.length > 0 ? shared.trust : Math.min(profiles(target), profiles(member));
+  const result = scorePair({ target: target.metrics, member: member.metrics, ...shared, trust });
   return {
     member: member.ref,
     name: member.name,
@@ -76,22 +91,25 @@ export function pairEvidence(target: MemberInput, member: MemberInput, media: Re
     sharedMediaIds: result.sharedMediaIds,
     sharedMediaCount: result.sharedMediaIds.length,
     overall: result.overall,
+    trust: result.trust,
     components: result.components,
   };
 }
 
 function dimensions(pairs: readonly PairEvidence[]): DimensionEvidence[] {
-  const byKey = new Map<string, { name: string; sum: number; n: number }>();
+  const byKey = new Map<string, { name: string; sum: number; n: number; most: number; possible: number }>();
   for (const p of pairs) {
     for (const c of p.components) {
       if (c.score === null) continue;
-      const d = byKey.get(c.key) ?? { name: c.name, sum: 0, n: 0 };
+      const d = byKey.get(c.key) ?? { name: c.name, sum: 0, n: 0, most: 0, possible: c.figures.possible };
       d.sum += c.score;
       d.n += 1;
+      d.most = Math.max(d.most, c.figures.measured);
       byKey.set(c.key, d);
     }
   }
-  return [...byKey.entries()].map(([key, d]) => ({ key, name: d.name, score: d.sum / d.n, pairs: d.n }));
+  // A composite measured from one of its figures in every pair rests on that figure alone.
+  return [...byKey.entries()].map(([key, d]) => ({ key, name: d.name, score: d.sum / d.n, pairs: d.n, singleFigure: d.possible > 1 && d.most <= 1 }));
 }
 
 export function buildEvidence(

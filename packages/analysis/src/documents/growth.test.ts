@@ -43,7 +43,7 @@ test('a report flags long gaps and a small talk share from the profile', () => {
   const built = buildReport({ target: member('target', 'Rae', 1), media });
   assert.deepEqual(validateResultDocument(built.document, { strictIcons: true }), []);
   assert.match(built.markdown, /Answer a little sooner/);
-  assert.match(built.markdown, /median gap before taking the floor is 1\.60 s/);
+  assert.match(built.markdown, /median gap of Rae before taking the floor is 1\.60 s/);
   assert.match(built.markdown, /Take the floor more/);
 });
 

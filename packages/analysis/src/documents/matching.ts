@@ -6,7 +6,7 @@ import { DOCUMENT_CONSTANTS, buildEvidence } from './evidence.ts';
 import { count, fixed, percent, score } from './format.ts';
 import { renderMarkdown } from './markdown.ts';
 import { naming } from './naming.ts';
-import { componentAdvice, componentCards } from './pair-blocks.ts';
+import { componentAdvice, componentCards, trustNote } from './pair-blocks.ts';
 import type { Block, CardBlock, MatchingEvidence, MemberInput, PairEvidence, ResultDocument, Section } from './types.ts';
 
 export interface BuildMatchingInput {
@@ -37,7 +37,8 @@ function summaryOf(e: MatchingEvidence): string {
   } else {
     head = `${t} with the group of ${e.groupSize}: no pair could be scored from the available speech.`;
   }
-  const dims = [...e.dimensions].sort((a, b) => b.score - a.score);
+  // Decisions §20: a composite resting on one measured figure is not headlined.
+  const dims = e.dimensions.filter((d) => !d.singleFigure).sort((a, b) => b.score - a.score);
   const strongest = dims[0];
   const weakest = dims[dims.length - 1];
   if (!strongest || !weakest || dims.length < 2) return head;
@@ -58,9 +59,9 @@ function pairSection(e: MatchingEvidence, p: PairEvidence): Section {
   blocks.push({
     type: 'text',
     title: 'What was measured',
-    content: p.met
+    content: (p.met
       ? `${t} and ${p.name} spoke together in ${count(p.sharedMediaCount, 'recording')}; these scores come from their exchanges there. Overall ${overallText(p, e.scale.max)}, the confidence-weighted mean of the components.`
-      : `${t} and ${p.name} were never recorded together, so this compares the profiles each shows in their own recordings. Overall ${overallText(p, e.scale.max)}, the confidence-weighted mean of similarity and complementarity.`,
+      : `${t} and ${p.name} were never recorded together, so this compares the profiles each shows in their own recordings. Overall ${overallText(p, e.scale.max)}, the confidence-weighted mean of similarity and complementarity.`) + trustNote(p),
   });
   return { section_title: `${t} and ${p.name}`, section_content: blocks };
 }
@@ -84,7 +85,7 @@ function growthSection(e: MatchingEvidence): Section {
   else {
     blocks.push({
       type: 'text',
-      content: `No component scored below ${fixed(DOCUMENT_CONSTANTS.growthThreshold, 0)} and ${e.target.name}'s own turn-taking sits within conversational norms; the clearest lever is more shared conversation, which raises every confidence.`,
+      content: `No component gave advice below ${fixed(DOCUMENT_CONSTANTS.growthThreshold, 0)} and the turn-taking of ${e.target.name} sits within conversational norms; the clearest lever is more shared conversation, which raises every confidence.`,
     });
   }
   return { section_title: 'Growth opportunities', section_content: blocks };

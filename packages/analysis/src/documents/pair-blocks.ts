@@ -1,6 +1,7 @@
 // Blocks about one target–member pair: a card per component with the inputs it rests on, and
 // concrete growth advice for the weakest components.
 import { FUNCTION_WORD_CATEGORY_NAMES } from '../language/lexicon.ts';
+import { SCORING } from '../matching/scoring.ts';
 import type { ComponentScore } from '../matching/scoring.ts';
 import { card, OVERLAP_NOT_MEASURED } from './blocks.ts';
 import { DOCUMENT_CONSTANTS } from './evidence.ts';
@@ -98,12 +99,55 @@ const COMPONENT_ICONS: Record<ComponentScore['key'], IconKey> = {
   complementarity: 'complementarity',
 };
 
+/** Decisions §20: a composite measured from one of its figures says so. */
+export function singleFigure(c: ComponentScore): boolean {
+  return c.score !== null && c.figures.possible > 1 && c.figures.measured === 1;
+}
+
+function singleFigureNote(c: ComponentScore): string {
+  return singleFigure(c) ? ` Rests on one measured figure of ${c.figures.possible}.` : '';
+}
+
+/** Why a confidence is held down by the speakers it rests on (decisions §20), or nothing. */
+export function trustNote(p: PairEvidence): string {
+  if (p.trust >= DOCUMENT_CONSTANTS.lowTrust) return '';
+  return ` The speakers of ${p.met ? 'these recordings' : 'their recordings'} may be mixed with other voices (speaker trust ${percent(p.trust)}), so no confidence here exceeds it.`;
+}
+
 export function componentCards(p: PairEvidence, target: string): CardBlock[] {
   return p.components.map((c) => {
     const head = c.score === null ? `${c.name}: not measured` : `${c.name}: ${score(c.score)}`;
     const conf = c.score === null ? '' : ` Confidence ${percent(c.confidence)}.`;
-    return card(COMPONENT_ICONS[c.key], head, `${describe(c, target, p.name)}${conf}`);
+    return card(COMPONENT_ICONS[c.key], head, `${describe(c, target, p.name)}${singleFigureNote(c)}${conf}`);
   });
+}
+
+const FEATURE_WORDS: Record<string, string> = { pitch: 'pitch', loudness: 'loudness', rate: 'pace' };
+
+/** Each entrainment feature's measured cells' mean score, or null when none was measured. */
+export function featureMeans(c: ComponentScore): { feature: string; word: string; mean: number | null }[] {
+  return ['pitch', 'loudness', 'rate'].map((f) => {
+    const cells = (c.cells ?? []).filter((x) => x.feature === f && x.score !== null);
+    const mean = cells.length === 0 ? null : cells.reduce((a, x) => a + (x.score ?? 0), 0) / cells.length;
+    return { feature: f, word: FEATURE_WORDS[f] ?? f, mean };
+  });
+}
+
+/** "A", "A and B", "A, B and C". */
+function listOf(words: string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1] ?? ''}`;
+}
+
+/** The entrainment advice's sentence: only the features measured low are said to have adapted little. */
+function entrainmentWhy(c: ComponentScore): string {
+  const means = featureMeans(c);
+  const low = means.filter((m) => m.mean !== null && m.mean < DOCUMENT_CONSTANTS.growthThreshold);
+  const high = means.filter((m) => m.mean !== null && m.mean >= DOCUMENT_CONSTANTS.growthThreshold);
+  const none = means.filter((m) => m.mean === null);
+  const lowText = `${listOf(low.map((m) => `${m.word} (${score(m.mean ?? 0)})`))} adapted little across their exchanges`;
+  const highText = high.length ? `; ${listOf(high.map((m) => `${m.word} (${score(m.mean ?? 0)})`))} did adapt` : '';
+  const noneText = none.length ? `; ${listOf(none.map((m) => m.word))} not measured` : '';
+  return `${lowText}${highText}${noneText}`;
 }
 
 /** Concrete advice for a weak component, quoting the inputs that made it weak. */
@@ -111,21 +155,33 @@ export function componentAdvice(c: ComponentScore, target: string, member: strin
   if (c.score === null) return null;
   const s = score(c.score);
   switch (c.key) {
-    case 'responsiveness':
-      return card('growth', `Answer ${member} sooner`, `Responsiveness with ${member} is ${s}: ${target} took the floor after a median ${measured(inp(c, 'medianGapTargetSec'), 2, 's')}. Picking up within a beat of the end of ${member}'s turn signals attention.`);
-    case 'interruptions':
-      return card('growth', `Fewer overlaps with ${member}`, `Interruption balance with ${member} is ${s}: ${count(inp(c, 'interruptionsByTarget') ?? 0, 'interruption')} by ${target} and ${inp(c, 'interruptionsByMember') ?? 0} by ${member}. Let a turn land before answering it.`);
+    case 'responsiveness': {
+      // Advice to the target only from the target's own gap, and only when that gap is off.
+      const gap = inp(c, 'medianGapTargetSec');
+      const typical = DOCUMENT_CONSTANTS.typicalGapSec;
+      const ownScore = gap === null ? null : 100 * Math.max(0, 1 - Math.abs(gap - typical) / SCORING.gapToleranceSec);
+      if (gap === null || ownScore === null || !inp(c, 'responsesTarget') || ownScore >= DOCUMENT_CONSTANTS.growthThreshold) return null;
+      const late = gap > typical;
+      return card('growth', late ? `Answer ${member} sooner` : `Let ${member} finish`, `Responsiveness with ${member} is ${s}: ${target} took the floor after a median ${measured(gap, 2, 's')}, against about ${fixed(typical, 1)} s in everyday conversation. ${late ? `Picking up within a beat of the end of each turn of ${member} signals attention.` : `Waiting for the end of each turn of ${member} before answering signals attention.`}`);
+    }
+    case 'interruptions': {
+      const byTarget = inp(c, 'interruptionsByTarget');
+      // Being interrupted is not the target's to fix: no advice when the target made none.
+      if (byTarget === null || byTarget <= 0) return null;
+      return card('growth', `Fewer overlaps with ${member}`, `Interruption balance with ${member} is ${s}: ${count(byTarget, 'interruption')} by ${target} and ${inp(c, 'interruptionsByMember') ?? 0} by ${member}. Let a turn land before answering it.`);
+    }
     case 'floorBalance': {
-      const share = inp(c, 'targetShareOfPair') ?? 0.5;
-      return card('growth', share > 0.5 ? `Give ${member} the floor` : `Claim the floor with ${member}`, `Floor balance with ${member} is ${s}: ${target} held ${percent(share)} of their shared talk. ${share > 0.5 ? `Ask ${member} open questions and let the answers run.` : `Bring in ${target}'s own view earlier in the exchange.`}`);
+      const share = inp(c, 'targetShareOfPair');
+      if (share === null || share === 0.5) return null;
+      return card('growth', share > 0.5 ? `Give ${member} the floor` : `Claim the floor with ${member}`, `Floor balance with ${member} is ${s}: ${target} held ${percent(share)} of their shared talk. ${share > 0.5 ? `Ask ${member} open questions and let the answers run.` : `${target} could share a view earlier in the exchange.`}`);
     }
     case 'entrainment':
-      return card('growth', `Tune in to ${member}'s voice`, `Entrainment with ${member} is ${s} (unrelated speakers average ${fixed(DOCUMENT_CONSTANTS.unrelatedEntrainment, 0)}): pitch, loudness and pace adapted little across their exchanges. Matching ${member}'s energy and tempo is a known marker of rapport.`);
+      return card('growth', `Tune in to the voice of ${member}`, `Entrainment with ${member} is ${s} (unrelated speakers average ${fixed(DOCUMENT_CONSTANTS.unrelatedEntrainment, 0)}): ${entrainmentWhy(c)}. Matching the energy and tempo of ${member} is a known marker of rapport.`);
     case 'languageStyle':
-      return card('growth', `Mirror ${member}'s wording`, `Language style matching with ${member} is ${s}. Echoing ${member}'s way of phrasing (pronouns, qualifiers, connectives) raises it.`);
+      return card('growth', `Mirror the wording of ${member}`, `Language style matching with ${member} is ${s}. Echoing the way ${member} phrases things (pronouns, qualifiers, connectives) raises it.`);
     case 'similarity':
-      return card('growth', `Bridge the style gap with ${member}`, `Profile similarity with ${member} is ${s}. ${describe(c, target, member)}`);
+      return card('growth', `Bridge the style gap with ${member}`, `Profile similarity with ${member} is ${s}. ${describe(c, target, member)}${singleFigureNote(c)}`);
     case 'complementarity':
-      return card('growth', `Leave room for ${member}`, `Complementarity with ${member} is ${s}. ${describe(c, target, member)}`);
+      return card('growth', `Leave room for ${member}`, `Complementarity with ${member} is ${s}. ${describe(c, target, member)}${singleFigureNote(c)}`);
   }
 }

@@ -28,7 +28,7 @@ export function buildReport(input: BuildReportInput): BuiltDocument {
   else {
     growthBlocks.push({
       type: 'text',
-      content: `${t.name}'s gaps, talk share, interruptions and hedging all sit within conversational norms in these recordings; more recorded conversation would sharpen the profile.`,
+      content: `The gaps, talk share, interruptions and hedging of ${t.name} all sit within conversational norms in these recordings; more recorded conversation would sharpen the profile.`,
     });
   }
   const document: ResultDocument = {

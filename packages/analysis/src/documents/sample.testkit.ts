@@ -39,11 +39,13 @@ function sampleMedia(): Record<string, MediaAnalysis> {
     ];
   };
   const standup = conversation(42, 40, false);
+  // As the engine records it (SpeakerAnalysis.separation): voices that separate cleanly.
+  const separated = (a: MediaAnalysis): MediaAnalysis => ({ ...a, speakers: a.speakers.map((x) => ({ ...x, separation: 0.98 })) });
   return {
     // Neither shows overlapped speech (no cue overlaps another; audio alone has one speaker at a
     // time), so interruptions, backchannels and overlap are not measured, as analyze() decides.
-    med_interview: makeMedia({ ...interview, transcript, acoustic: voices(interview, 31, 24), overlapMeasured: false }),
-    med_standup: makeMedia({ ...standup, acoustic: voices(standup, 26, 33), overlapMeasured: false }),
+    med_interview: separated(makeMedia({ ...interview, transcript, acoustic: voices(interview, 31, 24), overlapMeasured: false })),
+    med_standup: separated(makeMedia({ ...standup, acoustic: voices(standup, 26, 33), overlapMeasured: false })),
   };
 }
 

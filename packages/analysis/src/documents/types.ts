@@ -58,8 +58,12 @@ export interface MemberEvidence {
   shortName: string;
   entityId: string | null;
   metrics: SpeakerMetrics;
-  /** countUncertain: the recording's number of speakers came from the voices alone (its speaker_count_uncertain warning). */
-  appearances: { mediaId: string; speakerIndex: number; speechSec: number | null; transcribed: boolean; countUncertain: boolean }[];
+  /**
+   * countUncertain: the recording's number of speakers came from the voices alone (its
+   * speaker_count_uncertain warning); separation: the speaker's (SpeakerAnalysis.separation, null
+   * when not recorded); trust: how sure the analysis is of the speaker (speakerTrust, 0–1).
+   */
+  appearances: { mediaId: string; speakerIndex: number; speechSec: number | null; transcribed: boolean; countUncertain: boolean; separation: number | null; trust: number }[];
   mediaCount: number;
   transcribedMediaCount: number;
   speechMin: number;
@@ -67,8 +71,10 @@ export interface MemberEvidence {
   interruptionsPerMin: number | null;
   /** The median pitch in hertz (metrics.pitchMedianSt is in semitones above method.pitchReferenceHz). */
   pitchMedianHz: number | null;
-  /** How much the profile rests on: speech seconds over the full-confidence amount, capped at 1. */
+  /** How much the profile rests on: speech seconds over the full-confidence amount, capped at 1, times profileTrust. */
   profileConfidence: number;
+  /** How sure the analysis is of the speakers the profile is gathered from: their trusts weighted by speech (profileTrust). */
+  profileTrust: number;
 }
 
 export interface PairEvidence {
@@ -78,6 +84,8 @@ export interface PairEvidence {
   sharedMediaIds: string[];
   sharedMediaCount: number;
   overall: { score: number | null; confidence: number };
+  /** The speaker trust every component's confidence was multiplied by (pairTrust, or the lower profile trust when they never met). */
+  trust: number;
   components: ComponentScore[];
 }
 
@@ -87,6 +95,8 @@ export interface DimensionEvidence {
   /** Mean score of this component over the pairs where it was measured. */
   score: number;
   pairs: number;
+  /** It combines several figures but rests on one measured figure in every pair: never headlined as strongest or weakest. */
+  singleFigure: boolean;
 }
 
 export interface MatchingEvidence {

@@ -1,6 +1,7 @@
 // Target × member compatibility: component scores 0–100, each with the inputs it was computed
-// from and a confidence 0–1 that grows with the speech it rests on, and an overall score that is
-// their weighted mean, each weight multiplied by the component's confidence. docs/analysis.md
+// from and a confidence 0–1 that grows with the speech it rests on, times how sure the analysis
+// is of the two speakers (decisions §20, speaker-trust.ts), and an overall score that is their
+// weighted mean, each weight multiplied by the component's confidence. docs/analysis.md
 // states every formula; the constants below are the ones it quotes.
 import type { LanguageMetrics, SpeakerMetrics } from '../types.ts';
 import { computeEntrainment } from '../behavior/entrainment.ts';
@@ -30,6 +31,12 @@ export interface ComponentScore {
   inputs: Record<string, number | null>;
   /** Entrainment only: the nine feature × measure cells. */
   cells?: EntrainmentCell[];
+  /**
+   * The figures the score combines (a mean of parts): how many were measured, of how many it can
+   * have. A composite resting on one measured figure says so in documents and is never headlined
+   * as the strongest or weakest dimension (decisions §20).
+   */
+  figures: { measured: number; possible: number };
 }
 
 export interface PairScore {
@@ -37,6 +44,8 @@ export interface PairScore {
   sharedMediaIds: string[];
   components: ComponentScore[];
   overall: { score: number | null; confidence: number };
+  /** The speaker trust every component's confidence was multiplied by (1 when none was given). */
+  trust: number;
 }
 
 /** Constants quoted by docs/analysis.md and the method section of documents. */
@@ -70,10 +79,16 @@ export interface ScorePairInput {
   /** Per shared conversation, each one's language measures there (same order), when transcribed. */
   languageTarget?: (LanguageMetrics | null)[];
   languageMember?: (LanguageMetrics | null)[];
+  /**
+   * How sure the analysis is of the two speakers, 0–1 (pairTrust or, when they never met, the
+   * lower profileTrust; speaker-trust.ts): every component's confidence is multiplied by it.
+   * 1 when absent.
+   */
+  trust?: number;
 }
 
-function component(key: ComponentKey, name: string, weight: number, score: number | null, confidence: number, inputs: Record<string, number | null>): ComponentScore {
-  return { key, name, weight, score, confidence: score === null ? 0 : clamp(confidence, 0, 1), inputs };
+function component(key: ComponentKey, name: string, weight: number, score: number | null, confidence: number, inputs: Record<string, number | null>, figures: ComponentScore['figures'] = { measured: score === null ? 0 : 1, possible: 1 }): ComponentScore {
+  return { key, name, weight, score, confidence: score === null ? 0 : clamp(confidence, 0, 1), inputs, figures };
 }
 
 function gapScore(gap: number | null): number | null {
@@ -113,7 +128,7 @@ function metComponents(input: ScorePairInput): ComponentScore[] {
   const ent = component('entrainment', 'Entrainment', w.entrainment, entrainment.score, entrainment.exchanges / SCORING.fullConfidenceExchanges, {
     exchanges: entrainment.exchanges,
     cellsMeasured: entrainment.cells.filter((c) => c.score !== null).length,
-  });
+  }, { measured: entrainment.cells.filter((c) => c.score !== null).length, possible: entrainment.cells.length });
   ent.cells = entrainment.cells;
   return [
     component('responsiveness', 'Responsiveness', w.responsiveness, responsiveness, (p.responsesA + p.responsesB) / SCORING.fullConfidenceTransitions, {
@@ -121,7 +136,7 @@ function metComponents(input: ScorePairInput): ComponentScore[] {
       medianGapTargetSec: p.medianGapA,
       responsesMember: p.responsesB,
       medianGapMemberSec: p.medianGapB,
-    }),
+    }, { measured: (gA === null || p.responsesA === 0 ? 0 : 1) + (gB === null || p.responsesB === 0 ? 0 : 1), possible: 2 }),
     component('interruptions', 'Interruption balance', w.interruptions, interruptionScore, overlapJoint / SCORING.fullConfidenceSpeechSec, {
       interruptionsByTarget: p.interruptionsA,
       interruptionsByMember: p.interruptionsB,
@@ -180,20 +195,22 @@ function unmetComponents(a: SpeakerMetrics, b: SpeakerMetrics): ComponentScore[]
   const parts = [patience, compat].filter((v): v is number => v !== null);
   const compScore = parts.length > 0 ? 100 * (mean(parts) ?? 0) : null;
   return [
-    component('similarity', 'Profile similarity', w.similarity, simScore, speechConfidence * coverage, simInputs),
+    component('similarity', 'Profile similarity', w.similarity, simScore, speechConfidence * coverage, simInputs, { measured: sims.length, possible: keys.length + 1 }),
     component('complementarity', 'Complementarity', w.complementarity, compScore, speechConfidence * (parts.length / 2), {
       patienceFitTargetAfterMember: fitAB,
       patienceFitMemberAfterTarget: fitBA,
       interruptionsPerMinTarget: irA,
       interruptionsPerMinMember: irB,
       interruptionCompatibility: compat,
-    }),
+    }, { measured: parts.length, possible: 2 }),
   ];
 }
 
 export function scorePair(input: ScorePairInput, sharedMediaIds: string[] = input.conversations.map((c) => c.id)): PairScore {
   const met = input.conversations.length > 0;
-  const components = met ? metComponents(input) : unmetComponents(input.target, input.member);
+  const trust = clamp(input.trust ?? 1, 0, 1);
+  // A figure about speakers the diarization may have mixed cannot be more certain than they are.
+  const components = (met ? metComponents(input) : unmetComponents(input.target, input.member)).map((c) => ({ ...c, confidence: c.confidence * trust }));
   let num = 0;
   let den = 0;
   let weightTotal = 0;
@@ -208,5 +225,6 @@ export function scorePair(input: ScorePairInput, sharedMediaIds: string[] = inpu
     sharedMediaIds,
     components,
     overall: { score: den > 0 ? num / den : null, confidence: weightTotal > 0 ? den / weightTotal : 0 },
+    trust,
   };
 }
