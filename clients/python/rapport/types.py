@@ -238,6 +238,18 @@ class Media(_MediaRequired, total=False):
     label: str
 
 
+class _UploadedMediaRequired(_MediaRequired):
+    duplicate: bool
+
+
+class UploadedMedia(_UploadedMediaRequired, total=False):
+    """The answer to ``files.upload``: the media, and ``duplicate`` True (HTTP 200) when the
+    workspace already had media with these bytes (same SHA-256): then it is that media, nothing
+    was stored, analysed or charged, and the label and hints sent were not applied (decisions §18)."""
+
+    label: str
+
+
 class MediaEvent(TypedDict):
     """One event of a media analysis stream: the media's state; send ``id`` back to resume."""
 

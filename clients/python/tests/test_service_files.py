@@ -32,6 +32,16 @@ class FilesTest(unittest.TestCase):
         self.assertEqual(m["analysis"]["status"], "ready", json.dumps(m["analysis"]))
         self.assertEqual(sorted(str(s["label"]) for s in m["analysis"]["speakers"]), ["Ann", "Bob"])
 
+    def test_the_same_bytes_again_are_the_same_media_with_duplicate_true(self) -> None:
+        # Decisions §18: not stored, analysed or charged again; the label sent is not applied.
+        before = self.client.credits.balance()
+        again = self.client.files.upload(_service.service().wav, label="Another name")
+        self.assertEqual((again["id"], again["duplicate"], again.get("label")), (self.media["id"], True, "Weekly call"))
+        self.assertEqual(self.client.credits.balance()["available"], before["available"])
+        fresh = self.client.files.upload(_service.two_voice_vtt(10).encode(), filename="new.vtt")
+        self.addCleanup(self.client.files.delete, fresh["id"])
+        self.assertFalse(fresh["duplicate"])
+
     def test_an_upload_from_a_file_object_reports_progress_to_the_end(self) -> None:
         progress: List[rapport.UploadProgress] = []
         data = _service.two_voice_vtt(12).encode()

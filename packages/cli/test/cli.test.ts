@@ -68,6 +68,19 @@ describe('rapport, the command line', () => {
     assert.equal(vtt.stderr, '', 'no progress bar when not on a terminal');
   });
 
+  test('upload of a file already uploaded: says so, prints the existing id, exits 0 (decisions §18)', async () => {
+    const again = await rapport(['upload', wav, '--label', 'Another name'], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stderr, new RegExp(`^conversation\\.wav was already uploaded as ${mediaId}: nothing stored, analysed or charged`, 'm'));
+    assert.match(again.stdout, new RegExp(`^${mediaId}\\s+audio\\s+conversation\\.wav`, 'm'));
+    const quiet = await rapport(['upload', wav, '-q'], env);
+    assert.deepEqual([quiet.code, quiet.stdout, quiet.stderr], [0, `${mediaId}\n`, '']);
+    const json = await rapport(['upload', wav, '--json'], env);
+    assert.equal(json.code, 0, json.stderr);
+    const [media] = JSON.parse(json.stdout) as { id: string; duplicate: boolean; label: string }[];
+    assert.deepEqual([media?.id, media?.duplicate, media?.label], [mediaId, true, 'Weekly call']);
+  });
+
   test('match --wait prints the Markdown (or exits 5 with the job error); result reads it back', async () => {
     const m = await rapport(['match', '--target', `media:${mediaId}:index=0`, '--group', `media:${mediaId}:index=1`, '--fallback-dominant', '--wait'], env);
     assert.ok(!(m.stdout + m.stderr).includes('\u001b['), 'no colours when piped');
@@ -177,7 +190,10 @@ describe('rapport, the command line', () => {
   });
 
   test('upload --speakers, files reanalyze ID with new hints, --all for what an older engine analysed, bad hints exit 2', async () => {
-    const up = await rapport(['upload', wav, '--speakers', '2', '--json'], env);
+    // Other bytes than the first test's: the same file again would be its media (decisions §18).
+    const other = join(dir, 'another.wav');
+    await writeFile(other, twoVoiceWav(25));
+    const up = await rapport(['upload', other, '--speakers', '2', '--json'], env);
     assert.equal(up.code, 0, up.stderr);
     const [media] = JSON.parse(up.stdout) as { id: string; analysis: { speakerHints: unknown } }[];
     assert.deepEqual(media?.analysis.speakerHints, { numSpeakers: 2 });

@@ -14,7 +14,8 @@ export interface Endpoint {
 }
 
 export const endpoints = {
-  'files.upload': { method: 'POST', path: '/v1/files', status: 201, response: 'Media' },
+  // 201 for new media; the same shape answers 200 for bytes the workspace already has (duplicate: true).
+  'files.upload': { method: 'POST', path: '/v1/files', status: 201, response: 'UploadedMedia' },
   'files.list': { method: 'GET', path: '/v1/files', status: 200, response: 'List:Media' },
   'files.retrieve': { method: 'GET', path: '/v1/files/{id}', status: 200, response: 'Media' },
   'files.delete': { method: 'DELETE', path: '/v1/files/{id}', status: 204, response: null },

@@ -4,7 +4,7 @@
 // document. Together they make the server's schema the single source of truth for the SDK.
 import type {
   ContentLink, ContentLinkParams, CreditBalance, CreditTransaction, Diarization, DiarizationParams, Entity, EntityMetrics, MediaMetrics, Feedback, FeedbackCreateParams, Job, JobReceipt,
-  MatchingJobCreateParams, MatchingPayload, Media, ReportJobCreateParams, ReportPayload, WebhookDelivery, Workspace,
+  MatchingJobCreateParams, MatchingPayload, Media, UploadedMedia, ReportJobCreateParams, ReportPayload, WebhookDelivery, Workspace,
   ApiKey, CreatedApiKey, SigningSecret, FileListParams, ReanalyzeParams, EntityListParams, EntityUpdateParams, EntityTagParams, EntityMergeParams, ApiKeyCreateParams, JobListParams, DeliveryListParams, ListParams,
 } from './types.ts';
 
@@ -57,6 +57,11 @@ export const responseFields: Record<string, Shape> = {
   }),
   Media: shape<Media>()({
     required: ['id', 'kind', 'filename', 'contentType', 'sizeBytes', 'sha256', 'durationSec', 'hasTranscript', 'analysis', 'createdAt'],
+    optional: ['label'],
+    nullable: ['durationSec'],
+  }),
+  UploadedMedia: shape<UploadedMedia>()({
+    required: ['id', 'kind', 'filename', 'contentType', 'sizeBytes', 'sha256', 'durationSec', 'hasTranscript', 'analysis', 'createdAt', 'duplicate'],
     optional: ['label'],
     nullable: ['durationSec'],
   }),

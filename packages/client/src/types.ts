@@ -254,6 +254,15 @@ export interface Media {
 
 export type MediaAnalysisStage = 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior';
 
+/**
+ * The answer to `files.upload`: the media, and `duplicate: true` (HTTP 200) when the workspace
+ * already had media with these bytes (same SHA-256): then it is that media, nothing was stored,
+ * analysed or charged, and the label and hints sent were not applied (decisions §18).
+ */
+export interface UploadedMedia extends Media {
+  duplicate: boolean;
+}
+
 /** One event of a media analysis stream (`files.events`, `files.stream`): the media's state. */
 export interface MediaEvent {
   /** The event id: send it back as `lastEventId` to resume after it. */

@@ -213,7 +213,8 @@ describe('against a real service', () => {
   });
 
   test('pagination walks more than one page', async () => {
-    for (const name of ['a.vtt', 'b.vtt']) await client.files.upload(new TextEncoder().encode(twoVoiceVtt(8)), { filename: name });
+    // Two transcripts of other lengths: the same bytes again would be one media (decisions §18).
+    for (const [name, seconds] of [['a.vtt', 12], ['b.vtt', 16]] as const) await client.files.upload(new TextEncoder().encode(twoVoiceVtt(seconds)), { filename: name });
     const first = await client.files.list({ limit: 1 });
     assert.equal(first.data.length, 1);
     assert.equal(first.hasNextPage(), true);

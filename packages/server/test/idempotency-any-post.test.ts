@@ -88,8 +88,9 @@ describe('Idempotency-Key on any POST', () => {
     });
 
     it('answers 422 IDEMPOTENCY_KEY_REUSED for other bytes of the same length, or other fields, under the same key', async () => {
+      // The bytes up-1 stored: the duplicate's answer (decisions §18), kept under its key all the same.
       const first = await upload(wav, 'up-2');
-      assert.equal(first.statusCode, 201, first.body);
+      assert.equal(first.statusCode, 200, first.body);
       const before = await mediaCount();
       assert.equal(other.length, wav.length);
       const changed = await upload(other, 'up-2');
@@ -104,7 +105,8 @@ describe('Idempotency-Key on any POST', () => {
     it('a key whose upload failed is not used: a retry with it runs', async () => {
       const failed = await upload(Buffer.from('not audio at all, nor a transcript'), 'up-3');
       assert.equal(failed.statusCode, 415, failed.body);
-      const retried = await upload(wav, 'up-3');
+      // Bytes not uploaded before (wavFile's every call differs), so the retry stores them: 201.
+      const retried = await upload(wavFile(1), 'up-3');
       assert.equal(retried.statusCode, 201, retried.body);
       assert.equal(retried.headers['idempotent-replayed'], undefined);
     });

@@ -12,7 +12,7 @@ from .._http import HttpClient, Response
 from .._multipart import MultipartBody, ProgressCallback, Uploadable
 from .._pagination import Paginator
 from .._sse import ServerSentEvent, reconnecting_stream
-from ..types import ContentLink, Diarization, Media, MediaEvent, MediaMetrics
+from ..types import ContentLink, Diarization, Media, MediaEvent, MediaMetrics, UploadedMedia
 
 DiarizationFormat = Literal["json", "rttm", "vtt", "srt"]
 _DIARIZATION_ACCEPT = {"json": "application/json", "rttm": "text/plain", "vtt": "text/vtt", "srt": "application/x-subrip"}
@@ -44,8 +44,11 @@ class Files:
                num_speakers: Optional[int] = None, min_speakers: Optional[int] = None, max_speakers: Optional[int] = None,
                filename: Optional[str] = None, content_type: Optional[str] = None,
                on_progress: Optional[ProgressCallback] = None, idempotency_key: Optional[str] = None,
-               timeout: Optional[float] = None) -> Media:
+               timeout: Optional[float] = None) -> UploadedMedia:
         """Uploads audio, video or a transcript (``media_id``: attach the transcript to that media).
+
+        Bytes the workspace already has are not stored again: the answer is that media with
+        ``duplicate`` True (the label and hints given are not applied); else ``duplicate`` is False.
 
         ``file`` is a path (streamed from disk, never read whole), bytes, or a binary file object.
         ``on_progress`` is called with ``UploadProgress(loaded, total)`` as the bytes are sent.
@@ -65,7 +68,7 @@ class Files:
         }, filename=filename, content_type=content_type, on_progress=on_progress)
         method, path = path_for("files.upload")
         per_attempt = timeout if timeout is not None else max(UPLOAD_TIMEOUT, self._http.timeout)
-        return cast(Media, self._http.request_json(method, path, body=body, idempotency_key=idempotency_key, timeout=per_attempt))
+        return cast(UploadedMedia, self._http.request_json(method, path, body=body, idempotency_key=idempotency_key, timeout=per_attempt))
 
     def list(self, *, outdated: Optional[bool] = None, limit: Optional[int] = None, cursor: Optional[str] = None) -> Paginator[Media]:
         """Every media of the workspace, newest first; ``outdated=True``: only those analysed by an older engine."""

@@ -1,7 +1,7 @@
 // upload FILE…, files list|get|delete|reanalyze|diarization|metrics.
 import { basename } from 'node:path';
 import { APIError, formatBytes, formatSeconds as formatSec, speakerName } from '@rapport/client';
-import type { DiarizationFormat, Media, ReanalyzeParams, SpeakerHints } from '@rapport/client';
+import type { DiarizationFormat, Media, ReanalyzeParams, SpeakerHints, UploadedMedia } from '@rapport/client';
 import { measuresTable, mediaMetricsCsv } from '@rapport/analysis/render';
 import { int, need, str } from '../context.ts';
 import type { Command, Flags } from '../context.ts';
@@ -40,7 +40,7 @@ export const upload: Command = {
     const mediaId = str(flags, 'media-id');
     if (mediaId && args.length > 1) throw new UsageError('--media-id attaches one transcript: give one FILE');
     const hints = hintFlags(flags);
-    const done: Media[] = [];
+    const done: UploadedMedia[] = [];
     for (const file of args) {
       const name = basename(file);
       const media = await ctx.client.files.upload(file, {
@@ -52,6 +52,8 @@ export const upload: Command = {
       });
       ctx.out.clearLive();
       done.push(media);
+      // The same bytes as media the workspace has (decisions §18): said, not an error (exit 0).
+      if (media.duplicate && !flags.quiet) ctx.out.info(`${name} was already uploaded as ${media.id}: nothing stored, analysed or charged; --label and speaker hints not applied`);
       // -q: only the ids, one a line, for `MEDIA=$(rapport upload talk.wav -q)`.
       if (!ctx.out.json) ctx.out.line(flags.quiet ? media.id : table([mediaRow(media)]));
     }

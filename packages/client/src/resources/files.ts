@@ -11,7 +11,7 @@ import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
 import type {
   ContentLink, ContentLinkParams, ContentParams, Diarization, DiarizationParams, FileListParams, List, Media, MediaEvent, MediaMetrics, ReanalyzeParams,
-  RequestOptions, SpeakerHints,
+  RequestOptions, SpeakerHints, UploadedMedia,
 } from '../types.ts';
 
 export interface UploadParams extends SpeakerHints {
@@ -48,7 +48,8 @@ export class Files {
     this.#http = http;
   }
 
-  async upload(source: Uploadable, params: UploadParams = {}, options?: RequestOptions): Promise<Media> {
+  /** `duplicate: true` in the answer: the workspace already had these bytes, and this is that media (decisions §18). */
+  async upload(source: Uploadable, params: UploadParams = {}, options?: RequestOptions): Promise<UploadedMedia> {
     let last: UploadProgress | undefined;
     const onProgress = params.onProgress && ((p: UploadProgress): void => {
       last = p;
@@ -67,7 +68,7 @@ export class Files {
       contentType: params.contentType,
       onProgress,
     });
-    const media = await this.#http.request<Media>({
+    const media = await this.#http.request<UploadedMedia>({
       ...pathFor('files.upload'),
       rawBody,
       options,

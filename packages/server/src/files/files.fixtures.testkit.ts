@@ -5,7 +5,15 @@ import { pcm16WavHeader } from '@rapport/analysis';
 import { ffmpegEncode } from '@rapport/analysis/testkit';
 import { alternatingTwoVoices } from '@rapport/analysis/synthetic';
 
-/** 16-bit PCM mono WAV: a tone that changes pitch every half second, `seconds` long. */
+/** Calls of wavFile and twoVoiceWav so far: each call's file differs from every other's in its last sample. */
+let made = 0;
+
+/**
+ * 16-bit PCM mono WAV: a tone that changes pitch every half second, `seconds` long. Each call
+ * gives other bytes (its last sample differs), so that two uploads of two calls are two media, as
+ * two recordings are; the same bytes uploaded again are the first media (decisions §18), which a
+ * test asks for by uploading one call's buffer twice.
+ */
 export function wavFile(seconds: number, sampleRate = 16_000): Buffer {
   const samples = Math.round(seconds * sampleRate);
   const buf = Buffer.alloc(44 + samples * 2);
@@ -14,6 +22,7 @@ export function wavFile(seconds: number, sampleRate = 16_000): Buffer {
     const f = Math.floor(i / (sampleRate / 2)) % 2 === 0 ? 220 : 330;
     buf.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * f * i) / sampleRate)), 44 + i * 2);
   }
+  if (samples > 0) buf.writeInt16LE((made++ % 30_000) + 1, 44 + (samples - 1) * 2);
   return buf;
 }
 
@@ -26,6 +35,8 @@ export function twoVoiceWav(seconds = 24, sampleRate = 16_000): Buffer {
   const buf = Buffer.alloc(44 + samples.length * 2);
   pcm16WavHeader(samples.length * 2, sampleRate).copy(buf, 0);
   samples.forEach((v, i) => buf.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(v * 32767))), 44 + i * 2));
+  // Other bytes on every call, as wavFile's (one sample at the very end, inaudible to the engine).
+  if (samples.length > 0) buf.writeInt16LE((made++ % 30_000) + 1, 44 + (samples.length - 1) * 2);
   return buf;
 }
 

@@ -99,7 +99,8 @@ describe('media resources', () => {
     const d = json<Diarization>(await get(`/v1/files/${media.id}/diarization`));
     assert.deepEqual(d, { mediaId: media.id, durationSec: 2, segments: [{ speaker: 0, start: 0.2, end: 1 }, { speaker: 1, start: 1.1, end: 1.9 }] });
 
-    const tr = await upload(VTT, 'a.vtt');
+    // A blank line more than the first test's a.vtt: other bytes, so other media (decisions §18).
+    const tr = await upload(`${VTT}\n`, 'a.vtt');
     const td = json<Diarization>(await get(`/v1/files/${tr.id}/diarization`));
     assert.deepEqual(td.segments.map((s) => s.speaker), [0, 1, 0]);
     assert.equal(td.durationSec, 7);
@@ -145,7 +146,7 @@ describe('media resources', () => {
       assert.equal(json<ErrorJson>(r).error.code, 'REFERENCE_NOT_FOUND');
       assert.equal(json<ErrorJson>(r).error.details?.[0]?.path, '/mediaId');
     }
-    const tr = await upload(VTT, 'a.vtt');
+    const tr = await upload(`${VTT}\n\n`, 'a.vtt');
     assert.equal((await send(SRT, { mediaId: tr.id })).statusCode, 400);
     const withLabel = await send(SRT, { mediaId: audio.id, label: 'x' });
     assert.equal(withLabel.statusCode, 400);

@@ -4,7 +4,7 @@ import type { Services } from '../compose/services.ts';
 import { requireAuth } from '../workspace/auth.ts';
 import { claimIdempotencyKey, sendReplay } from '../http/idempotency-hooks.ts';
 import { IdParams, ListOf } from '../http/schema-helpers.ts';
-import { ContentLink, ContentLinkBody, ContentQuery, Diarization, DiarizationQuery, Media, MediaListQuery, ReanalyzeBody, UploadForm } from './files.schemas.ts';
+import { ContentLink, ContentLinkBody, ContentQuery, Diarization, DiarizationQuery, Media, MediaListQuery, ReanalyzeBody, UploadedMedia, UploadForm } from './files.schemas.ts';
 import { DIARIZATION_CONTENT_TYPES } from './diarization-export.ts';
 import { sendMediaContent } from './media-content.ts';
 import type { MediaRecord } from './media.store.ts';
@@ -25,7 +25,8 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
         tags: ['files'],
         multipart: UploadForm,
         responses: {
-          201: { description: 'The media resource (with mediaId: the media the transcript was attached to)', schema: Media },
+          200: { description: 'The workspace already has media with these bytes (same SHA-256): that media, with duplicate: true; nothing was stored, analysed or charged, and label and hints were not applied (decisions §18)', schema: UploadedMedia },
+          201: { description: 'The media resource, with duplicate: false (with mediaId: the media the transcript was attached to)', schema: UploadedMedia },
           409: { description: "QUOTA_EXCEEDED: the file does not fit in what is left of the workspace's storage quota (MEDIA_QUOTA_BYTES)" },
           507: { description: 'INSUFFICIENT_STORAGE: the media disk has less than MIN_FREE_DISK_BYTES free; retry later' },
         },
@@ -33,7 +34,8 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
     },
   }, async (req, reply) => {
     const outcome = await files.upload(requireAuth(req.auth), req, (upload) => claimIdempotencyKey(req, upload));
-    return outcome.kind === 'replay' ? sendReplay(reply, outcome.answer) : reply.code(201).send(outcome.media);
+    if (outcome.kind === 'replay') return sendReplay(reply, outcome.answer);
+    return reply.code(outcome.duplicate ? 200 : 201).send({ ...outcome.media, duplicate: outcome.duplicate });
   });
 
   app.get('/v1/files', {

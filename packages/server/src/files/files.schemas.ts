@@ -106,6 +106,13 @@ export const Media = Strict({
 });
 export type Media = Static<typeof Media>;
 
+/** The answer to an upload: the media, and whether the workspace already had these bytes (decisions §18). */
+export const UploadedMedia = Strict({
+  ...Media.properties,
+  duplicate: Type.Boolean({ description: 'true (status 200) when the workspace already had media with these bytes (same SHA-256): this is that media, and nothing was stored, analysed or charged; false (status 201) for new media or a transcript attached with mediaId' }),
+});
+export type UploadedMedia = Static<typeof UploadedMedia>;
+
 export const Diarization = Strict({
   mediaId: Type.String(),
   durationSec: Nullable(Type.Number({ minimum: 0, description: 'seconds' })),

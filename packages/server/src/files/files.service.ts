@@ -56,7 +56,8 @@ export interface UploadFingerprint {
  */
 export type ClaimKey = (upload: UploadFingerprint) => Promise<StoredResponse | null>;
 
-export type UploadOutcome = { kind: 'stored'; media: Media } | { kind: 'replay'; answer: StoredResponse };
+/** `duplicate`: the workspace already had these bytes, and `media` is the media that has them (decisions §18). */
+export type UploadOutcome = { kind: 'stored'; media: Media; duplicate: boolean } | { kind: 'replay'; answer: StoredResponse };
 
 /**
  * What FilesService uses: its stores, the longest media it analyses, the storage quota and the
@@ -126,6 +127,13 @@ export class FilesService {
           details: [{ path: '/mediaId', message: `media ${mediaId} does not exist in this workspace` }],
         });
       }
+      // Bytes the workspace already has are neither probed, stored, analysed nor charged again;
+      // their label and hints are not applied (decisions §18). Checked again when inserting.
+      const same = mediaId === undefined ? await this.media.findByContent(auth.workspaceId, up.sha256) : null;
+      if (same) {
+        await blobs.remove(up.tempPath);
+        return { kind: 'stored', media: await this.resource(same), duplicate: true };
+      }
       const detected = await detectMedia(up.tempPath, up.head, up.sizeBytes, this.deps.maxMediaSec);
       if (mediaId !== undefined) {
         if (detected.kind !== 'transcript' || !detected.transcript) {
@@ -135,7 +143,7 @@ export class FilesService {
         }
         const attached = await this.attachTranscript(auth, mediaId, detected.transcript, hints);
         await blobs.remove(up.tempPath);
-        return { kind: 'stored', media: attached };
+        return { kind: 'stored', media: attached, duplicate: false };
       }
       if (hints && detected.kind === 'transcript') {
         throw new ApiError('VALIDATION_FAILED', 'Speaker-count hints are for audio and video: a transcript on its own names its speakers.', {
@@ -144,7 +152,7 @@ export class FilesService {
       }
       const id = newId('med');
       committedPath = await blobs.commit(up.tempPath, id);
-      const record = await this.media.insert({
+      const { media: record, duplicate } = await this.media.insertUnlessDuplicate({
         id,
         workspaceId: auth.workspaceId,
         kind: detected.kind,
@@ -160,8 +168,13 @@ export class FilesService {
         analysisStatus: detected.kind === 'transcript' ? 'ready' : 'pending',
         speakerHints: hints,
       }, quota);
+      if (duplicate) {
+        // The same bytes were stored by an upload that ran beside this one.
+        await blobs.remove(committedPath);
+        return { kind: 'stored', media: await this.resource(record), duplicate: true };
+      }
       this.deps.wakeWorker();
-      return { kind: 'stored', media: toMediaResource(record, new Map()) };
+      return { kind: 'stored', media: toMediaResource(record, new Map()), duplicate: false };
     } catch (err) {
       await blobs.remove(committedPath ?? up.tempPath);
       if (err instanceof InsufficientCredits) {

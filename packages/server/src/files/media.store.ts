@@ -19,6 +19,7 @@ import { analysisSummary, pendingSummary, type MediaSummary } from './media-summ
 import { newMediaSummary, transcriptJsonOf, type StoredTranscript } from './transcript-text.ts';
 import { latestMediaChange, nextMediaChange, recordMediaChange } from './media-changes.ts';
 import { QuotaExceeded } from '../workspace/quotas.ts';
+import { mediaWithBytes } from './media-duplicates.ts';
 
 export { analysisCost, entityLabel, previousSpeakersJson, toMedia } from './media-rows.ts';
 export type { AnalysisStatus, MediaKind, MediaRecord, MediaRow } from './media-rows.ts';
@@ -40,6 +41,10 @@ export interface MediaStore {
    * and QuotaExceeded is thrown.
    */
   insert(m: NewMedia, quotaBytes?: number): Promise<MediaRecord>;
+  /** As insert, unless the workspace already has media with these bytes (decisions §18, media-duplicates.ts): then that media, nothing written. */
+  insertUnlessDuplicate(m: NewMedia, quotaBytes?: number): Promise<{ media: MediaRecord; duplicate: boolean }>;
+  /** The workspace's (oldest) media with these bytes, light (getLight), or null. */
+  findByContent(workspaceId: string, sha256: string): Promise<MediaRecord | null>;
   /** The whole record: its transcript and analysis too (jobs, measurements, diarization). */
   get(workspaceId: string, id: string): Promise<MediaRecord | null>;
   /**
@@ -125,7 +130,22 @@ export class SqlMediaStore implements MediaStore {
   }
 
   async insert(m: NewMedia, quotaBytes?: number): Promise<MediaRecord> {
-    await this.changing(async (tx) => {
+    return (await this.write(m, quotaBytes, false)).media;
+  }
+
+  async insertUnlessDuplicate(m: NewMedia, quotaBytes?: number): Promise<{ media: MediaRecord; duplicate: boolean }> {
+    return this.write(m, quotaBytes, true);
+  }
+
+  async findByContent(workspaceId: string, sha256: string): Promise<MediaRecord | null> {
+    const id = await mediaWithBytes(this.db, workspaceId, sha256);
+    return id === undefined ? null : this.getLight(workspaceId, id);
+  }
+
+  private async write(m: NewMedia, quotaBytes: number | undefined, unlessDuplicate: boolean): Promise<{ media: MediaRecord; duplicate: boolean }> {
+    const existing = await this.changing<string | undefined>(async (tx) => {
+      const found = unlessDuplicate ? await mediaWithBytes(tx, m.workspaceId, m.sha256, { lock: true }) : undefined;
+      if (found !== undefined) return { out: found, changed: [] };
       // The workspace row's lock orders uploads of one workspace: two cannot both take the last bytes.
       const counted = await tx.run(
         'UPDATE workspaces SET media_bytes = media_bytes + ?1 WHERE id = ?2 AND (CAST(?3 AS BIGINT) IS NULL OR media_bytes + ?1 <= CAST(?3 AS BIGINT))',
@@ -149,7 +169,10 @@ export class SqlMediaStore implements MediaStore {
       if (analysable) await enqueueTask(tx, 'media.analyze', m.id, m.workspaceId);
       return { out: undefined, changed: [], numbered: [[m.workspaceId, m.id]] };
     });
-    return (await this.getLight(m.workspaceId, m.id)) as MediaRecord;
+    if (existing === undefined) return { media: (await this.getLight(m.workspaceId, m.id)) as MediaRecord, duplicate: false };
+    const media = await this.getLight(m.workspaceId, existing);
+    // Deleted since the transaction: not a duplicate any more, so these bytes are stored.
+    return media ? { media, duplicate: true } : this.write(m, quotaBytes, unlessDuplicate);
   }
 
   async get(workspaceId: string, id: string): Promise<MediaRecord | null> {

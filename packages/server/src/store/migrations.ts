@@ -278,4 +278,16 @@ ALTER TABLE workspaces ADD COLUMN older_secret_expires_at BIGINT;
       pg: 'ALTER TABLE webhook_deliveries ADD COLUMN IF NOT EXISTS destination TEXT;',
     },
   },
+  {
+    // Media by their bytes within a workspace (decisions §18): an upload of bytes the workspace
+    // already has answers the existing media, found by this index instead of a scan of the
+    // workspace's media; seq last so that the oldest of them is read from the index too (without it
+    // both engines took media_ws and filtered every media of the workspace). Not unique: workspaces
+    // that stored the same bytes twice before this rule keep both.
+    version: 13,
+    sql: {
+      sqlite: 'CREATE INDEX media_content ON media(workspace_id, sha256, seq);',
+      pg: 'CREATE INDEX IF NOT EXISTS media_content ON media(workspace_id, sha256, seq);',
+    },
+  },
 ];
