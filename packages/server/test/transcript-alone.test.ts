@@ -113,6 +113,34 @@ describe('a transcript on its own (decisions §19)', () => {
     assert.equal(evidence.group[0]?.metrics.speechSec, 8.9);
   });
 
+  it('audio refused for credits leaves the transcript as it was: its kind, its analysis and its file', async () => {
+    const balance = (await t.sql.get<{ balance: number }>('SELECT balance FROM workspaces WHERE id = ?', t.main.workspaceId))?.balance ?? 0;
+    await t.sql.run('UPDATE workspaces SET balance = 0 WHERE id = ?', t.main.workspaceId);
+    try {
+      const res = await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(wavFile(19), 'talk.wav', { mediaId }) });
+      assert.equal(res.statusCode, 402, res.body);
+      assert.equal(json<ErrorJson>(res).error.code, 'INSUFFICIENT_CREDITS');
+    } finally {
+      await t.sql.run('UPDATE workspaces SET balance = ? WHERE id = ?', balance, t.main.workspaceId);
+    }
+    const m = json<Media>(await get(`/v1/files/${mediaId}`));
+    assert.equal(m.kind, 'transcript');
+    assert.deepEqual(m.analysis.speakers.map((s) => s.entityId), people);
+    const content = await get(`/v1/files/${mediaId}/content`);
+    assert.equal(content.statusCode, 200);
+    assert.equal(content.body, VTT);
+  });
+
+  it('a transcript stored alone before it was analysed from its cues is measured when read', async () => {
+    const res = await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(VTT.replace('Hello Ben', 'Hi Ben'), 'old.vtt') });
+    const old = json<Media>(res).id;
+    await t.sql.run('UPDATE media SET analysis_json = NULL, engine_version = NULL WHERE id = ?', old);
+    const metrics = await get(`/v1/files/${old}/metrics`);
+    assert.equal(metrics.statusCode, 200, metrics.body);
+    assert.deepEqual(json<MediaMetrics>(metrics).speakers.map((s) => [s.label, s.metrics.speechSec]), [['Ana', 8], ['Ben', 8.9]]);
+    assert.equal((await get(`/v1/files/${old}/diarization`)).statusCode, 200);
+  });
+
   it('audio uploaded with its mediaId replaces the text-only analysis; its people keep their ids and gain a voice', async () => {
     const res = await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(wavFile(19), 'talk.wav', { mediaId }) });
     assert.equal(res.statusCode, 201, res.body);
