@@ -8,6 +8,7 @@ import { SCORING, scorePair } from '../matching/scoring.ts';
 import { overlapMeasured } from '../behavior/speaker-metrics.ts';
 import { semitonesToHz } from './format.ts';
 import type { DimensionEvidence, MatchingEvidence, MemberEvidence, MemberInput, PairEvidence } from './types.ts';
+import { NO_AUDIO_REASON } from '../transcript-analysis.ts';
 
 /** Reference values and thresholds that documents quote (growth advice, method). */
 export const DOCUMENT_CONSTANTS = {
@@ -28,7 +29,9 @@ export function memberEvidence(m: MemberInput, media: Record<string, MediaAnalys
     const analysis = media[a.mediaId];
     const speaker = analysis?.speakers[a.speakerIndex];
     const countUncertain = !!analysis?.warnings?.some((w) => w.code === 'speaker_count_uncertain');
-    return { mediaId: a.mediaId, speakerIndex: a.speakerIndex, speechSec: speaker?.speechSec ?? null, transcribed: !!analysis?.transcript, countUncertain };
+    // A transcript on its own (decisions §19): its figures come from the cues, none from a voice.
+    const noAudio = analysis?.method.notMeasured?.reason === NO_AUDIO_REASON;
+    return { mediaId: a.mediaId, speakerIndex: a.speakerIndex, speechSec: speaker?.speechSec ?? null, transcribed: !!analysis?.transcript, countUncertain, noAudio };
   });
   const mediaIds = new Set(appearances.map((a) => a.mediaId));
   const transcribed = new Set(appearances.filter((a) => a.transcribed).map((a) => a.mediaId));

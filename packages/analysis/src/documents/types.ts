@@ -58,8 +58,11 @@ export interface MemberEvidence {
   shortName: string;
   entityId: string | null;
   metrics: SpeakerMetrics;
-  /** countUncertain: the recording's number of speakers came from the voices alone (its speaker_count_uncertain warning). */
-  appearances: { mediaId: string; speakerIndex: number; speechSec: number | null; transcribed: boolean; countUncertain: boolean }[];
+  /**
+   * countUncertain: the recording's number of speakers came from the voices alone (its speaker_count_uncertain warning).
+   * noAudio: a transcript on its own (decisions §19), measured from its cues, without a voice.
+   */
+  appearances: { mediaId: string; speakerIndex: number; speechSec: number | null; transcribed: boolean; countUncertain: boolean; noAudio: boolean }[];
   mediaCount: number;
   transcribedMediaCount: number;
   speechMin: number;
