@@ -286,9 +286,19 @@ class SpeakerMetrics(TypedDict):
     metrics: SpeakerMeasures
 
 
-class MediaMetrics(TypedDict):
+class NotMeasured(TypedDict):
+    measures: List[str]
+    reason: str
+
+
+class _MediaMetricsRequired(TypedDict):
     mediaId: Id
     speakers: List[SpeakerMetrics]
+
+
+class MediaMetrics(_MediaMetricsRequired, total=False):
+    # Decisions §19: a transcript on its own says which measures it has no audio for ("no audio").
+    notMeasured: NotMeasured
 
 
 class Appearance(TypedDict):

@@ -30,6 +30,7 @@ export { ICONS, ICON_NAMES } from './documents/icons.ts';
 export type * from './documents/types.ts';
 // Speech: decoding, speech detection, speakers and voiceprints.
 export { analyzeMedia, analyzeSamples } from './analyze.ts';
+export { analyzeTranscript, NO_AUDIO_MEASURES, NO_AUDIO_REASON, CUES_ONLY_METHOD } from './transcript-analysis.ts';
 export { seededRandom } from './behavior/stats.ts';
 export { upgradeCachedAnalysis } from './cached-analysis.ts';
 export { pcm16WavHeader } from './audio/wav.ts';

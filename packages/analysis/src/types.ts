@@ -33,15 +33,15 @@ export interface Turn {
   end: number;
   /** Median F0 of the turn in semitones re 27.5 Hz; null when the turn has too few voiced frames. */
   pitchSt: number | null;
-  /** Mean loudness of the turn's speech frames, dBFS. */
-  loudnessDb: number;
+  /** Mean loudness of the turn's speech frames, dBFS; null without audio (a transcript on its own). */
+  loudnessDb: number | null;
   /** Syllable nuclei per second of speech time in the turn; null when too short to measure. */
   rateSylPerSec: number | null;
   /** Median F0 (semitones) of the first and last second of the turn, for synchrony. */
   initialPitchSt: number | null;
   finalPitchSt: number | null;
-  initialLoudnessDb: number;
-  finalLoudnessDb: number;
+  initialLoudnessDb: number | null;
+  finalLoudnessDb: number | null;
   /** True when the turn started while another speaker was still talking. */
   interrupts: boolean;
   /** True for a short (<= 1 s) utterance inside another speaker's turn, not counted as a turn. */
@@ -220,6 +220,12 @@ export interface MediaAnalysis {
      * transcript's speakers and in analyses cached before it was recorded.
      */
     countEvidence?: CountEvidence;
+    /**
+     * Measures this analysis could not make, and why: a transcript on its own (decisions §19)
+     * has no audio, so its pitch, loudness and syllable rates are null for the reason "no audio".
+     * Absent when every measure was attempted.
+     */
+    notMeasured?: { measures: (keyof SpeakerMetrics)[]; reason: string };
   };
 }
 

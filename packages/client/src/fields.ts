@@ -67,7 +67,7 @@ export const responseFields: Record<string, Shape> = {
   }),
   ContentLink: shape<ContentLink>()({ required: ['url', 'expiresAt'], optional: [], nullable: [] }),
   Diarization: shape<Diarization>()({ required: ['mediaId', 'durationSec', 'segments'], optional: [], nullable: ['durationSec'] }),
-  MediaMetrics: shape<MediaMetrics>()({ required: ['mediaId', 'speakers'], optional: [], nullable: [] }),
+  MediaMetrics: shape<MediaMetrics>()({ required: ['mediaId', 'speakers'], optional: ['notMeasured'], nullable: [] }),
   EntityMetrics: shape<EntityMetrics>()({ required: ['entityId', 'label', 'metrics', 'appearances'], optional: [], nullable: ['label', 'metrics'] }),
   Entity: shape<Entity>()({
     required: ['id', 'label', 'name', 'tags', 'speechSec', 'enough', 'appearances', 'createdAt', 'updatedAt'], optional: [], nullable: ['label'],

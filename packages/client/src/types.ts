@@ -346,6 +346,8 @@ export interface SpeakerMeasures {
 export interface MediaMetrics {
   mediaId: Id;
   speakers: { index: number; entityId: Id | null; label: string | null; metrics: SpeakerMeasures }[];
+  /** Measures this media could not make, and why: "no audio" for a transcript on its own (decisions §19). Absent when every measure was attempted. */
+  notMeasured?: { measures: string[]; reason: string };
 }
 
 export interface EntityMetrics {

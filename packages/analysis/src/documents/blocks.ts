@@ -164,11 +164,20 @@ export function methodBlocks(e: MatchingEvidence): Block[] {
   }
   const noTranscript = members.filter((m) => !m.metrics.language).map((m) => m.name);
   const names = listOf(noTranscript);
+  // Decisions §19: figures from a transcript on its own rest on its cues; its voice was never heard.
+  const textOnly = members.filter((m) => m.appearances.some((a) => a.noAudio));
+  const allText = textOnly.length === members.length && members.every((m) => m.appearances.every((a) => a.noAudio));
+  const source = allText
+    ? "Speakers, turns and gaps come from the transcripts' cues alone (no audio): their names and times decide every figure, and pitch, loudness and syllable rate are not measured (no audio). "
+    : 'Speakers, turns, pitch, loudness and syllable rate are measured from the audio by the engine itself; diarization errors move every figure. ' +
+      (textOnly.length > 0
+        ? `For ${listOf(textOnly.map((m) => m.name))}, recordings that are transcripts without audio count by their cues' names and times, and give no pitch, loudness or syllable rate (not measured: no audio). `
+        : '');
   blocks.push({
     type: 'text',
     title: 'Limits',
     content:
-      'Speakers, turns, pitch, loudness and syllable rate are measured from the audio by the engine itself; diarization errors move every figure. ' +
+      source +
       // Issue 38: overlap comes from the audio unless a transcript times it (docs/analysis.md).
       'Where no transcript times them, interruptions, backchannels and overlapped speech are measured from the audio, where the speaker segmentation hears two voices at once; on real meetings it finds about a third of the overlapped speech, so those counts run low. ' +
       `Entrainment is tested against ${fixed(e.method.permutations ?? 0, 0)} shuffled pairings of the same turns; unrelated speakers average ${fixed(e.method.unrelatedEntrainment ?? 0, 0)}. ` +

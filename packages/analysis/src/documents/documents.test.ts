@@ -9,6 +9,7 @@ import { unexplainedFigures } from './figures.testkit.ts';
 import { aggregateMetrics } from '../behavior/speaker-metrics.ts';
 import { conversation, makeMedia } from '../behavior/fixtures.testkit.ts';
 import type { MediaAnalysis, Transcript } from '../types.ts';
+import { analyzeTranscript } from '../transcript-analysis.ts';
 
 // Recording A: Nora (target) and Omar talk, with a transcript. Recording B: Pia talks with
 // someone else, no transcript. Nora and Pia never met.
@@ -157,6 +158,24 @@ test('the validator rejects what the schema forbids', () => {
   assert.deepEqual(validateResultDocument({ schemaVersion: 1, title: 't', summary: 's', sections: [{ section_title: 'x', section_content: { type: 'card', title: 'a', content: 'b', icon: 'sparkles' } }] }), []);
   assert.ok(validateResultDocument({ schemaVersion: 1, title: 't', summary: 's', sections: [{ section_title: 'x', section_content: { type: 'card', title: 'a', content: 'b', icon: 'sparkles' } }] }, { strictIcons: true }).length > 0);
   assert.ok(validateResultDocument(null).length > 0);
+});
+
+test('members measured from a transcript on its own: the limits say their figures come from the cues and the voice was not measured (no audio)', () => {
+  const text = analyzeTranscript(transcriptA);
+  const only: Record<string, MediaAnalysis> = { med_t: text };
+  const m = (ref: string, name: string, speakerIndex: number): MemberInput => ({ ref, name, entityId: null, metrics: text.speakers[speakerIndex]!.metrics, appearances: [{ mediaId: 'med_t', speakerIndex }] });
+  const doc = buildMatching({ target: m('target', 'Nora', 0), group: [m('group[0]', 'Omar', 1)], media: only });
+  const limits = blocksOf(doc.document).find((b) => b.type === 'text' && b.title === 'Limits');
+  assert.ok(limits && limits.type === 'text');
+  assert.match(limits.content, /^Speakers, turns and gaps come from the transcripts' cues alone \(no audio\)/);
+  assert.doesNotMatch(limits.content, /measured from the audio by the engine/);
+  assert.deepEqual(doc.evidence.group.map((g) => g.appearances.map((a) => a.noAudio)), [[true]]);
+  assert.deepEqual(validateResultDocument(doc.document, { strictIcons: true }), []);
+  // Beside recordings with audio, only the text-only member is named.
+  const mixed = buildMatching({ target, group: [{ ...m('group[0]', 'Tess', 1) }], media: { ...media, ...only } });
+  const mixedLimits = blocksOf(mixed.document).find((b) => b.type === 'text' && b.title === 'Limits');
+  assert.ok(mixedLimits && mixedLimits.type === 'text');
+  assert.match(mixedLimits.content, /measured from the audio by the engine itself; diarization errors move every figure\. For Tess, recordings that are transcripts without audio/);
 });
 
 test("a recording whose speaker count came from the voices alone is flagged in the document, with a hint to give", () => {

@@ -9,6 +9,7 @@ import { pairTrust, profileTrust, speakerTrustParts } from '../matching/speaker-
 import { overlapMeasured } from '../behavior/speaker-metrics.ts';
 import { semitonesToHz } from './format.ts';
 import type { DimensionEvidence, MatchingEvidence, MemberEvidence, MemberInput, PairEvidence } from './types.ts';
+import { NO_AUDIO_REASON } from '../transcript-analysis.ts';
 
 /** Reference values and thresholds that documents quote (growth advice, method). */
 export const DOCUMENT_CONSTANTS = {
@@ -31,9 +32,11 @@ export function memberEvidence(m: MemberInput, media: Record<string, MediaAnalys
     const analysis = media[a.mediaId];
     const speaker = analysis?.speakers[a.speakerIndex];
     const parts = analysis ? speakerTrustParts(analysis, a.speakerIndex) : null;
+    // A transcript on its own (decisions §19): its figures come from the cues, none from a voice.
+    const noAudio = analysis?.method.notMeasured?.reason === NO_AUDIO_REASON;
     return {
       mediaId: a.mediaId, speakerIndex: a.speakerIndex, speechSec: speaker?.speechSec ?? null, transcribed: !!analysis?.transcript,
-      countUncertain: parts?.countUncertain ?? false, separation: parts?.separation ?? null, trust: parts?.trust ?? 0,
+      countUncertain: parts?.countUncertain ?? false, separation: parts?.separation ?? null, trust: parts?.trust ?? 0, noAudio,
     };
   });
   const known = m.appearances.flatMap((a) => (media[a.mediaId] ? [{ analysis: media[a.mediaId]!, speakerIndex: a.speakerIndex }] : []));

@@ -62,8 +62,9 @@ export interface MemberEvidence {
    * countUncertain: the recording's number of speakers came from the voices alone (its
    * speaker_count_uncertain warning); separation: the speaker's (SpeakerAnalysis.separation, null
    * when not recorded); trust: how sure the analysis is of the speaker (speakerTrust, 0–1).
+   * noAudio: a transcript on its own (decisions §19), measured from its cues, without a voice.
    */
-  appearances: { mediaId: string; speakerIndex: number; speechSec: number | null; transcribed: boolean; countUncertain: boolean; separation: number | null; trust: number }[];
+  appearances: { mediaId: string; speakerIndex: number; speechSec: number | null; transcribed: boolean; countUncertain: boolean; separation: number | null; trust: number; noAudio: boolean }[];
   mediaCount: number;
   transcribedMediaCount: number;
   speechMin: number;

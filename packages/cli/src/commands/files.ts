@@ -163,6 +163,8 @@ export const filesMetrics: Command = {
       return;
     }
     const heads = m.speakers.map((s) => speakerName(s.index, s.label));
-    ctx.out.result(m, table(measuresTable(heads, m.speakers.map((s) => s.metrics))));
+    // "-" is not measured; the API says why when it knows (a transcript on its own: no audio).
+    const why = m.notMeasured ? `\nnot measured (${m.notMeasured.reason}): pitch, loudness and syllable rates` : '';
+    ctx.out.result(m, `${table(measuresTable(heads, m.speakers.map((s) => s.metrics)))}${why}`);
   },
 };

@@ -45,8 +45,11 @@ function Bars({ title, rows, unit }: { title: string; rows: { label: string; val
 
 export function VoiceAndPace({ metrics, name }: { metrics: MediaMetrics; name: (speaker: number) => string }): JSX.Element {
   const rows = metrics.speakers;
+  // Why the voice's figures are missing, when the API says (a transcript on its own: "no audio").
+  const why = metrics.notMeasured?.reason;
   return (
     <>
+      {why ? <p class="hint not-measured" role="note">Pitch, loudness and pace from syllables: not measured ({why}).</p> : null}
       <div class="voice-charts">
         <Bars title="Pace: syllables per second" unit=" syl/s" rows={rows.map((s) => ({ label: name(s.index), value: s.metrics.speakingRateSylPerSec ?? null, colour: speakerColour(s.index) }))} />
         <Bars title="Median pitch" unit=" Hz" rows={rows.map((s) => ({ label: name(s.index), value: s.metrics.pitchMedianSt === null || s.metrics.pitchMedianSt === undefined ? null : hz(s.metrics.pitchMedianSt), colour: speakerColour(s.index) }))} />

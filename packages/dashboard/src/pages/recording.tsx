@@ -45,7 +45,8 @@ function SpeakerLabel({ session, entityId, current, name, onDone }: { session: S
 export function RecordingPage({ session, id }: { session: Session; id: string }): JSX.Element {
   const data = useAsync(async (signal) => {
     const media = await session.client.files.retrieve(id, { signal });
-    const ready = media.analysis.status === 'ready' && media.kind !== 'transcript';
+    // A transcript on its own is analysed from its cues (decisions §19): its diarization and measurements exist too.
+    const ready = media.analysis.status === 'ready';
     const [diar, metrics, vtt] = ready
       ? await Promise.all([
         session.client.files.diarization(id, { signal }),
@@ -121,6 +122,13 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
       <ErrorNote error={audio.error} context="The recording cannot be played" />
       <ErrorNote error={actionError} />
       {owed && media.kind !== 'transcript' ? <AnalysisStages media={media} seen={[]} /> : null}
+      {media.kind === 'transcript' && diar ? (
+        <Section title="Timeline">
+          <Timeline segments={diar.segments} durationSec={diar.durationSec ?? media.durationSec ?? 0} names={name} env={env} onPlay={null}
+            playing={null} at={null} {...(cues ? { texts: textsBySegment(cues, diar.segments) } : {})} />
+          <p class="hint" role="note">A transcript on its own: speakers, times and words come from its cues; there is no audio to hear or to measure a voice from. Upload the recording with this transcript's id (mediaId) to analyse its audio.</p>
+        </Section>
+      ) : null}
       {media.kind !== 'transcript' ? (
         <Section title="Timeline">
           {diar ? (

@@ -26,7 +26,8 @@ let nextKey = 1;
 /** The media's analysis as a phrase (status, speakers found, or the failure). */
 export function analysisText(m: Media): string {
   const a = m.analysis;
-  if (m.kind === 'transcript') return 'transcript';
+  // Analysed from its cues (decisions §19): its speakers are the names it gives.
+  if (m.kind === 'transcript') return a.status === 'ready' ? `transcript · ${a.speakers.length} speaker${a.speakers.length === 1 ? '' : 's'}, no audio` : 'transcript';
   if (a.status === 'ready') return `ready · ${a.speakers.length} speaker${a.speakers.length === 1 ? '' : 's'}`;
   if (a.status === 'failed') return `failed${a.error ? `: ${a.error.message}` : ''}`;
   if (a.status === 'pending') return 'analysis queued';

@@ -4,6 +4,7 @@
 // file, is never left behind by a failed request.
 import { hasControls, NO_CONTROLS_MESSAGE } from '../control-chars.ts';
 import type { FastifyRequest } from 'fastify';
+import { rename } from 'node:fs/promises';
 import { DIARIZATION_CONTENT_TYPES } from './diarization-export.ts';
 import { readyDiarization } from '../render/render-tasks.ts';
 import type { RenderPool } from '../render/render-pool.ts';
@@ -136,11 +137,13 @@ export class FilesService {
       }
       const detected = await detectMedia(up.tempPath, up.head, up.sizeBytes, this.deps.maxMediaSec);
       if (mediaId !== undefined) {
-        if (detected.kind !== 'transcript' || !detected.transcript) {
-          throw new ApiError('VALIDATION_FAILED', 'mediaId is only for attaching a transcript to existing media.', {
-            details: [{ path: '/mediaId', message: `is only allowed with a transcript file; this file is ${detected.kind} (${detected.contentType})` }],
-          });
+        if (detected.kind !== 'transcript') {
+          // Decisions §19: audio for a transcript uploaded on its own replaces its text-only analysis.
+          const media = await this.attachAudio(auth, mediaId, up, { ...detected, kind: detected.kind }, hints, quota);
+          committedPath = null;
+          return { kind: 'stored', media, duplicate: false };
         }
+        if (!detected.transcript) throw new ApiError('VALIDATION_FAILED', 'The transcript could not be read.', { details: [{ path: '/file', message: 'is no transcript' }] });
         const attached = await this.attachTranscript(auth, mediaId, detected.transcript, hints);
         await blobs.remove(up.tempPath);
         return { kind: 'stored', media: attached, duplicate: false };
@@ -174,7 +177,8 @@ export class FilesService {
         return { kind: 'stored', media: await this.resource(record), duplicate: true };
       }
       this.deps.wakeWorker();
-      return { kind: 'stored', media: toMediaResource(record, new Map()), duplicate: false };
+      // A transcript's speakers are its people already (text-entities.ts); audio has none yet.
+      return { kind: 'stored', media: detected.kind === 'transcript' ? await this.resource(record) : toMediaResource(record, new Map()), duplicate: false };
     } catch (err) {
       await blobs.remove(committedPath ?? up.tempPath);
       if (err instanceof InsufficientCredits) {
@@ -183,6 +187,39 @@ export class FilesService {
       if (err instanceof QuotaExceeded) throw quotaError(err.limit, err.used, up.sizeBytes);
       throw err;
     }
+  }
+
+  /**
+   * The audio of a transcript on its own: stored under the media's id in place of the transcript's
+   * file (its text stays in the row), which is kept aside until the row says so, and put back if
+   * it cannot (quota, credits, a media that is no transcript).
+   */
+  private async attachAudio(auth: AuthContext, mediaId: string, up: ReceivedUpload, detected: { kind: 'audio' | 'video'; contentType: string; durationSec: number | null }, hints: SpeakerHints | null, quota: number): Promise<Media> {
+    const target = await this.media.getLight(auth.workspaceId, mediaId);
+    if (!target) throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
+    if (target.kind !== 'transcript') {
+      throw new ApiError('VALIDATION_FAILED', 'mediaId with audio or video is only for a transcript uploaded on its own; send a transcript to attach it to this media.', {
+        details: [{ path: '/mediaId', message: `is ${target.kind} media; audio is attached only to a transcript uploaded on its own (this file is ${detected.kind}, ${detected.contentType})` }],
+      });
+    }
+    const aside = `${up.tempPath}.transcript`;
+    await rename(target.storagePath, aside).catch(() => undefined);
+    let finalPath: string | null = null;
+    try {
+      finalPath = await this.deps.blobs.commit(up.tempPath, mediaId);
+      const out = await this.media.attachAudio(auth.workspaceId, mediaId, {
+        kind: detected.kind, filename: up.filename, contentType: detected.contentType, sizeBytes: up.sizeBytes, sha256: up.sha256, durationSec: detected.durationSec, storagePath: finalPath, speakerHints: hints,
+      }, quota);
+      if (out.state !== 'attached') throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} is no longer a transcript on its own in this workspace.`, { details: [{ path: '/mediaId', message: 'changed meanwhile' }] });
+    } catch (err) {
+      // The transcript's file back in place: the media is as it was.
+      if (finalPath) await this.deps.blobs.remove(finalPath);
+      await rename(aside, target.storagePath).catch(() => undefined);
+      throw err;
+    }
+    await this.deps.blobs.remove(aside);
+    this.deps.wakeWorker();
+    return this.get(auth, mediaId);
   }
 
   private async attachTranscript(auth: AuthContext, mediaId: string, transcript: TranscriptText, hints: SpeakerHints | null): Promise<Media> {

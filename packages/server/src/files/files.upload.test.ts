@@ -82,7 +82,7 @@ describe('POST /v1/files', () => {
     ['JSON segments', JSON_TRANSCRIPT, 'application/json', ['Erin', 'Frank']],
   ];
   for (const [name, text, contentType, speakers] of transcripts) {
-    it(`accepts a ${name} transcript: kind transcript, speakers from its cues, no credits reserved`, async () => {
+    it(`accepts a ${name} transcript: kind transcript, speakers from its cues as entities, no credits reserved`, async () => {
       const before = await t.services.credits.balance({ workspaceId: t.main.workspaceId, keyId: 'k', scope: 'admin' });
       const res = await upload(text, 'notes.txt', {}, 'text/plain');
       assert.equal(res.statusCode, 201, res.body);
@@ -93,7 +93,8 @@ describe('POST /v1/files', () => {
       assert.equal(m.analysis.status, 'ready');
       assert.deepEqual(m.analysis.speakers.map((s) => s.label), speakers);
       assert.deepEqual(m.analysis.speakers.map((s) => s.index), [0, 1]);
-      assert.ok(m.analysis.speakers.every((s) => s.entityId === null));
+      // Analysed from its cues as it is stored (decisions §19): each named speaker is an entity.
+      assert.ok(m.analysis.speakers.every((s) => s.entityId?.startsWith('ent_')), JSON.stringify(m.analysis.speakers));
       assert.ok((m.durationSec ?? 0) > 3);
       const afterB = await t.services.credits.balance({ workspaceId: t.main.workspaceId, keyId: 'k', scope: 'admin' });
       assert.equal(afterB.reserved, before.reserved);

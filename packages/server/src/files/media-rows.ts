@@ -1,6 +1,6 @@
 // A media row of the embedded store and the record the services read (decisions §7's media,
 // its cached analysis and the bookkeeping of analyses), with the rules every writer shares.
-import { upgradeCachedAnalysis, type MediaAnalysis, type Transcript } from '@rapport/analysis';
+import { analyzeTranscript, upgradeCachedAnalysis, type MediaAnalysis, type Transcript } from '@rapport/analysis';
 import type { SpeakerHints } from './files.schemas.ts';
 import type { PreviousSpeaker } from './speaker-links.ts';
 import { EMPTY_SUMMARY, summarize, type MediaSummary } from './media-summary.ts';
@@ -112,7 +112,7 @@ export function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
     analysisError: r.analysis_error ? (JSON.parse(r.analysis_error) as { code: string; message: string }) : null,
     // Read through the engine's upgrade, so that an analysis cached by an earlier engine
     // version never reports what the current one knows it did not measure.
-    analysis: withAnalysis && r.analysis_json ? upgradeCachedAnalysis(JSON.parse(r.analysis_json) as MediaAnalysis) : null,
+    analysis: withAnalysis ? analysisOf(r) : null,
     speakerHints: r.speaker_hints_json ? (JSON.parse(r.speaker_hints_json) as SpeakerHints) : null,
     engineVersion: r.engine_version,
     previousSpeakers: r.previous_speakers_json ? (JSON.parse(r.previous_speakers_json) as PreviousSpeaker[]) : null,
@@ -122,6 +122,17 @@ export function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
     createdAt: r.created_at,
     summary: null,
   };
+}
+
+/**
+ * The row's analysis. A transcript stored on its own before it was analysed from its cues
+ * (decisions §19) has none: it is made from the transcript when read (pure and quick; its
+ * speakers then have no entities, which only its upload creates).
+ */
+function analysisOf(r: MediaRow): MediaAnalysis | null {
+  if (r.analysis_json) return upgradeCachedAnalysis(JSON.parse(r.analysis_json) as MediaAnalysis);
+  if (r.kind === 'transcript' && r.analysis_status === 'ready' && r.transcript_json) return analyzeTranscript(JSON.parse(r.transcript_json) as Transcript);
+  return null;
 }
 
 /** Entity labels are 1 to 64 code points (the API's bound); a transcript's speaker name may be longer. */

@@ -10,13 +10,15 @@ import { nowIso } from '../ids.ts';
 import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
 import { chargeCredits, InsufficientCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
-import type { MediaAnalysis } from '@rapport/analysis';
+import { ENGINE_VERSION, type MediaAnalysis } from '@rapport/analysis';
 import { readySpeakers } from './media-speakers.ts';
 import type { SpeakerHints } from './files.schemas.ts';
 import type { SpeakerLink } from './speaker-links.ts';
 import { analysisCost, entityLabel, LIGHT_COLUMNS, previousSpeakersJson, summaryJson, toLightMedia, toMedia, type LightMediaRow, type MediaRecord, type MediaRow } from './media-rows.ts';
 import { analysisSummary, pendingSummary, type MediaSummary } from './media-summary.ts';
-import { newMediaSummary, transcriptJsonOf, type StoredTranscript } from './transcript-text.ts';
+import { newMediaSummary, textAnalysisOfStored, transcriptJsonOf, type StoredTranscript } from './transcript-text.ts';
+import { insertTextEntities } from './text-entities.ts';
+import { attachAudioRow, type AttachAudioOutcome, type AttachedAudio } from './audio-attach.ts';
 import { latestMediaChange, nextMediaChange, recordMediaChange } from './media-changes.ts';
 import { QuotaExceeded } from '../workspace/quotas.ts';
 import { mediaWithBytes } from './media-duplicates.ts';
@@ -68,6 +70,8 @@ export interface MediaStore {
   attachTranscript(workspaceId: string, id: string, transcript: StoredTranscript): Promise<void>;
   attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: StoredTranscript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome>;
   reanalyze(workspaceId: string, id: string, change: { hints?: SpeakerHints | null; transcript?: StoredTranscript; whileUsed: 'refuse' | 'allow' }): Promise<ReanalyzeOutcome>;
+  /** Audio for a transcript on its own (audio-attach.ts): the media becomes it, analysed again. */
+  attachAudio(workspaceId: string, id: string, audio: AttachedAudio, quotaBytes?: number): Promise<AttachAudioOutcome>;
   deleteUnlessInUse(workspaceId: string, id: string): Promise<{ deleted: MediaRecord | null; blockedBy: string[] }>;
   setAnalysisProgress(id: string, stage: string, fraction: number): Promise<void>;
   analysisProgress(id: string): Promise<{ stage: string | null; fraction: number } | null>;
@@ -158,14 +162,18 @@ export class SqlMediaStore implements MediaStore {
       if (analysable) await reserveCredits(tx, m.workspaceId, analysisCost(m.durationSec), { mediaId: m.id });
       // Numbered as written: recordMediaChange after would write the row, transcript and all, again
       // (on the embedded store 7 ms for 4 MiB on the event loop: issue 32, finding 1).
+      // A transcript on its own is analysed from its cues as it is stored (decisions §19), free.
+      const text = !analysable && m.transcript ? textAnalysisOfStored(m.transcript) : null;
       await tx.run(
         `INSERT INTO media (id, workspace_id, kind, filename, content_type, size_bytes, sha256, duration_sec, label, storage_path,
-         transcript_json, analysis_status, speaker_hints_json, created_at, summary_json, changed_seq, seq)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nextval('rapport_seq'))`,
+         transcript_json, analysis_status, speaker_hints_json, created_at, summary_json, changed_seq, analysis_json, engine_version, seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nextval('rapport_seq'))`,
         m.id, m.workspaceId, m.kind, m.filename, m.contentType, m.sizeBytes, m.sha256, m.durationSec, m.label, m.storagePath,
-        m.transcript ? transcriptJsonOf(m.transcript) : null, m.analysisStatus, m.speakerHints ? JSON.stringify(m.speakerHints) : null, nowIso(),
-        JSON.stringify(newMediaSummary(m.kind, m.transcript)), await nextMediaChange(tx, m.workspaceId),
+        m.transcript ? transcriptJsonOf(m.transcript) : null, text ? 'ready' : m.analysisStatus, m.speakerHints ? JSON.stringify(m.speakerHints) : null, nowIso(),
+        JSON.stringify(text ? text.summary : newMediaSummary(m.kind, m.transcript)), await nextMediaChange(tx, m.workspaceId),
+        text?.json ?? null, text ? ENGINE_VERSION : null,
       );
+      if (text) await insertTextEntities(tx, m.workspaceId, m.id, text.speakers);
       if (analysable) await enqueueTask(tx, 'media.analyze', m.id, m.workspaceId);
       return { out: undefined, changed: [], numbered: [[m.workspaceId, m.id]] };
     });
@@ -239,6 +247,13 @@ export class SqlMediaStore implements MediaStore {
     return this.changing(async (tx) => {
       const out = await reanalyzeRow(tx, workspaceId, id, change);
       return { out, changed: out.state === 'pending' || out.state === 'reanalysing' ? [id] : [] };
+    });
+  }
+
+  async attachAudio(workspaceId: string, id: string, audio: AttachedAudio, quotaBytes?: number): Promise<AttachAudioOutcome> {
+    return this.changing(async (tx) => {
+      const out = await attachAudioRow(tx, workspaceId, id, audio, quotaBytes);
+      return { out, changed: out.state === 'attached' ? [id] : [] };
     });
   }
 

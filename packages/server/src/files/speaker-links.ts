@@ -72,7 +72,8 @@ export function speakerLinks(
       voiceprint = entity.voiceprint.map((v, d) => round5(v + (s.voiceprint[d]! - old[d]!) / (entity.appearances + 1)));
     } else if (same) {
       voiceprint = entity.voiceprint.map((v, d) => round5((v * n + s.voiceprint[d]!) / (n + 1)));
-    } else if (old) {
+    } else if (old || entity.voiceprint.length === 0) {
+      // A transcript's person (text-entities.ts) has no voice yet: this is its first.
       voiceprint = s.voiceprint;
     }
     return [{ speakerIndex: s.index, entityId, speechSec: s.speechSec, ...(voiceprint ? { voiceprint } : {}) }];

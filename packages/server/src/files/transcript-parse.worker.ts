@@ -26,8 +26,9 @@ async function parse({ path, maxCues }: ParseRequest): Promise<ParseAnswer> {
     if (cue.speaker !== null) cue.speaker = stripControls(cue.speaker).trim() || null;
     cue.text = stripControlsInText(cue.text);
   }
-  const { format, json, summary, durationSec } = TranscriptText.of(transcript);
-  return { transcript: { format, json, summary, durationSec } };
+  // Its analysis as a transcript on its own (decisions §19) is made here too, off the event loop.
+  const { format, json, summary, durationSec, analysis } = TranscriptText.of(transcript);
+  return { transcript: { format, json, summary, durationSec, analysis } };
 }
 
 parse(workerData as ParseRequest).then(

@@ -44,7 +44,6 @@ export async function checkMediaReady(stores: MemberStores, workspaceId: string,
       const m = await stores.media.get(workspaceId, id);
       if (!m) throw new JobFailure('target_not_found', `${ref}: media ${id} no longer exists`);
       total++;
-      if (m.kind === 'transcript') throw new JobFailure('target_not_found', `${ref}: media ${id} is a transcript without audio; attach it to audio media`);
       if (m.analysisStatus === 'failed') {
         const code = m.analysisError?.code;
         const jobCode = code === 'media_unreadable' || code === 'no_speech_detected' ? code : 'internal_error';

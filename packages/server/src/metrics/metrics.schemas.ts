@@ -51,6 +51,10 @@ export const MediaMetrics = Strict({
     label: Nullable(Type.String()),
     metrics: SpeakerMeasures,
   })),
+  notMeasured: Type.Optional(Strict({
+    measures: Type.Array(Type.String(), { description: 'the names of the measures above that are null for this reason' }),
+    reason: Type.String({ description: '"no audio": a transcript on its own, analysed from its cues (its pitch, loudness and syllable rates need a voice)' }),
+  }, { description: 'measures this media could not make, and why; absent when every measure was attempted' })),
 });
 export type MediaMetrics = Static<typeof MediaMetrics>;
 

@@ -23,7 +23,6 @@ export class MetricsService {
   async ofMedia(auth: AuthContext, id: string): Promise<MediaMetrics> {
     const m = await this.deps.media.get(auth.workspaceId, id);
     if (!m) throw new ApiError('NOT_FOUND', `No media ${id}.`);
-    if (m.kind === 'transcript') throw new ApiError('CONFLICT', `Media ${id} is a transcript on its own: there is no audio to measure; attach it to audio media.`);
     if (m.analysisStatus !== 'ready' || !m.analysis) {
       throw new ApiError('CONFLICT', `The analysis of media ${id} is ${m.analysisStatus}; its measurements exist once analysis.status is ready.`);
     }
@@ -31,9 +30,12 @@ export class MetricsService {
     const people = await this.deps.entities.labels(auth.workspaceId, [...links.values()]);
     // Decisions §17: a speaker is named by its person's label, else the transcript's name.
     const label = (index: number): string | null => people[links.get(index) ?? '']?.label ?? m.analysis?.speakers[index]?.label ?? null;
+    // A transcript on its own (decisions §19) says which measures it has no audio for.
+    const notMeasured = m.analysis.method.notMeasured;
     return {
       mediaId: m.id,
       speakers: m.analysis.speakers.map((s) => ({ index: s.index, entityId: links.get(s.index) ?? null, label: label(s.index), metrics: s.metrics as SpeakerMeasures })),
+      ...(notMeasured ? { notMeasured: { measures: [...notMeasured.measures], reason: notMeasured.reason } } : {}),
     };
   }
 

@@ -5,7 +5,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Value } from 'typebox/value';
 import type { MediaAnalysis, SpeakerMetrics } from '@rapport/analysis';
-import { buildTestApp, call, json, type ErrorJson, type TestApp } from '../../test/helpers.ts';
+import { buildTestApp, call, json, type TestApp } from '../../test/helpers.ts';
 import { newId } from '../ids.ts';
 import { fileUpload, VTT, wavFile } from '../files/files.fixtures.testkit.ts';
 import type { Media } from '../files/files.schemas.ts';
@@ -50,9 +50,13 @@ describe('measurements', () => {
     assert.deepEqual(body.speakers.map((s) => [s.index, s.entityId, s.label, s.metrics.pitchMedianSt]), [[0, ent[0], null, 30], [1, ent[1], 'Bo', 40]]);
     assert.equal((await get(`/v1/files/${newId('med')}/metrics`)).statusCode, 404);
     const tr = await upload(VTT, 'a.vtt');
+    // Decisions §19: a transcript on its own is measured from its cues, without its acoustics.
     const alone = await get(`/v1/files/${tr.id}/metrics`);
-    assert.equal(alone.statusCode, 409);
-    assert.match(json<ErrorJson>(alone).error.message, /transcript on its own/);
+    assert.equal(alone.statusCode, 200, alone.body);
+    const text = json<MediaMetrics>(alone);
+    assert.ok(Value.Check(MediaMetrics, text), alone.body);
+    assert.deepEqual(text.speakers.map((s) => [s.label, s.metrics.speechSec, s.metrics.pitchMedianSt]), [['Alice', 4.3, null], ['Bob', 2.2, null]]);
+    assert.equal(text.notMeasured?.reason, 'no audio');
   });
 
   it('of an entity: the profile aggregated over its analysed appearances, and each appearance', async () => {

@@ -1,0 +1,84 @@
+// Decisions §19 in the dashboard: a WebVTT uploaded on its own opens on a recording page that shows
+// its speakers and the figures measured from its cues (speech, share, turns), its timeline and
+// words, and says that the voice's figures are not measured for want of audio. Before, the page
+// was blank.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startService } from '@rapport/server';
+import { buildDashboard } from '../src/build.ts';
+import { CHROMIUM, LAPTOP, assertAccessible, launch } from './browser.ts';
+
+const skip = existsSync(CHROMIUM) ? false : `no ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
+
+// Ana speaks 0.5–4.5 and 9.3–13.3 (8 s), Ben 4–8.9 and 13.7–17.7 (8.9 s).
+const VTT = `WEBVTT
+
+00:00:00.500 --> 00:00:04.500
+<v Ana>Hello Ben, how was the trip? Tell me everything about it.
+
+00:00:04.000 --> 00:00:08.900
+<v Ben>It was long, but we made it. I think we should plan the next one together.
+
+00:00:09.300 --> 00:00:13.300
+<v Ana>Maybe we could go in spring? I would like that a lot.
+
+00:00:13.700 --> 00:00:17.700
+<v Ben>Yes, spring works for us. We will look at the dates tonight.
+`;
+
+let service: Awaited<ReturnType<typeof startService>>;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+before(async () => {
+  if (skip) return;
+  await buildDashboard();
+  service = await startService({ env: { RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_FILES: '1000' } });
+  browser = await launch();
+  page = await browser.newPage({ viewport: LAPTOP });
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+});
+after(async () => {
+  await browser?.close();
+  await service?.close();
+});
+
+test('a transcript on its own: its recording page shows its speakers and the figures of its cues', { skip, timeout: 120_000 }, async () => {
+  const form = new FormData();
+  form.append('file', new Blob([VTT], { type: 'text/vtt' }), 'trip.vtt');
+  const res = await fetch(`${service.url}/v1/files`, { method: 'POST', headers: { 'service-api-key': service.apiKey }, body: form });
+  assert.equal(res.status, 201, await res.clone().text());
+  const { id } = (await res.json()) as { id: string };
+
+  await page.goto(service.url);
+  await page.getByLabel('API key').fill(service.apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Recordings', level: 1 }).waitFor();
+  await page.goto(`${service.url}/#/recordings/${id}`);
+  await page.getByRole('heading', { name: 'Speakers' }).waitFor();
+
+  const rows = page.locator('section', { has: page.getByRole('heading', { name: 'Speakers' }) }).locator('tbody tr');
+  assert.equal(await rows.count(), 2);
+  const ana = await rows.nth(0).innerText();
+  const ben = await rows.nth(1).innerText();
+  assert.match(ana, /Ana/);
+  assert.match(ben, /Ben/);
+  // Speech and share from the cue times: 8 s of 16.9 s, 8.9 s of 16.9 s; two turns each.
+  assert.match(ana, /47%/);
+  assert.match(ben, /53%/);
+  assert.match(ana, /\t2\t/);
+  // Each is a person (an entity by name): a profile link.
+  assert.equal(await rows.locator('a', { hasText: 'Profile' }).count(), 2);
+  // The timeline and the words, and the voice's figures not measured, with the reason.
+  await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+  await page.locator('.transcript li', { hasText: 'Hello Ben, how was the trip?' }).waitFor();
+  const note = await page.locator('.not-measured').innerText();
+  assert.match(note, /not measured \(no audio\)/);
+  assert.match(await page.locator('table.voice tbody tr').first().locator('td.pitch').innerText(), /not measured/);
+  await assertAccessible(page, 'recording-transcript-alone');
+  assert.deepEqual(pageErrors, []);
+});
