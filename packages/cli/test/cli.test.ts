@@ -81,6 +81,21 @@ describe('rapport, the command line', () => {
     assert.deepEqual([media?.id, media?.duplicate, media?.label], [mediaId, true, 'Weekly call']);
   });
 
+  test('files list names a media by its label; entities get names each appearance\'s recording (issue 40 item 7)', async () => {
+    const list = await rapport(['files', 'list'], env);
+    assert.equal(list.code, 0, list.stderr);
+    const row = list.stdout.split('\n').find((l) => l.includes(mediaId));
+    assert.ok(row?.includes('Weekly call'), `the label, as the dashboard shows it: ${row ?? list.stdout}`);
+    assert.ok(!row?.includes('conversation.wav'), 'not the filename');
+    const media = await (await fetch(`${service.url}/v1/files/${mediaId}`, { headers: { 'service-api-key': service.apiKey } })).json() as { analysis: { speakers: { entityId: string | null }[] } };
+    const entityId = media.analysis.speakers.find((sp) => sp.entityId)?.entityId;
+    if (!entityId) return; // an analysis that failed on a loaded host links nobody; the list above still holds
+    const get = await rapport(['entities', 'get', entityId], env);
+    assert.equal(get.code, 0, get.stderr);
+    const app = get.stdout.split('\n').find((l) => l.includes(mediaId));
+    assert.match(app ?? '', /Weekly call · \d+:\d\d\.\d · \d{4}-\d\d-\d\d \d\d:\d\d UTC/, `the recording beside its id: ${get.stdout}`);
+  });
+
   test('match --wait prints the Markdown (or exits 5 with the job error); result reads it back', async () => {
     const m = await rapport(['match', '--target', `media:${mediaId}:index=0`, '--group', `media:${mediaId}:index=1`, '--fallback-dominant', '--wait'], env);
     assert.ok(!(m.stdout + m.stderr).includes('\u001b['), 'no colours when piped');

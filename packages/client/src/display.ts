@@ -29,3 +29,12 @@ export function formatBytes(n: number): string {
   }
   return `${v.toFixed(1)} ${units[i] ?? 'TiB'}`;
 }
+
+/**
+ * A recording as people tell it apart (issue 40 item 7): its label, else its filename, then its
+ * duration and the upload date, so that two "conversation.wav" in a picker or a list differ.
+ */
+export function recordingName(m: { label?: string | null; filename: string; durationSec: number | null; createdAt: string }): string {
+  const day = m.createdAt.slice(0, 16).replace('T', ' ');
+  return `${m.label ?? m.filename} · ${formatSeconds(m.durationSec)} · ${day} UTC`;
+}

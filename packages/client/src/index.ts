@@ -18,4 +18,4 @@ export { endpoints } from './endpoints.ts';
 export type { Endpoint, EndpointName } from './endpoints.ts';
 export type * from './types.ts';
 export * from './webhooks.ts';
-export { speakerName, formatSeconds, formatBytes } from './display.ts';
+export { speakerName, formatSeconds, formatBytes, recordingName } from './display.ts';

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startService } from '@rapport/server';
+import { measureOf, measuresTable, type MediaMeasures } from '@rapport/analysis/render';
 import { buildDashboard } from '../src/build.ts';
 import { CHROMIUM, LAPTOP, SCREENSHOTS, assertAccessible, checkPage, conversationVtt, conversationWav, launch } from './browser.ts';
 
@@ -159,8 +160,30 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     const voice = page.getByRole('table', { name: /Voice and pace/ });
     await voice.waitFor();
     assert.equal(await voice.locator('tbody tr').count(), 2);
-    for (const cell of await voice.locator('td.pitch').all()) assert.match(await cell.innerText(), /^\d+ Hz$/);
-    assert.match(await voice.locator('tbody tr').first().innerText(), /\d\.\d syl\/s/);
+    for (const cell of await voice.locator('td[data-measure="pitchMedianHz"]').all()) assert.match(await cell.innerText(), /^\d+$/);
+    assert.match(await voice.locator('td[data-measure="speakingRateSylPerSec"]').first().innerText(), /^\d+\.\d$/);
+    // Issue 40 item 5: every figure on the page is the API's, named and rounded as the CLI's table
+    // (measuresTable, the same list as the CSV's headers): nothing recomputed from the diarization.
+    const mediaId = /#\/recordings\/(med_[A-Za-z0-9]+)/.exec(page.url())?.[1];
+    assert.ok(mediaId, page.url());
+    const apiMetrics = await (await fetch(`${service.url}/v1/files/${mediaId}/metrics`, { headers: { 'service-api-key': service.apiKey } })).json() as MediaMeasures;
+    const cliTable = measuresTable(apiMetrics.speakers.map((sp) => `Speaker ${sp.index + 1}`), apiMetrics.speakers.map((sp) => sp.metrics));
+    for (const table of [page.locator('table.speakers'), voice]) {
+      for (const cell of await table.locator('td[data-measure]').all()) {
+        const measure = measureOf((await cell.getAttribute('data-measure')) ?? '');
+        const speaker = Number(await cell.locator('xpath=..').getAttribute('data-speaker'));
+        const text = await cell.innerText();
+        if (text === 'no transcript') continue;
+        const cli = cliTable.find((row) => row[0] === measure.header)?.[speaker + 1];
+        assert.equal(text, cli === '-' ? 'not measured' : cli, `${measure.header} of Speaker ${speaker + 1}: the dashboard shows what the CLI shows`);
+      }
+      for (const head of await table.locator('th[data-measure]').all()) {
+        const text = (await head.textContent()) ?? '';
+        assert.equal(text.charAt(0).toLowerCase() + text.slice(1), measureOf((await head.getAttribute('data-measure')) ?? '').header, 'one name and unit per figure');
+      }
+    }
+    assert.ok(await page.locator('table.speakers td[data-measure="medianTurnSec"]').count() > 0, 'the speakers table shows the median turn');
+    assert.equal(await page.getByRole('columnheader', { name: /Mean turn|Pause before a turn/ }).count(), 0, 'no figure of the dashboard\'s own');
     const name = page.getByLabel('Name of Speaker 1');
     await name.fill('Ann');
     await name.locator('xpath=..').getByRole('button', { name: 'Save' }).click();
@@ -177,7 +200,10 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     assert.equal(await page.locator('#group-0-media').inputValue(), await page.locator('#target-media').inputValue());
     assert.equal(await page.locator('#group-0-speaker').inputValue(), '1');
     await page.getByRole('button', { name: 'Add a member' }).click();
-    await page.locator('#group-1-media').selectOption({ label: 'retro.wav' });
+    // Recordings are offered with their duration and upload time, so that two of one filename differ (issue 40 item 7).
+    const retro = page.locator('#group-1-media option', { hasText: /^retro\.wav · / });
+    assert.match(await retro.innerText(), /^retro\.wav · 0:\d\d\.\d · \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    await page.locator('#group-1-media').selectOption((await retro.getAttribute('value')) ?? '');
     // The last voice offered (a voice with too little speech to judge is not offered, decisions §16).
     const voices = await page.locator('#group-1-speaker option').count();
     await page.locator('#group-1-speaker').selectOption({ index: voices - 1 });
@@ -280,8 +306,9 @@ test('the dashboard, end to end', { skip, timeout: 240_000 }, async (t) => {
     await page.getByRole('link', { name: 'Ann' }).click();
     await page.getByRole('heading', { name: 'Ann', level: 1 }).waitFor();
     // Their profile's pace and pitch, from the API's measurements across recordings.
-    await page.locator('dl.figures dd', { hasText: /^\d+ Hz$/ }).waitFor();
-    await page.locator('dl.figures dd', { hasText: /^\d+\.\d syl\/s$/ }).waitFor();
+    // The profile's figures are named and rounded as everywhere (measures.ts): pitch median (Hz) as a whole number.
+    await page.locator('dl.figures div[data-measure="pitchMedianHz"] dd', { hasText: /^\d+$/ }).waitFor();
+    await page.locator('dl.figures div[data-measure="speakingRateSylPerSec"] dd', { hasText: /^\d+\.\d$/ }).waitFor();
     // The units are explained here too (issue 33 item 6).
     const units = page.getByRole('definition').filter({ hasText: 'syllables per second' });
     assert.equal(await units.count(), 1);

@@ -3,6 +3,7 @@
 // renderer for the API's `?format=csv`, the CLI's `--csv` and tables, and the dashboard's download.
 // Speakers are named as decisions §17 says: the person's label, else "Speaker N" from 1.
 import type { SpeakerMetrics } from '../types.ts';
+import { MEASURES, csvFigure, shownFigure, type Measure } from './measures.ts';
 
 type SpeakerMeasures = SpeakerMetrics;
 
@@ -20,46 +21,8 @@ export interface EntityMeasures {
   appearances: { mediaId: string; speakerIndex: number; metrics: SpeakerMeasures }[];
 }
 
-const PITCH_REFERENCE_HZ = 27.5;
-
-interface Column {
-  header: string;
-  value(m: SpeakerMeasures): number | null;
-  decimals: number;
-}
-
-const col = (header: string, decimals: number, value: (m: SpeakerMeasures) => number | null | undefined): Column => ({ header, decimals, value: (m) => value(m) ?? null });
-
-/** Every measure, with its unit in the header. */
-export const MEASURE_COLUMNS: readonly Column[] = [
-  col('speech (s)', 3, (m) => m.speechSec),
-  col('talk share (%)', 1, (m) => m.talkShare * 100),
-  col('turns (count)', 0, (m) => m.turns),
-  col('median turn (s)', 3, (m) => m.medianTurnSec),
-  col('longest turn (s)', 3, (m) => m.longestTurnSec),
-  col('pauses (per min of speech)', 2, (m) => m.pausesPerMin),
-  col('median pause (s)', 3, (m) => m.medianPauseSec),
-  col('speaking rate (syllables/s)', 2, (m) => m.speakingRateSylPerSec),
-  col('articulation rate (syllables/s)', 2, (m) => m.articulationRateSylPerSec),
-  col('pitch median (Hz)', 1, (m) => (m.pitchMedianSt === null ? null : PITCH_REFERENCE_HZ * 2 ** (m.pitchMedianSt / 12))),
-  col('pitch median (semitones re 27.5 Hz)', 2, (m) => m.pitchMedianSt),
-  col('pitch range (semitones)', 2, (m) => m.pitchRangeSt),
-  col('pitch variability (semitones)', 2, (m) => m.pitchVariabilitySt),
-  col('loudness mean (dBFS)', 1, (m) => m.loudnessMeanDb),
-  col('loudness variability (dB)', 1, (m) => m.loudnessVariabilityDb),
-  col('median gap before turn (s)', 3, (m) => m.medianGapBeforeTurnSec),
-  col('interruptions made (count)', 0, (m) => m.interruptionsMade),
-  col('interruptions received (count)', 0, (m) => m.interruptionsReceived),
-  col('backchannels (count)', 0, (m) => m.backchannels),
-  col('overlapped speech (s)', 3, (m) => m.overlapSec),
-  col('words (count)', 0, (m) => m.language?.words),
-  col('words per minute (per min)', 1, (m) => m.language?.wordsPerMinute),
-  col('questions (per 100 words)', 2, (m) => m.language?.questionRate),
-  col('hedges (per 100 words)', 2, (m) => m.language?.hedgeRate),
-  col('first person singular (per 100 words)', 2, (m) => m.language?.firstPersonSingularRate),
-  col('first person plural (per 100 words)', 2, (m) => m.language?.firstPersonPluralRate),
-  col('sentiment (VADER compound, -1 to 1)', 3, (m) => m.language?.sentiment),
-];
+/** Every measure, with its unit in the header: the one list of measures.ts. */
+export const MEASURE_COLUMNS: readonly Measure[] = MEASURES;
 
 /**
  * One CSV cell. A text that starts with `=`, `+`, `-`, `@`, a tab or a carriage return would be
@@ -73,14 +36,9 @@ function cell(v: string | number | null): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-function figure(c: Column, m: SpeakerMeasures | null): number | null {
-  const v = m ? c.value(m) : null;
-  return v === null || !Number.isFinite(v) ? null : Number(v.toFixed(c.decimals));
-}
-
 function csv(idHeaders: string[], rows: { ids: (string | number | null)[]; metrics: SpeakerMeasures | null }[]): string {
   const lines = [[...idHeaders, ...MEASURE_COLUMNS.map((c) => c.header)].map(cell).join(',')];
-  for (const r of rows) lines.push([...r.ids, ...MEASURE_COLUMNS.map((c) => figure(c, r.metrics))].map(cell).join(','));
+  for (const r of rows) lines.push([...r.ids, ...MEASURE_COLUMNS.map((c) => csvFigure(c, r.metrics))].map(cell).join(','));
   return `${lines.join('\n')}\n`;
 }
 
@@ -97,7 +55,7 @@ export function entityMetricsCsv(e: EntityMeasures): string {
   ]);
 }
 
-/** For the terminal: one row per measure, one column per speaker (empty cells say "-"). */
+/** For the terminal: one row per measure, one column per speaker, with the decimals every table shows (empty cells say "-"). */
 export function measuresTable(heads: string[], columns: (SpeakerMeasures | null)[]): string[][] {
-  return [['', ...heads], ...MEASURE_COLUMNS.map((c) => [c.header, ...columns.map((m) => String(figure(c, m) ?? '-'))])];
+  return [['', ...heads], ...MEASURE_COLUMNS.map((c) => [c.header, ...columns.map((m) => shownFigure(c, m) ?? '-')])];
 }

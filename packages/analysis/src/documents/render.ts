@@ -11,5 +11,7 @@ export { figureDescription, figureSvg } from './figure-svg.ts';
 export { conversationPairs, pairRecording, pairTimelineCaption, pairTimelineSvg } from './pair-timeline.ts';
 export type { SharedDiarization } from './pair-timeline.ts';
 export { MEASURE_COLUMNS, mediaMetricsCsv, entityMetricsCsv, measuresTable } from './metrics-csv.ts';
+export { MEASURES, measureOf, csvFigure, shownFigure, semitonesToHz } from './measures.ts';
+export type { Measure } from './measures.ts';
 export type { MediaMeasures, EntityMeasures } from './metrics-csv.ts';
 export type * from './types.ts';

@@ -130,13 +130,22 @@ function byOrdinal(media: MediaAnalysis, hint: string): Outcome {
   return [{ index, weight: 1, via: 'ordinal' }];
 }
 
-/** "speaker 2", "speaker #2": the API's own numbering (0, 1, 2 … by first speech). */
+/**
+ * "speaker 2", "speaker #2": the speaker shown as "Speaker 2" (decisions §17), index 1, because
+ * every screen and export numbers speakers from 1 and a hint is typed by someone reading them.
+ * Only "speaker index 2" names the API's 0-based speakerIndex, the field's own name.
+ */
 function bySpeakerNumber(media: MediaAnalysis, hint: string): Outcome {
-  const m = /\bspeaker\s*(?:#|no\.?\s*|number\s*|index\s*)?(\d+)\b(?!\s*(?:s|sec|secs|seconds?|m|min|mins|minutes?)\b)/.exec(hint);
-  if (!m?.[1]) return null;
-  const index = Number(m[1]);
-  if (index >= media.speakers.length) return `there is no speaker ${index} (the media has ${media.speakers.length}, numbered from 0)`;
-  return [{ index, weight: 1, via: 'speaker number' }];
+  const m = /\bspeaker\s*(#|no\.?\s*|number\s*|index\s*)?(\d+)\b(?!\s*(?:s|sec|secs|seconds?|m|min|mins|minutes?)\b)/.exec(hint);
+  if (!m?.[2]) return null;
+  const n = media.speakers.length;
+  const written = Number(m[2]);
+  if (m[1]?.startsWith('index')) {
+    if (written >= n) return `there is no speaker index ${written} (the media has ${n}, indexes 0 to ${n - 1})`;
+    return [{ index: written, weight: 1, via: 'speaker index' }];
+  }
+  if (written < 1 || written > n) return `there is no Speaker ${written} (the media has ${n}, shown as Speaker 1 to Speaker ${n})`;
+  return [{ index: written - 1, weight: 1, via: 'speaker number' }];
 }
 
 function byTime(media: MediaAnalysis, hint: string): Outcome {

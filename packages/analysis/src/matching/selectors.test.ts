@@ -167,10 +167,16 @@ test('magic_hint: a word shared by several names identifies nobody; the distinct
   assert.equal(h('Smyth'), 2, 'near spelling');
 });
 
-test('magic_hint: "speaker N" uses the API numbering, unless a label says otherwise', () => {
+test('magic_hint: "speaker N" is the speaker shown as "Speaker N" (decisions §17), unless a label says otherwise', () => {
   const hint = (m: MediaAnalysis, h: string) => pick(m, { strategy: 'magic_hint', hint: h });
-  assert.equal(hint(noTranscript, 'speaker 2'), 2);
-  assert.equal(hint(noTranscript, 'speaker #0'), 0);
+  assert.equal(noTranscript.speakers.length, 3);
+  assert.equal(hint(noTranscript, 'speaker 1'), 0, '"speaker 1" is Speaker 1, index 0');
+  assert.equal(hint(noTranscript, 'the first speaker'), 0, 'the ordinal and the number agree');
+  assert.equal(hint(noTranscript, 'speaker 2'), 1);
+  assert.equal(hint(noTranscript, 'speaker #3'), 2);
+  assert.equal(hint(noTranscript, 'speaker index 2'), 2, 'only "index" reads the API\'s 0-based speakerIndex');
+  assert.ok(missed(hint(noTranscript, 'speaker 0')), 'nobody is shown as Speaker 0');
+  assert.ok(missed(hint(noTranscript, 'speaker 4')));
   assert.ok(missed(hint(noTranscript, 'speaker 7')));
   const labelled = makeMedia({ durationSec: 20, turns: [turn(0, 0, 5), turn(1, 5.3, 9)] });
   labelled.speakers[0]!.label = 'Speaker 1';

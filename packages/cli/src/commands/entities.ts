@@ -1,5 +1,5 @@
 // entities list|get|label|tag|untag|merge|metrics.
-import { formatSeconds as formatSec, speakerName, type Entity } from '@rapport/client';
+import { formatSeconds as formatSec, recordingName, speakerName, type Entity } from '@rapport/client';
 import { int, need, str } from '../context.ts';
 import type { Command } from '../context.ts';
 import { UsageError } from '../usage-error.ts';
@@ -36,7 +36,10 @@ export const entitiesGet: Command = {
   usage: ['entities get ID'],
   async run(ctx, args) {
     const e = await ctx.client.entities.retrieve(need(args, 0, 'ID'));
-    const apps = e.appearances.map((a) => [`  ${a.mediaId}`, speakerName(a.speakerIndex), formatSec(a.speechSec)]);
+    // Each appearance with its recording's name, duration and date beside the id (issue 40 item 7); a media that cannot be read keeps its id alone.
+    const media = await Promise.all([...new Set(e.appearances.map((a) => a.mediaId))].map(async (id) => [id, await ctx.client.files.retrieve(id).catch(() => null)] as const));
+    const names = new Map(media.map(([id, m]) => [id, m ? recordingName(m) : '-']));
+    const apps = e.appearances.map((a) => [`  ${a.mediaId}`, names.get(a.mediaId) ?? '-', speakerName(a.speakerIndex), formatSec(a.speechSec)]);
     ctx.out.result(e, [show(e), ...(apps.length ? [table(apps)] : [])].join('\n'));
   },
 };

@@ -8,8 +8,9 @@ import type { Command, Flags } from '../context.ts';
 import { UsageError } from '../usage-error.ts';
 import { progressBar, table } from '../output.ts';
 
+/** A media as one table row: named by its label, else its filename, as the dashboard and the results name it (issue 40 item 7). */
 function mediaRow(m: Media): string[] {
-  return [m.id, m.kind, m.filename, formatBytes(m.sizeBytes), m.durationSec === null ? '-' : formatSec(m.durationSec), m.analysis?.status ?? '-'];
+  return [m.id, m.kind, m.label ?? m.filename, formatBytes(m.sizeBytes), m.durationSec === null ? '-' : formatSec(m.durationSec), m.analysis?.status ?? '-'];
 }
 
 const HINT_OPTIONS = { speakers: { type: 'string' }, 'min-speakers': { type: 'string' }, 'max-speakers': { type: 'string' } } as const;

@@ -1,15 +1,16 @@
 // Each speaker's voice and pace, as the API measured them (GET /v1/files/:id/metrics, units of
 // docs/analysis.md): speaking and articulation rate, words per minute where a transcript gives
 // words, median pitch in hertz (the API gives semitones above 27.5 Hz) and its range, pauses and
-// loudness; a chart of pace and one of pitch, then the table. "Not measured" stays visible.
+// loudness; a chart of pace and one of pitch, then the table, whose names, units and decimals
+// are the engine's one list (figures/measures.tsx). "Not measured" stays visible.
 import type { JSX } from 'preact';
 import type { MediaMetrics } from '@rapport/client';
+import { semitonesToHz } from '@rapport/analysis/render';
 import { speakerColour } from '../ui.tsx';
+import { MeasureCell, MeasureHeader, VOICE_TABLE } from '../figures/measures.tsx';
 
-/** Hertz of a pitch in semitones above 27.5 Hz (A0). */
-export function hz(semitones: number): number {
-  return 27.5 * 2 ** (semitones / 12);
-}
+/** Hertz of a pitch in semitones above 27.5 Hz (A0): the engine's conversion, not a second one. */
+export const hz = semitonesToHz;
 
 /** What each unit means, shown under the table and as the headers' tooltips (and on a person's page). */
 export const UNITS = {
@@ -19,8 +20,6 @@ export const UNITS = {
   range: 'semitones between the 5th and 95th percentile of the voice\'s pitch (12 semitones make an octave): how much the voice moves',
   loudness: 'decibels below the loudest level the recording can hold (0 dBFS); speech is usually about −35 to −15 dBFS, depending on the microphone',
 } as const;
-
-const fx = (v: number | null | undefined, digits: number, unit: string): string => (v === null || v === undefined || !Number.isFinite(v) ? 'not measured' : `${v.toFixed(digits)}${unit}`);
 
 function Bars({ title, rows, unit }: { title: string; rows: { label: string; value: number | null; colour: string }[]; unit: string }): JSX.Element {
   const max = Math.max(1e-9, ...rows.map((r) => r.value ?? 0));
@@ -59,32 +58,22 @@ export function VoiceAndPace({ metrics, name }: { metrics: MediaMetrics; name: (
           <caption class="visually-hidden">Voice and pace of each speaker, as measured by the analysis</caption>
           <thead><tr>
             <th scope="col">Speaker</th>
-            <th scope="col" title={UNITS.speaking}>Speaking rate</th><th scope="col" title={UNITS.articulation}>Articulation rate</th><th scope="col">Words per minute</th>
-            <th scope="col" title={UNITS.pitch}>Median pitch</th><th scope="col" title={UNITS.range}>Pitch range</th><th scope="col">Pauses</th><th scope="col">Median pause</th>
-            <th scope="col" title={UNITS.loudness}>Loudness</th>
+            {VOICE_TABLE.map((m) => <MeasureHeader key={m.key} m={m} />)}
           </tr></thead>
           <tbody>
-            {rows.map((s) => {
-              const m = s.metrics;
-              return (
-                <tr key={s.index} data-speaker={s.index}>
-                  <th scope="row"><span class="swatch" style={{ background: speakerColour(s.index) }} aria-hidden="true" />{name(s.index)}</th>
-                  <td>{fx(m.speakingRateSylPerSec, 1, ' syl/s')}</td>
-                  <td>{fx(m.articulationRateSylPerSec, 1, ' syl/s')}</td>
-                  <td>{m.language ? fx(m.language.wordsPerMinute, 0, '') : 'no transcript'}</td>
-                  <td class="pitch">{m.pitchMedianSt === null || m.pitchMedianSt === undefined ? 'not measured' : `${hz(m.pitchMedianSt).toFixed(0)} Hz`}</td>
-                  <td>{fx(m.pitchRangeSt, 1, ' semitones')}</td>
-                  <td>{fx(m.pausesPerMin, 1, ' a minute')}</td>
-                  <td>{fx(m.medianPauseSec, 2, ' s')}</td>
-                  <td>{fx(m.loudnessMeanDb, 1, ' dBFS')}</td>
-                </tr>
-              );
-            })}
+            {rows.map((s) => (
+              <tr key={s.index} data-speaker={s.index}>
+                <th scope="row"><span class="swatch" style={{ background: speakerColour(s.index) }} aria-hidden="true" />{name(s.index)}</th>
+                {VOICE_TABLE.map((m) => (m.key === 'wordsPerMinute' && !s.metrics.language
+                  ? <td key={m.key} data-measure={m.key}>no transcript</td>
+                  : <MeasureCell key={m.key} m={m} metrics={s.metrics} />))}
+              </tr>
+            ))}
           </tbody>
         </table>
       </div>
       <dl class="legend" aria-label="Units">
-        <div><dt>syl/s</dt><dd>{UNITS.speaking}</dd></div>
+        <div><dt>syllables/s</dt><dd>{UNITS.speaking}</dd></div>
         <div><dt>Hz</dt><dd>{UNITS.pitch}</dd></div>
         <div><dt>semitones</dt><dd>{UNITS.range}</dd></div>
         <div><dt>dBFS</dt><dd>{UNITS.loudness}</dd></div>

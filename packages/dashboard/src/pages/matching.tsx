@@ -3,7 +3,7 @@
 // The job's progress is followed live (SSE through the SDK) and the result opens when it ends.
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import type { Entity, Job, Media, Member, Selector } from '@rapport/client';
+import { recordingName, type Entity, type Job, type Media, type Member, type Selector } from '@rapport/client';
 import type { Session } from '../api.ts';
 import { ErrorNote, Section, useAsync } from '../ui.tsx';
 import { personName } from './people.tsx';
@@ -64,7 +64,7 @@ function MemberPicker({ id, legend, value, onChange, people, recordings, onRemov
             set({ mediaId, speaker: first?.index ?? 0 });
           }}>
             <option value="">Choose…</option>
-            {recordings.map((m) => <option key={m.id} value={m.id}>{m.label ?? m.filename}</option>)}
+            {recordings.map((m) => <option key={m.id} value={m.id}>{recordingName(m)}</option>)}
           </select>
           <label for={`${id}-strategy`}>Which voice</label>
           <select id={`${id}-strategy`} value={value.strategy} onChange={(e) => set({ strategy: e.currentTarget.value as Pick['strategy'] })}>

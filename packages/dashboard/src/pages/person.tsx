@@ -1,43 +1,51 @@
-// A person's page: rename, tags, and their figures across recordings (from each recording's
-// diarization: speech, share, turns; pace and pitch from the API's profile of the person), with
-// links to each recording and to matching.
+// A person's page: rename, tags, and their figures across recordings (the API's profile of the
+// person and its per-recording measurements, named and rounded as everywhere else:
+// figures/measures.tsx), with links to each recording and to matching.
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import type { Entity } from '@rapport/client';
+import type { Entity, SpeakerMeasures } from '@rapport/client';
+import { measureOf } from '@rapport/analysis/render';
 import type { Session } from '../api.ts';
-import { speakerFigures } from '../figures/speaker-stats.ts';
-import type { SpeakerFigures } from '../figures/speaker-stats.ts';
-import { ErrorNote, Section, fmtSec, useAsync } from '../ui.tsx';
+import { APPEARANCE_TABLE, MeasureCell, MeasureHeader, measureText, measureTitle } from '../figures/measures.tsx';
+import { ErrorNote, Section, fmtDate, useAsync } from '../ui.tsx';
 import { personName } from './people.tsx';
-import { hz, UNITS } from '../media/voice.tsx';
+import { UNITS } from '../media/voice.tsx';
 
 interface Appearance {
   mediaId: string;
   speakerIndex: number;
   name: string;
-  figures: SpeakerFigures | null;
+  /** When the recording was uploaded: two recordings of one name are told apart by it. */
+  createdAt: string | null;
   error: unknown;
 }
 
-/** At most this many recordings are read for the per-recording figures. */
+/** The profile's figures: summed counts, speech-weighted rates (docs/analysis.md). */
+const PROFILE = ['speechSec', 'turns', 'talkShare', 'speakingRateSylPerSec', 'pitchMedianHz'].map(measureOf);
+
+/** At most this many recordings are read for their names. */
 const MAX_READ = 20;
 
 export function PersonPage({ session, id }: { session: Session; id: string }): JSX.Element {
   const [error, setError] = useState<unknown>(null);
   const person = useAsync((signal) => session.client.entities.retrieve(id, { signal }), [id]);
+  // Each recording's name (the figures themselves are the API's, below).
   const apps = useAsync(async (signal) => {
     const p = await session.client.entities.retrieve(id, { signal });
     return Promise.all(p.appearances.slice(0, MAX_READ).map(async (a): Promise<Appearance> => {
       try {
-        const [m, d] = await Promise.all([session.client.files.retrieve(a.mediaId, { signal }), session.client.files.diarization(a.mediaId, { signal })]);
-        return { ...a, name: m.label ?? m.filename, figures: speakerFigures(d.segments).find((f) => f.speaker === a.speakerIndex) ?? null, error: null };
+        const m = await session.client.files.retrieve(a.mediaId, { signal });
+        return { ...a, name: m.label ?? m.filename, createdAt: m.createdAt, error: null };
       } catch (err) {
-        return { ...a, name: a.mediaId, figures: null, error: err };
+        return { ...a, name: a.mediaId, createdAt: null, error: err };
       }
     }));
   }, [id]);
-  // The person's profile over their analysed recordings (GET /v1/entities/:id/metrics).
-  const profile = useAsync((signal) => session.client.entities.metrics(id, { signal }).then((m) => m.metrics).catch(() => null), [id]);
+  // The person's profile over their analysed recordings and each appearance's measurements (GET /v1/entities/:id/metrics).
+  const measured = useAsync((signal) => session.client.entities.metrics(id, { signal }).catch(() => null), [id]);
+  const profile = measured.data?.metrics ?? null;
+  const appearanceMetrics = (mediaId: string, speakerIndex: number): SpeakerMeasures | null =>
+    measured.data?.appearances.find((x) => x.mediaId === mediaId && x.speakerIndex === speakerIndex)?.metrics ?? null;
   const p: Entity | undefined = person.data;
   const act = async (f: () => Promise<Entity>): Promise<void> => {
     setError(null);
@@ -49,9 +57,6 @@ export function PersonPage({ session, id }: { session: Session; id: string }): J
   };
   if (!p) return <><ErrorNote error={person.error} context="Could not read this person" />{person.loading ? <p class="loading">Loading…</p> : null}</>;
   const rows = apps.data ?? [];
-  const measured = rows.filter((r) => r.figures);
-  const totalTurns = measured.reduce((s, r) => s + (r.figures?.turns ?? 0), 0);
-  const meanShare = measured.length ? measured.reduce((s, r) => s + (r.figures?.share ?? 0), 0) / measured.length : null;
 
   return (
     <>
@@ -86,15 +91,13 @@ export function PersonPage({ session, id }: { session: Session; id: string }): J
       </Section>
       <Section title="Across recordings">
         <dl class="figures">
-          <div><dt>Speech</dt><dd>{fmtSec(p.speechSec)}</dd></div>
           <div><dt>Recordings</dt><dd>{new Set(p.appearances.map((a) => a.mediaId)).size}</dd></div>
-          <div><dt>Turns</dt><dd>{apps.data ? totalTurns : '…'}</dd></div>
-          <div><dt>Mean talk share</dt><dd>{meanShare === null ? '–' : `${Math.round(meanShare * 100)}%`}</dd></div>
-          <div><dt title={UNITS.speaking}>Pace</dt><dd>{typeof profile.data?.speakingRateSylPerSec === 'number' ? `${profile.data.speakingRateSylPerSec.toFixed(1)} syl/s` : '–'}</dd></div>
-          <div><dt title={UNITS.pitch}>Median pitch</dt><dd>{typeof profile.data?.pitchMedianSt === 'number' ? `${hz(profile.data.pitchMedianSt).toFixed(0)} Hz` : '–'}</dd></div>
+          {PROFILE.map((m) => (
+            <div key={m.key} data-measure={m.key}><dt title={m.definition}>{measureTitle(m)}</dt><dd>{measured.loading ? '…' : measureText(m, profile)}</dd></div>
+          ))}
         </dl>
         <dl class="legend" aria-label="Units">
-          <div><dt>syl/s</dt><dd>{UNITS.speaking}</dd></div>
+          <div><dt>syllables/s</dt><dd>{UNITS.speaking}</dd></div>
           <div><dt>Hz</dt><dd>{UNITS.pitch}</dd></div>
         </dl>
         <p><a href={`#/matching?entity=${p.id}`}>Match {personName(p)} with others</a></p>
@@ -102,18 +105,16 @@ export function PersonPage({ session, id }: { session: Session; id: string }): J
         <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
           <table>
             <caption class="visually-hidden">Appearances</caption>
-            <thead><tr><th scope="col">Recording</th><th scope="col">Speaker</th><th scope="col">Speech</th><th scope="col">Share</th><th scope="col">Turns</th><th scope="col">Mean turn</th></tr></thead>
+            <thead><tr><th scope="col">Recording</th><th scope="col">Speaker</th>{APPEARANCE_TABLE.map((m) => <MeasureHeader key={m.key} m={m} />)}</tr></thead>
             <tbody>
               {p.appearances.map((a) => {
                 const r = rows.find((x) => x.mediaId === a.mediaId && x.speakerIndex === a.speakerIndex);
+                const metrics = appearanceMetrics(a.mediaId, a.speakerIndex);
                 return (
-                  <tr key={`${a.mediaId}-${a.speakerIndex}`}>
-                    <td><a href={`#/recordings/${a.mediaId}`}>{r?.name ?? a.mediaId}</a></td>
-                    <td>{a.speakerIndex + 1}</td>
-                    <td>{fmtSec(a.speechSec)}</td>
-                    <td>{r?.figures ? `${Math.round(r.figures.share * 100)}%` : '–'}</td>
-                    <td>{r?.figures?.turns ?? '–'}</td>
-                    <td>{fmtSec(r?.figures?.meanTurnSec)}</td>
+                  <tr key={`${a.mediaId}-${a.speakerIndex}`} data-media={a.mediaId} data-speaker={a.speakerIndex}>
+                    <td><a href={`#/recordings/${a.mediaId}`}>{r?.name ?? a.mediaId}</a>{r?.createdAt ? <span class="hint"> · {fmtDate(r.createdAt)}</span> : null}</td>
+                    <td>Speaker {a.speakerIndex + 1}</td>
+                    {APPEARANCE_TABLE.map((m) => <MeasureCell key={m.key} m={m} metrics={metrics} />)}
                   </tr>
                 );
               })}

@@ -1,8 +1,9 @@
 // A recording: its speaker timeline (from the diarization) over the loudness envelope, with the
 // transcript's words on it when one is attached; click a stretch to hear it, streamed from the
-// service; per-speaker figures (talk share, turns, pauses from the diarization; pace and pitch
-// from the API's measurements); the transcript aligned to the timeline; naming a speaker (which
-// names their person); re-analysis with speaker-count hints, followed live; attaching a transcript.
+// service; per-speaker figures (talk share, turns, gaps, pace and pitch: the API's measurements,
+// named and rounded as everywhere else, figures/measures.tsx); the transcript aligned to the
+// timeline; naming a speaker (which names their person); re-analysis with
+// speaker-count hints, followed live; attaching a transcript.
 import type { JSX } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import type { Diarization, Media, MediaMetrics, SpeakerHints } from '@rapport/client';
@@ -10,8 +11,8 @@ import type { Session } from '../api.ts';
 import { HintsFields, cleanHints, hintsText } from '../hints.tsx';
 import { Downloads, recordingDownloads } from '../downloads.tsx';
 import { Timeline, ShareBars } from '../figures/timeline.tsx';
-import { speakerFigures } from '../figures/speaker-stats.ts';
 import type { Segment } from '../figures/speaker-stats.ts';
+import { MeasureCell, MeasureHeader, SPEAKER_TABLE } from '../figures/measures.tsx';
 import { AnalysisStages, useMediaAnalysis } from '../media/live.tsx';
 import { useEnvelope, usePlayer } from '../media/player.ts';
 import { Transcript, parseDiarizationVtt, textsBySegment, type Cue } from '../media/transcript.tsx';
@@ -105,7 +106,8 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
   const names = data.data?.names;
   const cues: Cue[] | null = data.data?.cues ?? null;
   const name = (i: number): string => names?.get(i) ?? `Speaker ${i + 1}`;
-  const figures = diar ? speakerFigures(diar.segments) : [];
+  // The engine's figures (GET /v1/files/:id/metrics), never recomputed here: one definition each.
+  const figures = data.data?.metrics?.speakers ?? [];
   const owed = media.analysis.status === 'pending' || media.analysis.status === 'running';
 
   return (
@@ -152,30 +154,24 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
       ) : null}
       {figures.length ? (
         <Section title="Speakers">
-          <ShareBars rows={figures.map((f) => ({ label: name(f.speaker), share: f.share, colour: speakerColour(f.speaker) }))} />
+          <ShareBars rows={figures.map((f) => ({ label: name(f.index), share: f.metrics.talkShare, colour: speakerColour(f.index) }))} />
           <div class="table-wrap" tabIndex={0} role="region" aria-label="Speakers table, scrolls sideways on small screens">
-            <table>
-              <caption class="visually-hidden">Per-speaker figures from the diarization</caption>
-              <thead><tr><th scope="col">Speaker</th><th scope="col">Speech</th><th scope="col">Share</th><th scope="col">Turns</th><th scope="col">Mean turn</th><th scope="col">Longest</th><th scope="col">Pause before a turn</th><th scope="col">Turns started in overlap</th><th scope="col">Name</th><th scope="col">Person</th></tr></thead>
+            <table class="speakers">
+              <caption class="visually-hidden">Per-speaker figures, as the analysis measured them</caption>
+              <thead><tr><th scope="col">Speaker</th>{SPEAKER_TABLE.map((m) => <MeasureHeader key={m.key} m={m} />)}<th scope="col">Name</th><th scope="col">Person</th></tr></thead>
               <tbody>
                 {figures.map((f) => {
-                  const sp = speakers.find((s) => s.index === f.speaker);
+                  const sp = speakers.find((s) => s.index === f.index);
                   return (
-                    <tr key={f.speaker}>
-                      <th scope="row"><span class="swatch" style={{ background: speakerColour(f.speaker) }} aria-hidden="true" />{name(f.speaker)}</th>
-                      <td>{fmtSec(f.speechSec)}</td>
-                      <td>{Math.round(f.share * 100)}%</td>
-                      <td>{f.turns}</td>
-                      <td>{fmtSec(f.meanTurnSec)}</td>
-                      <td>{fmtSec(f.longestTurnSec)}</td>
-                      <td>{f.meanPauseBeforeSec === null ? '–' : `${f.meanPauseBeforeSec.toFixed(2)} s`}</td>
-                      <td>{f.overlapsStarted}</td>
-                      <td><SpeakerLabel session={session} entityId={sp?.entityId ?? null} current={names?.get(f.speaker) ?? null} name={name(f.speaker)} onDone={data.reload} /></td>
+                    <tr key={f.index} data-speaker={f.index}>
+                      <th scope="row"><span class="swatch" style={{ background: speakerColour(f.index) }} aria-hidden="true" />{name(f.index)}</th>
+                      {SPEAKER_TABLE.map((m) => <MeasureCell key={m.key} m={m} metrics={f.metrics} />)}
+                      <td><SpeakerLabel session={session} entityId={sp?.entityId ?? null} current={names?.get(f.index) ?? null} name={name(f.index)} onDone={data.reload} /></td>
                       <td>
                         {sp?.entityId ? <a href={`#/people/${sp.entityId}`}>Profile</a> : null}{' '}
                         {sp?.enough === false
                           ? <span class="hint">too little speech to judge</span>
-                          : <a href={`#/matching?media=${media.id}&speaker=${f.speaker}`}>Match {name(f.speaker)}</a>}
+                          : <a href={`#/matching?media=${media.id}&speaker=${f.index}`}>Match {name(f.index)}</a>}
                       </td>
                     </tr>
                   );

@@ -58,6 +58,8 @@ export interface EntityRow {
   label: string | null;
   tags_json: string;
   voiceprint_json: string | null;
+  /** The automatic name given when the entity was made or first re-analysed (migration 13); null before. */
+  auto_name?: string | null;
   created_at: string;
   updated_at: string;
   seq: number;
@@ -76,9 +78,14 @@ export interface AppearanceRow {
 export const APPEARANCE_COLUMNS = 'a.media_id, a.speaker_index, a.speech_sec, COALESCE(m.label, m.filename) AS media_name, m.created_at AS media_created';
 export const APPEARANCE_FROM = 'appearances a LEFT JOIN media m ON m.id = a.media_id';
 
-/** Decisions §16: an entity without a label is named after its first appearance, never by an id. */
-export function entityName(label: string | null, rows: AppearanceRow[]): string {
+/**
+ * Decisions §16: an entity without a label is named after its first appearance, never by an id.
+ * The name fixed when it was made (`autoName`) wins over the appearances' present numbering, so
+ * that a re-analysis that numbers the speakers differently does not rename anyone.
+ */
+export function entityName(label: string | null, rows: AppearanceRow[], autoName: string | null = null): string {
   if (label) return label;
+  if (autoName) return autoName;
   const first = [...rows].sort((a, b) => (a.media_created ?? '').localeCompare(b.media_created ?? '') || a.speaker_index - b.speaker_index)[0];
   if (!first) return 'A person with no recording left';
   return `Speaker ${first.speaker_index + 1} in ${first.media_name ?? 'a deleted recording'}`;
@@ -90,7 +97,7 @@ export function toEntity(r: EntityRow, rows: AppearanceRow[]): EntityRecord {
   return {
     id: r.id,
     label: r.label,
-    name: entityName(r.label, rows),
+    name: entityName(r.label, rows, r.auto_name ?? null),
     tags: JSON.parse(r.tags_json) as string[],
     speechSec,
     enough: enoughSpeech(speechSec),

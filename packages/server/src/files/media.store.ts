@@ -22,6 +22,7 @@ import { attachAudioRow, type AttachAudioOutcome, type AttachedAudio } from './a
 import { latestMediaChange, nextMediaChange, recordMediaChange } from './media-changes.ts';
 import { QuotaExceeded } from '../workspace/quotas.ts';
 import { mediaWithBytes } from './media-duplicates.ts';
+import { freezeAutoNames } from '../entities/auto-name.ts';
 
 export { analysisCost, entityLabel, previousSpeakersJson, toMedia } from './media-rows.ts';
 export type { AnalysisStatus, MediaKind, MediaRecord, MediaRow } from './media-rows.ts';
@@ -309,13 +310,15 @@ export class SqlMediaStore implements MediaStore {
       }
     }
     const now = nowIso();
+    await freezeAutoNames(tx, links.filter((l) => !l.create).map((l) => l.entityId));
     await tx.run('DELETE FROM appearances WHERE media_id = ?', id);
     for (const link of links) {
       if (link.create) {
         await tx.run(
-          `INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, created_at, updated_at, seq)
-           VALUES (?, ?, ?, ?, ?, ?, ?, nextval('rapport_seq'))`,
-          link.entityId, r.workspace_id, entityLabel(link.create.label), '[]', JSON.stringify(link.create.voiceprint), now, now,
+          `INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, auto_name, created_at, updated_at, seq)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, nextval('rapport_seq'))`,
+          link.entityId, r.workspace_id, entityLabel(link.create.label), '[]', JSON.stringify(link.create.voiceprint),
+          `Speaker ${link.speakerIndex + 1} in ${r.label ?? r.filename}`, now, now,
         );
       } else {
         await tx.run(

@@ -142,6 +142,23 @@ describe('speaker-count hints and re-analysis', () => {
     assert.deepEqual(stored?.previousSpeakers?.map((p) => p.segments), [[[0.2, 1]], [[1.1, 1.9]]]);
   });
 
+  it('automatic person names stay the same after a re-analysis that numbers the speakers the other way (issue 40 item 7)', async () => {
+    const { media, entityIds } = await analysed();
+    // The second entity as one made before its name was stored (migration 13): its name is frozen at the re-analysis.
+    await t.sql.run('UPDATE entities SET auto_name = NULL WHERE id = ?', entityIds[1]);
+    const names = async () => Promise.all(entityIds.map(async (id) => json<{ name: string }>(await call(t, t.main, { method: 'GET', url: `/v1/entities/${id}` })).name));
+    assert.deepEqual(await names(), ['Speaker 1 in a.wav', 'Speaker 2 in a.wav']);
+    assert.equal((await reanalyze(media.id)).statusCode, 202);
+    // The new analysis hears the second voice first: the same people, numbered the other way.
+    await t.services.stores.media.completeAnalysis(media.id, fakeAnalysis(ENGINE_VERSION), [
+      { speakerIndex: 0, entityId: entityIds[1], speechSec: 0.8 },
+      { speakerIndex: 1, entityId: entityIds[0], speechSec: 0.8 },
+    ]);
+    const e0 = json<{ appearances: { speakerIndex: number }[] }>(await call(t, t.main, { method: 'GET', url: `/v1/entities/${entityIds[0]}` }));
+    assert.equal(e0.appearances[0]?.speakerIndex, 1, 'the first person is now the second speaker');
+    assert.deepEqual(await names(), ['Speaker 1 in a.wav', 'Speaker 2 in a.wav'], 'nobody renamed');
+  });
+
   it('a body with hints replaces the stored ones, null clears them, an empty body keeps them', async () => {
     const { media } = await analysed({ minSpeakers: '2' });
     const replaced = json<Media>(await reanalyze(media.id, { maxSpeakers: 5 }));

@@ -290,4 +290,15 @@ ALTER TABLE workspaces ADD COLUMN older_secret_expires_at BIGINT;
       pg: 'CREATE INDEX IF NOT EXISTS media_content ON media(workspace_id, sha256, seq);',
     },
   },
+  {
+    // An entity's automatic name ("Speaker 2 in interview.wav"), fixed when it is first given
+    // (issue 40 item 7): derived from its first appearance on every read, it changed when a
+    // re-analysis numbered the speakers differently. Entities made before get it at their next
+    // re-analysis, from the appearance they had until then.
+    version: 14,
+    sql: {
+      sqlite: 'ALTER TABLE entities ADD COLUMN auto_name TEXT;',
+      pg: 'ALTER TABLE entities ADD COLUMN IF NOT EXISTS auto_name TEXT;',
+    },
+  },
 ];
