@@ -1,8 +1,9 @@
 // Evaluation of the engine on a folder built like the shared dev set:
 //   npm run eval -- --dataset DIR [--files dev01,dev02] [--tune '{"diarization":{"settings":{"count":{...}}}}'] [--json OUT]
-//                  [--model FOLD-LDA.json] [--segmentation FOLD.onnx] [--count oracle]
+//                  [--model FOLD-LDA.json] [--segmentation FOLD.onnx] [--count oracle] [--dump DIR]
 //                  [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]
 // --count oracle gives each file its reference speaker count as an exact hint.
+// --dump DIR writes DIR/<file>.json: { analysis, speakerPurity } (eval/confidence-calibration.ts).
 // --transcripts attaches devNN.json as the transcript (boundaries moved by up to ±SEC; coarse:
 // backchannels dropped and a speaker's consecutive utterances merged into one cue; shift: every
 // time moved by SEC, as a subtitle file offset from its media).
@@ -11,7 +12,7 @@
 // file after file with linkSpeakers), selector accuracy and the real-time factor.
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { analyzeMedia, type AnalysisOptions } from '../packages/analysis/src/analyze.ts';
 import { linkSpeakers, SAME_SPEAKER_THRESHOLD } from '../packages/analysis/src/speech/voiceprint.ts';
 import { EmbeddingVoiceprint } from '../packages/analysis/src/speech/embedding-voiceprint.ts';
@@ -22,6 +23,7 @@ import type { MediaAnalysis, Transcript } from '../packages/analysis/src/types.t
 import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
 import { readManifest, readRttm, type ManifestFile } from './dataset.ts';
 import { scoreDiarization, type DerResult, type Seg } from './der.ts';
+import { speakerPurity } from './purity.ts';
 import { pairwiseIdentity, type Appearance } from './identity.ts';
 import type { SetSummary } from './seed-table.ts';
 import { parseEmbeddingModel, type LdaEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
@@ -172,6 +174,8 @@ interface EvalArgs {
   jitter: number;
   coarse: boolean;
   shift: number;
+  /** A folder to write each file's analysis and its speakers' purity to (eval/purity.ts; eval/confidence-calibration.ts reads them). */
+  dump?: string;
   /** 'oracle': the reference count is given as the user's exact count (a diagnostic: how much of the error is the count's, and what a user who states the count gets). */
   count?: 'oracle';
 }
@@ -201,6 +205,7 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
     }
     const r = await evaluateFile(a.dir, file, options);
     results.push(r);
+    if (a.dump) dumpAnalysis(a.dump, a.dir, r);
     const d = r.der25;
     const sc = d.scored;
     const sel = selectorCases(r);
@@ -302,10 +307,11 @@ async function main(): Promise<void> {
       model: { type: 'string' },
       segmentation: { type: 'string' },
       voiceprint: { type: 'string' },
+      dump: { type: 'string' },
     },
   });
   if (!values.dataset) {
-    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--model FILE.json|FILE.onnx] [--segmentation FILE.onnx] [--voiceprint lda] [--count oracle] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
+    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--model FILE.json|FILE.onnx] [--segmentation FILE.onnx] [--voiceprint lda] [--dump DIR] [--count oracle] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
     process.exit(2);
   }
   const dir = values.dataset;
@@ -334,10 +340,19 @@ async function main(): Promise<void> {
     jitter: Number(values['transcript-jitter'] ?? 0),
     coarse: values['transcript-coarse'] ?? false,
     shift: Number(values['transcript-shift'] ?? 0),
+    ...(values.dump ? { dump: values.dump } : {}),
   };
   const set = await evaluateSet(args);
   console.log(set.report);
   if (values.json) writeFileSync(values.json, JSON.stringify({ summary: set.summary, files: fileJson(set.results) }, null, 2));
+}
+
+/** `{ analysis, speakerPurity }` of one file: each hypothesis speaker's share of speech from its majority reference voice. */
+function dumpAnalysis(out: string, dir: string, r: FileResult): void {
+  mkdirSync(out, { recursive: true });
+  const ref = readRttm(join(dir, r.file.rttm));
+  const purity = speakerPurity(ref, hypSegments(r.analysis), r.analysis.speakers.map((s) => String(s.index)));
+  writeFileSync(join(out, `${r.file.name}.json`), JSON.stringify({ analysis: r.analysis, speakerPurity: purity.map((p) => p.purity), speakerVoice: purity.map((p) => p.voice) }));
 }
 
 /** The LDA an evaluation's voiceprints use: the fold's (--model FILE.json), else the shipped one. */

@@ -208,6 +208,8 @@ function analyzeFeatures(front: FrontEndOutput, durationSec: number, started: nu
   // reads (the diarization numbered its own track; gap restoring and cue boundaries can move a
   // first word), so that speaker_index 0 is always the first voice heard.
   const order = firstSpeechOrder(segments, speakers);
+  // How cleanly each speaker's voice separates from the others' (issue 40 §1: a figure's confidence reads it).
+  let separation = segmented?.separation;
   if (order.some((to, from) => to !== from)) {
     const remap = (t: Int16Array): Int16Array => t.map((x) => (x >= 0 ? order[x]! : x));
     segments = segments.map((g) => ({ ...g, speaker: order[g.speaker]! }));
@@ -216,6 +218,9 @@ function analyzeFeatures(front: FrontEndOutput, durationSec: number, started: nu
     const permuted: (string | null)[] = new Array<string | null>(speakers).fill(null);
     labels.forEach((l, from) => (permuted[order[from]!] = l));
     labels = permuted;
+    const separated: (number | null)[] = new Array<number | null>(speakers).fill(null);
+    separation?.forEach((v, from) => (separated[order[from]!] = v));
+    if (separation) separation = separated;
   }
   // From the audio, a speaker left with no speech of its own (a cluster a large minimum asked for,
   // whose frames the reconstruction gave to others) is no speaker: numbered last, it is cut off
@@ -244,6 +249,7 @@ function analyzeFeatures(front: FrontEndOutput, durationSec: number, started: nu
       label: labels[s] ?? null,
       voiceprint: extractor.extract(f, voiceTrack, s),
       metrics: metrics[s]!,
+      ...separationOf(segmented !== null, speakerCount, separation?.[s]),
     };
   });
   progress('measuring_behavior', 1);
@@ -290,4 +296,11 @@ function withAudioOverlaps(segments: SpeechSegment[], overlapSpeaker: Int16Array
 function roundEvidence(e: CountEvidence): CountEvidence {
   const r = (x: number | null): number | null => (x === null ? null : Math.round(x * 1000) / 1000);
   return { nearestPair: r(e.nearestPair), widestSplit: r(e.widestSplit) };
+}
+
+/** A speaker's separation as the result states it: 1 when the audio held one speaker, absent for a transcript's speakers or where none was measured. */
+function separationOf(fromAudio: boolean, speakerCount: number, measured: number | null | undefined): { separation?: number } {
+  if (!fromAudio) return {};
+  if (speakerCount === 1) return { separation: 1 };
+  return typeof measured === 'number' ? { separation: measured } : {};
 }

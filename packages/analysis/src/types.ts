@@ -131,6 +131,8 @@ export interface SpeakerAnalysis {
   /** Fixed-length voice descriptor; compared with cosine similarity (see speech/voiceprint). */
   voiceprint: number[];
   metrics: SpeakerMetrics;
+  /** How cleanly this speaker's speech separates from the other speakers' (0-1): the share of its embedded windows that lie nearer its own speaker's centroid than any other's; 1 with one speaker; absent for a transcript's speakers and in analyses made before it was recorded. */
+  separation?: number;
 }
 
 /**
