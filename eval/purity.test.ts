@@ -20,7 +20,9 @@ test('purity: a speaker heard from one voice is pure, a mixed one is its majorit
   assert.deepEqual(speakerPurity(ref, hyp, ['2'])[0], { purity: 0, voice: null });
 });
 
-test('purity: speech where the reference hears nobody counts against it', () => {
+test('purity is of voices mixed: speech where the reference hears nobody is left out', () => {
   const [p] = speakerPurity([{ speaker: 'A', start: 0, end: 5 }], [{ speaker: '0', start: 0, end: 10 }], ['0']);
-  assert.equal(p!.purity, 0.5);
+  assert.equal(p!.purity, 1);
+  const [q] = speakerPurity([{ speaker: 'A', start: 0, end: 5 }, { speaker: 'B', start: 8, end: 10 }], [{ speaker: '0', start: 0, end: 10 }], ['0']);
+  assert.ok(Math.abs(q!.purity - 5 / 7) < 1e-9);
 });

@@ -4,6 +4,7 @@ import { conversation, makeMedia } from '../behavior/fixtures.testkit.ts';
 import { buildMatching } from '../documents/matching.ts';
 import type { MemberInput } from '../documents/types.ts';
 import type { AnalysisWarning, MediaAnalysis } from '../types.ts';
+import { CUES_ONLY_METHOD } from '../transcript-analysis.ts';
 import { SPEAKER_TRUST, pairTrust, profileTrust, speakerTrust } from './speaker-trust.ts';
 
 const UNCERTAIN: AnalysisWarning = { code: 'speaker_count_uncertain', found: 2, maybe: 'either', reason: 'from the voices alone' };
@@ -22,8 +23,10 @@ function media(separation: (number | undefined)[], warnings: AnalysisWarning[] =
 }
 
 test('speaker trust: 1 for a cleanly separated speaker of a sure count; lower with a count from the voices alone', () => {
-  assert.equal(speakerTrust(media([1, 1]), 0), 1);
-  assert.equal(speakerTrust(media([1, 1], [UNCERTAIN]), 0), SPEAKER_TRUST.uncertainCount);
+  assert.equal(speakerTrust(media([1, 1], [], 'transcript-guided: one GMM-UBM speaker model per transcript name'), 0), 1);
+  // From the voices alone, never sure (calibrated: see SPEAKER_TRUST.fromVoices).
+  assert.equal(speakerTrust(media([1, 1]), 0), SPEAKER_TRUST.fromVoices);
+  assert.equal(speakerTrust(media([1, 1], [UNCERTAIN]), 0), SPEAKER_TRUST.uncertainCount * SPEAKER_TRUST.fromVoices);
   assert.ok(speakerTrust(media([1, 1], [{ code: 'hint_not_met', asked: { numSpeakers: 3 }, found: 2, reason: 'x' }]), 0) < 1);
   assert.equal(speakerTrust(media([1, 1]), 5), 0, 'a speaker the analysis does not have');
 });
@@ -42,12 +45,13 @@ test('speaker trust: non-decreasing in the separation, 0 for a speaker as near t
 
 test('speaker trust without a recorded separation: a transcript-guided speaker is trusted, an older analysis is the documented middle value', () => {
   assert.equal(speakerTrust(media([undefined, undefined], [], 'transcript-guided: one GMM-UBM speaker model per transcript name'), 0), 1);
-  assert.equal(speakerTrust(media([undefined, undefined]), 0), SPEAKER_TRUST.unknownSeparation);
+  assert.equal(speakerTrust(media([undefined, undefined]), 0), SPEAKER_TRUST.unknownSeparation * SPEAKER_TRUST.fromVoices);
+  assert.equal(speakerTrust(media([undefined, undefined], [], `${CUES_ONLY_METHOD}; no overlap`), 0), 1, 'a transcript on its own (decisions §19)');
 });
 
 test('pair trust: the weaker speaker of each shared recording, weighted by their speech there', () => {
-  const clean = media([1, 1]);
-  const mixed = media([1, 0.5]);
+  const clean = media([1, 1], [], 'transcript-guided: one GMM-UBM speaker model per transcript name');
+  const mixed = media([1, 0.5], [], 'transcript-guided: one GMM-UBM speaker model per transcript name');
   assert.equal(pairTrust([{ analysis: mixed, a: 0, b: 1 }]), 0);
   const both = pairTrust([{ analysis: clean, a: 0, b: 1 }, { analysis: mixed, a: 0, b: 1 }]);
   assert.ok(Math.abs(both - 0.5) < 1e-9, `two recordings of equal speech: ${both}`);
@@ -59,8 +63,8 @@ test('a pair figure between mixed speakers is not shown as certain: every confid
     const member = (ref: string, name: string, i: number): MemberInput => ({ ref, name, entityId: null, metrics: m.speakers[i]!.metrics, appearances: [{ mediaId: 'med', speakerIndex: i }] });
     return buildMatching({ target: member('target', 'Ada', 0), group: [member('group[0]', 'Ben', 1)], media: { med: m } });
   };
-  const sure = build(media([1, 1]));
-  const unsure = build(media([0.6, 0.99], [UNCERTAIN]));
+  const sure = build(media([1, 1], [], 'transcript-guided: one GMM-UBM speaker model per transcript name'));
+  const unsure = build(media([0.6, 0.99], [UNCERTAIN], 'transcript-guided: one GMM-UBM speaker model per transcript name'));
   const trust = unsure.evidence.pairs[0]!.trust;
   assert.ok(trust < 0.5, `trust ${trust}`);
   for (const [i, c] of unsure.evidence.pairs[0]!.components.entries()) {
