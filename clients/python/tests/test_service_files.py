@@ -129,8 +129,8 @@ class EntitiesTest(unittest.TestCase):
         # On a service of its own: merging the shared conversation's two voices would change what other tests match.
         own = _service.fresh()
         client = _service.client(own)
-        media = client.files.upload(own.wav)
-        media = _service.wait_analysed(client, media["id"])
+        uploaded = client.files.upload(own.wav)
+        media = _service.wait_analysed(client, uploaded["id"])
         speakers = [s for s in media["analysis"]["speakers"] if s["entityId"]]
         self.assertGreaterEqual(len(speakers), 2, json.dumps(media["analysis"]))
         first, second = str(speakers[0]["entityId"]), str(speakers[1]["entityId"])

@@ -72,7 +72,7 @@ describe('rapport, the command line', () => {
     const again = await rapport(['upload', wav, '--label', 'Another name'], env);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, new RegExp(`^conversation\\.wav was already uploaded as ${mediaId}: nothing stored, analysed or charged`, 'm'));
-    assert.match(again.stdout, new RegExp(`^${mediaId}\\s+audio\\s+conversation\\.wav`, 'm'));
+    assert.match(again.stdout, new RegExp(`^${mediaId}\\s+audio\\s+Weekly call`, 'm'), 'the existing media, named by its label');
     const quiet = await rapport(['upload', wav, '-q'], env);
     assert.deepEqual([quiet.code, quiet.stdout, quiet.stderr], [0, `${mediaId}\n`, '']);
     const json = await rapport(['upload', wav, '--json'], env);
@@ -324,7 +324,7 @@ describe('rapport, the command line', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /conversation\.wav \[#+-*\] +\d+%/, 'a progress bar was drawn');
     assert.ok(r.stdout.includes('\r\u001b[2K'), 'redrawn in place');
-    assert.match(r.stdout, /med_\w+\s+audio\s+conversation\.wav/);
+    assert.match(r.stdout, /med_\w+\s+audio\s+\S/);
   });
 
   test('--help lists the commands and exits 0; admin words reach the server package', async () => {

@@ -61,7 +61,7 @@ test('files metrics of a transcript on its own: its cues\' figures, the voice no
   const table = await rapport(['files', 'metrics', id], env);
   assert.equal(table.code, 0, table.stderr);
   assert.match(table.stdout, /^\s+Ana\s+Ben$/m);
-  assert.match(table.stdout, /^speech \(s\)\s+8\s+8\.9$/m);
+  assert.match(table.stdout, /^speech \(s\)\s+8\.0\s+8\.9$/m);
   assert.match(table.stdout, /^pitch median \(Hz\)\s+-\s+-$/m);
   assert.match(table.stdout, /^not measured \(no audio\): pitch, loudness and syllable rates$/m);
 

@@ -118,7 +118,7 @@ test('the first hour in the dashboard', { skip, timeout: 240_000 }, async (t) =>
     // The units are explained where they are shown.
     const legend = page.getByRole('definition').filter({ hasText: /decibels below the loudest level/ });
     await legend.waitFor();
-    assert.match(await page.locator('dl.legend').innerText(), /syl\/s[\s\S]*Hz[\s\S]*semitones[\s\S]*dBFS/);
+    assert.match(await page.locator('dl.legend').innerText(), /syllables\/s[\s\S]*Hz[\s\S]*semitones[\s\S]*dBFS/);
     await checkPage(page, 'first-hour-recording-warning');
   });
 

@@ -67,7 +67,7 @@ describe('large transcripts', () => {
   });
 
   it('makes the summary of a row written before it existed from its whole row, once', async () => {
-    const created = json<{ id: string }>(await upload(VTT, 'older.vtt'));
+    const created = json<{ id: string }>(await upload(`${VTT}\nNOTE another transcript: other bytes than the one uploaded above (decisions §18)\n`, 'older.vtt'));
     await t.sql.run('UPDATE media SET summary_json = NULL WHERE id = ?', created.id);
     const one = json<{ hasTranscript: boolean; analysis: { speakers: { label: string }[] } }>(await call(t, t.main, { method: 'GET', url: `/v1/files/${created.id}` }));
     assert.deepEqual([one.hasTranscript, one.analysis.speakers.map((s) => s.label)], [true, ['Alice', 'Bob']]);
