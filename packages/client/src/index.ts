@@ -1,7 +1,7 @@
 // The SDK's public surface. Everything a user imports comes from here.
 export { Rapport } from './client.ts';
 export { Rapport as default } from './client.ts';
-export type { ClientOptions } from './core/http.ts';
+export type { ClientOptions, RetryNotice } from './core/http.ts';
 export {
   RapportError, APIError, ValidationError, AuthenticationError, InsufficientCreditsError,
   PermissionDeniedError, NotFoundError, MethodNotAllowedError, ConflictError, PayloadTooLargeError, RequestTimeoutError,

@@ -99,6 +99,22 @@ test('429 waits retryAfter seconds, then retries', async () => {
   }
 });
 
+test('onRetry is told before each wait: why, how long, which attempt (issue 40 item 9: the CLI says it is waiting)', async () => {
+  const s = await fakeServer((_req, res, n) =>
+    n === 1 ? apiError(res, 429, 'RATE_LIMITED', { retryAfter: 1 }, { 'retry-after': '1' }) : json(res, 200, job()));
+  try {
+    const notices: unknown[] = [];
+    const client = new Rapport({ apiKey: 'k', baseUrl: s.url, onRetry: (r) => { notices.push(r); throw new Error('a notice never breaks the request'); } });
+    await client.jobs.retrieve('job_1');
+    assert.equal(notices.length, 1);
+    const [n] = notices as { reason: string; attempt: number; waitSec: number; status: number; method: string; path: string }[];
+    assert.deepEqual([n?.reason, n?.attempt, n?.status, n?.method, n?.path], ['rate_limited', 1, 429, 'GET', '/v1/jobs/job_1']);
+    assert.ok(n!.waitSec >= 1 && n!.waitSec < 1.2, `waits Retry-After: ${n?.waitSec}`);
+  } finally {
+    await s.close();
+  }
+});
+
 test('429 with a Retry-After above maxRetryAfterSec is thrown at once', async () => {
   const s = await fakeServer((_req, res) => apiError(res, 429, 'RATE_LIMITED', { retryAfter: 50 }, { 'retry-after': '50' }));
   try {

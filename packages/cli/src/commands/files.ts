@@ -1,4 +1,5 @@
 // upload FILE…, files list|get|delete|reanalyze|diarization|metrics.
+import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { APIError, formatBytes, formatSeconds as formatSec, speakerName } from '@rapport/client';
 import type { DiarizationFormat, Media, ReanalyzeParams, SpeakerHints, UploadedMedia } from '@rapport/client';
@@ -41,6 +42,9 @@ export const upload: Command = {
     const mediaId = str(flags, 'media-id');
     if (mediaId && args.length > 1) throw new UsageError('--media-id attaches one transcript: give one FILE');
     const hints = hintFlags(flags);
+    // Every file checked before the first is sent: a typo in the last name refuses the command
+    // with its path and reason, rather than a raw ENOENT after the others were uploaded.
+    for (const file of args) checkLocalFile(file);
     const done: UploadedMedia[] = [];
     for (const file of args) {
       const name = basename(file);
@@ -169,3 +173,17 @@ export const filesMetrics: Command = {
     ctx.out.result(m, `${table(measuresTable(heads, m.speakers.map((s) => s.metrics)))}${why}`);
   },
 };
+
+/** Refuses (exit 2) a FILE that is not a readable regular file, saying which and why. */
+export function checkLocalFile(file: string): void {
+  let st: Stats;
+  try {
+    st = statSync(file);
+    if (st.isFile()) accessSync(file, constants.R_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied: it cannot be read' : code === 'ENOTDIR' ? 'a part of its path is not a folder' : `it cannot be read (${code ?? String(err)})`;
+    throw new UsageError(`cannot upload ${file}: ${why}`);
+  }
+  if (!st.isFile()) throw new UsageError(`cannot upload ${file}: it is ${st.isDirectory() ? 'a folder' : 'not a regular file'}, give a file`);
+}

@@ -24,6 +24,25 @@ export interface ClientOptions {
   /** The longest `Retry-After` the SDK waits for by itself, in seconds; beyond it the 429 is thrown. Default 60. */
   maxRetryAfterSec?: number;
   defaultHeaders?: Record<string, string>;
+  /**
+   * Called before the SDK waits to retry a request by itself, so that a program can say why it
+   * is waiting (the CLI prints "waiting 12 s: rate limited"). Errors it throws are ignored.
+   */
+  onRetry?: (retry: RetryNotice) => void;
+}
+
+/** What a retry is about to wait for (ClientOptions.onRetry). */
+export interface RetryNotice {
+  method: HttpMethod;
+  path: string;
+  /** The attempt that failed, from 1. */
+  attempt: number;
+  /** Seconds the SDK now waits before the next attempt. */
+  waitSec: number;
+  /** The answer's status, or null when no answer came (a network error). */
+  status: number | null;
+  /** rate_limited: 429 (with the service's Retry-After); unavailable: 503; else server_error or network. */
+  reason: 'rate_limited' | 'unavailable' | 'server_error' | 'network';
 }
 
 /** A request body the SDK can build again for each attempt (uploads re-open their source). */
@@ -87,6 +106,7 @@ export class HttpClient {
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly maxRetryAfterSec: number;
+  readonly #onRetry: ((retry: RetryNotice) => void) | undefined;
   readonly #fetch: typeof fetch;
   readonly #headers: Record<string, string>;
 
@@ -98,6 +118,7 @@ export class HttpClient {
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.maxRetries = opts.maxRetries ?? 2;
     this.maxRetryAfterSec = opts.maxRetryAfterSec ?? 60;
+    this.#onRetry = opts.onRetry;
     const f = opts.fetch ?? globalThis.fetch;
     if (typeof f !== 'function') throw new Error('Rapport: no fetch in this runtime; pass { fetch }');
     // Called as a plain function: browsers refuse `fetch` invoked with another `this` ("Illegal
@@ -142,7 +163,9 @@ export class HttpClient {
         res = await this.#attempt(url, req, headers, opts);
       } catch (err) {
         if (err instanceof AbortError || err instanceof RedirectError || !canRetry || !safe) throw err;
-        await sleep(backoffMs(attempt), opts.signal);
+        const waitMs = backoffMs(attempt);
+        this.#notify({ method: req.method, path: req.path, attempt: attempt + 1, waitSec: waitMs / 1000, status: null, reason: 'network' });
+        await sleep(waitMs, opts.signal);
         continue;
       }
       if (res.ok) return res;
@@ -159,7 +182,17 @@ export class HttpClient {
         const ra = retryAfterSeconds(undefined, res.headers);
         if (ra !== null && ra <= this.maxRetryAfterSec) waitMs = ra * 1000;
       }
+      const reason = error instanceof RateLimitError ? 'rate_limited' : res.status === 503 ? 'unavailable' : 'server_error';
+      this.#notify({ method: req.method, path: req.path, attempt: attempt + 1, waitSec: waitMs / 1000, status: res.status, reason });
       await sleep(waitMs, opts.signal);
+    }
+  }
+
+  #notify(retry: RetryNotice): void {
+    try {
+      this.#onRetry?.(retry);
+    } catch {
+      // A notice must never change what the request does.
     }
   }
 

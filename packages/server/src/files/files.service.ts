@@ -382,12 +382,13 @@ function checkFields(up: ReceivedUpload): SpeakerHints | null {
   const { label, mediaId } = up.fields;
   if (label !== undefined) {
     const n = [...label].length;
-    if (n < 1 || n > MAX_LABEL_CODE_POINTS) details.push({ path: '/label', message: `must be 1 to ${MAX_LABEL_CODE_POINTS} characters` });
+    if (n < 1) details.push({ path: '/label', message: `is empty: give 1 to ${MAX_LABEL_CODE_POINTS} characters, or leave the field out` });
+    else if (n > MAX_LABEL_CODE_POINTS) details.push({ path: '/label', message: `is ${n} characters long; the limit is ${MAX_LABEL_CODE_POINTS}` });
     if (hasControls(label)) details.push({ path: '/label', message: NO_CONTROLS_MESSAGE });
     if (mediaId !== undefined) details.push({ path: '/label', message: 'cannot be combined with mediaId: the media keeps its own label' });
   }
   if (mediaId !== undefined && (mediaId.length < 1 || mediaId.length > MAX_ID_LENGTH)) {
-    details.push({ path: '/mediaId', message: `must be 1 to ${MAX_ID_LENGTH} characters` });
+    details.push({ path: '/mediaId', message: mediaId.length < 1 ? 'is empty: give a media id' : `is ${mediaId.length} characters long; a media id has at most ${MAX_ID_LENGTH}` });
   }
   if (details.length > 0) throw new ApiError('VALIDATION_FAILED', 'The upload is not valid; see details.', { details });
   return hints;

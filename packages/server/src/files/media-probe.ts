@@ -44,7 +44,7 @@ export async function detectMedia(filePath: string, head: Buffer, sizeBytes: num
     case 'text':
       return readTranscript(filePath, sizeBytes);
     case 'unknown':
-      throw unsupported('The file is no supported format: send WAV, FLAC, MP3, Ogg/Opus, AAC/M4A audio, MP4, MOV, WebM or MKV video, or a WebVTT, SRT or JSON transcript.');
+      throw unsupported('The file is not in a supported format: send WAV, FLAC, MP3, Ogg/Opus, AAC/M4A audio, MP4, MOV, WebM or MKV video, or a WebVTT, SRT or JSON transcript.');
   }
 }
 

@@ -18,6 +18,8 @@ function makeAjv(coerce: boolean): Ajv {
     useDefaults: false,
     discriminator: true,
     strict: false,
+    // The value at fault travels with each error, so that a length message can say the length given.
+    verbose: true,
   });
   addFormats(ajv);
   return ajv;
@@ -36,6 +38,12 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
  * bad items costs linear time and a bounded answer.
  */
 export const MAX_DETAILS = 100;
+
+/** A string's length at fault, in code points: what was given beside the limit (issue 40 item 9). */
+export function lengthMessage(given: number, limit: number, tooLong: boolean): string {
+  if (tooLong) return `is ${given} characters long; the limit is ${limit}`;
+  return given === 0 ? `is empty: give at least ${limit} character${limit === 1 ? '' : 's'}` : `is ${given} characters long; at least ${limit} are needed`;
+}
 
 /** Ajv errors as `details`: one JSON Pointer per field at fault, the pointer into the body. */
 export function ajvDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
@@ -65,6 +73,8 @@ export function ajvDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
       message = `must be one of: ${(e.params.allowedValues as unknown[]).map(String).join(', ')}`;
     } else if (e.keyword === 'pattern' && e.params.pattern === NO_CONTROLS_PATTERN) {
       message = NO_CONTROLS_MESSAGE;
+    } else if ((e.keyword === 'maxLength' || e.keyword === 'minLength') && typeof e.data === 'string') {
+      message = lengthMessage([...e.data].length, Number(e.params.limit), e.keyword === 'maxLength');
     } else if (e.keyword === 'const') {
       message = `must be ${JSON.stringify(e.params.allowedValue)}`;
     }
