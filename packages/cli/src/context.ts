@@ -1,6 +1,7 @@
 // What every API command gets: its parsed flags, the output, and a client built on first use from
 // flags or the environment (RAPPORT_API_KEY, RAPPORT_BASE_URL).
-import { Rapport, type RetryNotice } from '@rapport/client';
+import { Rapport } from '@rapport/client';
+import { retryMessage } from './retry-message.ts';
 import { UsageError } from './usage-error.ts';
 import type { Output } from './output.ts';
 
@@ -69,11 +70,4 @@ export function need(args: string[], index: number, name: string): string {
   const v = args[index];
   if (v === undefined || v === '') throw new UsageError(`missing ${name}`);
   return v;
-}
-
-/** Why the CLI is waiting before it tries again (issue 40 item 9: uploads waited on the rate limit without a word). */
-export function retryMessage(r: RetryNotice): string {
-  const wait = r.waitSec >= 1 ? `${Math.ceil(r.waitSec)} s` : `${Math.round(r.waitSec * 1000)} ms`;
-  const why = r.reason === 'rate_limited' ? "the service's rate limit was reached (429)" : r.reason === 'unavailable' ? 'the service is unavailable for now (503)' : r.reason === 'network' ? 'the service did not answer' : `the service answered ${r.status ?? 'an error'}`;
-  return `waiting ${wait} before trying again (attempt ${r.attempt + 1}): ${why}`;
 }

@@ -8,7 +8,7 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { retryMessage } from '../src/context.ts';
+import { retryMessage } from '../src/retry-message.ts';
 
 const BIN = fileURLToPath(new URL('../bin/rapport.js', import.meta.url));
 

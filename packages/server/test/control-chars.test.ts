@@ -22,6 +22,16 @@ describe('control characters in labels and names', () => {
   });
   after(() => t.close());
 
+  it('a label too long says its length and the limit (issue 40 item 9), in a JSON body as in an upload', async () => {
+    const entity = await insertEntity(t.services, t.main.workspaceId, 'Plain');
+    for (const n of [65, 500]) {
+      const res = await call(t, t.main, { method: 'PATCH', url: `/v1/entities/${entity}`, payload: { label: 'z'.repeat(n) } });
+      assert.equal(res.statusCode, 400, res.body);
+      const detail = json<ErrorJson>(res).error.details?.find((d) => d.path === '/label');
+      assert.match(detail?.message ?? '', new RegExp(`^is ${n} characters long; the limit is \\d+$`), res.body);
+    }
+  });
+
   it('refuses them in every label and name a client writes, with 400 VALIDATION_FAILED naming the field', async () => {
     const entity = await insertEntity(t.services, t.main.workspaceId, 'Plain');
     const media = await insertMedia(t.services, t.main.workspaceId);

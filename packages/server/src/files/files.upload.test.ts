@@ -156,7 +156,11 @@ describe('POST /v1/files', () => {
     await refused(await upload(wav, 'a.wav', { color: 'blue' }), 400, 'VALIDATION_FAILED', '/color');
     await refused(await call(t, t.main, { method: 'POST', url: '/v1/files', ...multipart([{ name: 'upload', filename: 'a.wav', data: wav }]) }), 400, 'VALIDATION_FAILED', '/upload');
     await refused(await upload(wav, 'a.wav', { label: '' }), 400, 'VALIDATION_FAILED', '/label');
-    await refused(await upload(wav, 'a.wav', { label: 'x'.repeat(65) }), 400, 'VALIDATION_FAILED', '/label');
+    const long = await refused(await upload(wav, 'a.wav', { label: 'x'.repeat(65) }), 400, 'VALIDATION_FAILED', '/label');
+    // Issue 40 item 9: the message says the length given beside the limit, whatever it is.
+    assert.equal(long.error.details?.find((d) => d.path === '/label')?.message, 'is 65 characters long; the limit is 64');
+    const longer = await refused(await upload(wav, 'a.wav', { label: 'y'.repeat(300) }), 400, 'VALIDATION_FAILED', '/label');
+    assert.equal(longer.error.details?.find((d) => d.path === '/label')?.message, 'is 300 characters long; the limit is 64');
     const res = await upload(wav, 'a.wav', { label: '😀'.repeat(64) });
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(json<Media>(res).label, '😀'.repeat(64));
