@@ -9,24 +9,11 @@ import type { Browser, Page } from 'playwright-core';
 import { startService } from '@rapport/server';
 import { buildDashboard } from '../src/build.ts';
 import { CHROMIUM, LAPTOP, assertAccessible, launch } from './browser.ts';
+import { TWO_NAMES_VTT as VTT } from '../../server/src/files/files.fixtures.testkit.ts';
 
 const skip = existsSync(CHROMIUM) ? false : `no ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
 
 // Ana speaks 0.5–4.5 and 9.3–13.3 (8 s), Ben 4–8.9 and 13.7–17.7 (8.9 s).
-const VTT = `WEBVTT
-
-00:00:00.500 --> 00:00:04.500
-<v Ana>Hello Ben, how was the trip? Tell me everything about it.
-
-00:00:04.000 --> 00:00:08.900
-<v Ben>It was long, but we made it. I think we should plan the next one together.
-
-00:00:09.300 --> 00:00:13.300
-<v Ana>Maybe we could go in spring? I would like that a lot.
-
-00:00:13.700 --> 00:00:17.700
-<v Ben>Yes, spring works for us. We will look at the dates tonight.
-`;
 
 let service: Awaited<ReturnType<typeof startService>>;
 let browser: Browser;

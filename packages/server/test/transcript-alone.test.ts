@@ -6,27 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp, call, json, waitFor, type ErrorJson, type TestApp } from './helpers.ts';
 import { cannedAnalysis, cannedEngine } from './canned-engine.ts';
-import { fileUpload, wavFile } from '../src/files/files.fixtures.testkit.ts';
+import { fileUpload, wavFile, TWO_NAMES_VTT as VTT } from '../src/files/files.fixtures.testkit.ts';
 import type { Media } from '../src/files/files.schemas.ts';
 import type { Job } from '../src/jobs/jobs.schemas.ts';
 import type { MediaMetrics } from '../src/metrics/metrics.schemas.ts';
 
 // The times of cannedAnalysis([8, 8]): Ana 0.5–4.5 and 9.3–13.3, Ben 4.9–8.9 and 13.7–17.7, with
 // Ben's first cue starting 0.5 s before Ana's ends (an interruption in the cues).
-const VTT = `WEBVTT
-
-00:00:00.500 --> 00:00:04.500
-<v Ana>Hello Ben, how was the trip? Tell me everything about it.
-
-00:00:04.000 --> 00:00:08.900
-<v Ben>It was long, but we made it. I think we should plan the next one together.
-
-00:00:09.300 --> 00:00:13.300
-<v Ana>Maybe we could go in spring? I would like that a lot.
-
-00:00:13.700 --> 00:00:17.700
-<v Ben>Yes, spring works for us. We will look at the dates tonight.
-`;
 
 describe('a transcript on its own (decisions §19)', () => {
   let t: TestApp;

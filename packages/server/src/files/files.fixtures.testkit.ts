@@ -125,3 +125,20 @@ export function multipart(parts: Part[]): { payload: Buffer; headers: Record<str
 export function fileUpload(data: Buffer | string, filename = 'upload.bin', fields: Record<string, string> = {}, contentType = 'application/octet-stream') {
   return multipart([...Object.entries(fields).map(([name, value]) => ({ name, data: value })), { name: 'file', filename, contentType, data }]);
 }
+
+// Ana 0.5–4.5 and 9.3–13.3 (8 s), Ben 4–8.9 and 13.7–17.7 (8.9 s).
+/** A transcript of two names, Ana and Ben, with one overlap (decisions §19 tests in the server, CLI and dashboard). */
+export const TWO_NAMES_VTT = `WEBVTT
+
+00:00:00.500 --> 00:00:04.500
+<v Ana>Hello Ben, how was the trip? Tell me everything about it.
+
+00:00:04.000 --> 00:00:08.900
+<v Ben>It was long, but we made it. I think we should plan the next one together.
+
+00:00:09.300 --> 00:00:13.300
+<v Ana>Maybe we could go in spring? I would like that a lot.
+
+00:00:13.700 --> 00:00:17.700
+<v Ben>Yes, spring works for us. We will look at the dates tonight.
+`;
