@@ -26,6 +26,7 @@ import { CUE_LED_MIN_AGREEMENT, cueLedTrack, transcriptGuide, withGuideOverlaps 
 import { cueEdgeError, cueTiming, overlapCounting, shiftTranscript } from './language/cue-timing.ts';
 import { speakerCountWarnings } from './speaker-count-warnings.ts';
 import { openSync, readSync, closeSync } from 'node:fs';
+import { GUIDED_METHOD_PREFIX } from './method-names.ts';
 
 export type AnalysisStage = 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior';
 
@@ -79,7 +80,7 @@ function diarizationName(segmentation: SegmentationModel, embedding: OnnxEmbeddi
   return `speaker segmentation by ${segmentation.name} in 8 s windows every 2 s (up to three local speakers, at most two at once), each local speaker's clean speech embedded by ${emb}, average-linkage clustering of the local speakers with cannot-link within a window, and a reconstruction that gives overlapped frames to both speakers; overlap, interruptions and backchannels measured from the audio`;
 }
 
-const GUIDED_DIARIZATION_NAME = 'transcript-guided: one GMM-UBM speaker model per transcript name, trained on its cues, and a Viterbi resegmentation of all speech';
+const GUIDED_DIARIZATION_NAME = `${GUIDED_METHOD_PREFIX}: one GMM-UBM speaker model per transcript name, trained on its cues, and a Viterbi resegmentation of all speech`;
 
 /**
  * The guided method as it ran: the transcript's offset, whether the cues' boundaries were kept,

@@ -10,6 +10,7 @@ import { intersectionLength, unionIntervals } from './behavior/stats.ts';
 import { nameKey } from './language/align.ts';
 import { MIN_OVERLAP_SEC } from './language/transcript-guide.ts';
 import { groupTurns, unionPerSpeaker } from './speech/turns.ts';
+import { CUES_ONLY_METHOD } from './method-names.ts';
 
 /** What a transcript cannot measure without its audio, and why (method.notMeasured). */
 export const NO_AUDIO_MEASURES = [
@@ -17,8 +18,7 @@ export const NO_AUDIO_MEASURES = [
 ] as const satisfies readonly (keyof SpeakerMetrics)[];
 export const NO_AUDIO_REASON = 'no audio';
 
-/** method.diarization of such an analysis: where every speaker and time came from. */
-export const CUES_ONLY_METHOD = "from the transcript's cues only (no audio): speakers by the cues' names, speech time, turns, gaps and pauses from the cue times";
+export { CUES_ONLY_METHOD } from './method-names.ts';
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 

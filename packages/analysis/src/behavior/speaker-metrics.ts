@@ -8,6 +8,7 @@ import { computeLanguageMetrics } from '../language/text-metrics.ts';
 import { lexiconLanguage } from '../language/lexicon-language.ts';
 import { intersectionLength, median, totalLength, unionIntervals } from './stats.ts';
 import type { Interval } from './stats.ts';
+import { GUIDED_METHOD_PREFIX } from '../method-names.ts';
 
 /** Below this much time a rate is noise, not a measurement. */
 const MIN_RATE_SECONDS = 1;
@@ -113,7 +114,7 @@ export function cuesBySpeaker(
  * cached before the metrics said null are judged the same way.
  */
 export function overlapMeasured(analysis: Pick<MediaAnalysis, 'method'>): boolean {
-  return analysis.method.overlapMeasured ?? analysis.method.diarization.startsWith('transcript-guided');
+  return analysis.method.overlapMeasured ?? analysis.method.diarization.startsWith(GUIDED_METHOD_PREFIX);
 }
 
 export function computeSpeakerMetrics(input: SpeakerMetricsInput): SpeakerMetrics[] {

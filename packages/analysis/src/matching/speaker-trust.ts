@@ -7,7 +7,7 @@
 // certain. docs/analysis.md ("Speaker trust") states the formula.
 import type { MediaAnalysis } from '../types.ts';
 import { clamp } from '../behavior/stats.ts';
-import { CUES_ONLY_METHOD } from '../transcript-analysis.ts';
+import { speakersAreTranscriptNames } from '../method-names.ts';
 
 /**
  * The constants of speakerTrust. Values are set from the calibration on the simulated
@@ -44,9 +44,6 @@ export const SPEAKER_TRUST = {
   unknownSeparation: 0.5,
 } as const;
 
-/** The diarization method name of a transcript-guided analysis (analyze.ts): its speakers are the transcript's names. */
-const GUIDED_PREFIX = 'transcript-guided';
-
 /** What a speaker's trust was made of, for documents that say why a confidence is low. */
 export interface SpeakerTrustParts {
   /** 0..1, the product of the factors below. */
@@ -73,7 +70,7 @@ export function speakerTrustParts(analysis: MediaAnalysis, speakerIndex: number)
   const countUncertain = warnings.some((w) => w.code === 'speaker_count_uncertain');
   const hintNotMet = warnings.some((w) => w.code === 'hint_not_met');
   // A transcript's names are the speakers: guiding the audio's diarization, or alone (decisions §19).
-  const transcriptGuided = analysis.method.diarization.startsWith(GUIDED_PREFIX) || analysis.method.diarization.startsWith(CUES_ONLY_METHOD);
+  const transcriptGuided = speakersAreTranscriptNames(analysis.method);
   const separation = speaker?.separation ?? null;
   if (!speaker) return { trust: 0, countUncertain, hintNotMet, separation, transcriptGuided };
   // A transcript's speaker is its name's cues: trusted as far as separation goes. A speaker from
