@@ -82,3 +82,12 @@ test('a colon in ordinary text is not taken for a speaker when it starts with a 
   const t = parseTranscript('WEBVTT\n\n00:01.000 --> 00:02.000\n10:30 is when we meet\n');
   assert.equal(t?.cues[0]?.speaker, null);
 });
+
+test('square-bracketed descriptions are not words, in every format', () => {
+  const vtt = parseTranscript('WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Ada>[laughter] So [Ada speaking] be it.\n\n00:00:02.000 --> 00:00:03.000\n<v Bob>[Bob speaking]\n');
+  assert.deepEqual(vtt?.cues.map((c) => [c.speaker, c.text]), [['Ada', 'So be it.'], ['Bob', '']]);
+  const srt = parseTranscript('1\n00:00:01,000 --> 00:00:02,000\nAda: [speaking]\n');
+  assert.deepEqual(srt?.cues.map((c) => [c.speaker, c.text]), [['Ada', '']]);
+  const json = parseTranscript(JSON.stringify({ segments: [{ speaker: 'Ada', start: 0, end: 1, text: '[BLANK_AUDIO]' }, { speaker: 'Bob', start: 1, end: 2, text: 'a [b c' }] }));
+  assert.deepEqual(json?.cues.map((c) => c.text), ['', 'a [b c'], 'an unclosed bracket is text');
+});

@@ -44,7 +44,7 @@ function parseJsonTranscript(text: string): Transcript | null {
     if (typeof speakerRaw === 'string') speaker = cleanName(speakerRaw);
     else if (typeof speakerRaw === 'number' && Number.isFinite(speakerRaw)) speaker = String(speakerRaw);
     else if (speakerRaw !== undefined && speakerRaw !== null) return null;
-    const cueText = normaliseSpace(typeof item.text === 'string' ? item.text : '');
+    const cueText = spokenText(typeof item.text === 'string' ? item.text : '');
     cues.push({ speaker, start, end, text: cueText });
   }
   if (cues.length === 0) return null;
@@ -108,7 +108,16 @@ function extractSpeaker(raw: string): { speaker: string | null; text: string } {
       text = prefix[2].trim();
     }
   }
-  return { speaker, text };
+  return { speaker, text: spokenText(text) };
+}
+
+/**
+ * The words of a cue: square-bracketed descriptions ("[laughter]", "[Ada speaking]", which the
+ * service's own exports write where no words are known) are captions' notes of sounds, not
+ * speech, so pace and language style do not count them.
+ */
+function spokenText(text: string): string {
+  return normaliseSpace(text.replace(/\[[^[\]]*\]/g, ' '));
 }
 
 function cleanName(name: string): string | null {

@@ -4,7 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import webvtt from 'webvtt-parser';
-import type { MediaAnalysis } from '@rapport/analysis';
+import { parseTranscript, type MediaAnalysis } from '@rapport/analysis';
 import { buildTestApp, call, json, type ErrorJson, type TestApp } from '../../test/helpers.ts';
 import { newId } from '../ids.ts';
 import { fileUpload, VTT, wavFile } from './files.fixtures.testkit.ts';
@@ -85,7 +85,7 @@ describe('diarization files', () => {
       assert.equal(voice?.value, `Speaker ${s.speaker + 1}`);
       const text = voice?.children?.map((x) => x.value).join('') ?? '';
       if (k % 3 === 0) assert.match(text, new RegExp(`^line ${k} `));
-      else assert.equal(text, `Speaker ${s.speaker + 1}`);
+      else assert.equal(text, `[Speaker ${s.speaker + 1} speaking]`);
     });
     // The check can fail: a broken file is reported.
     assert.ok(new WebVTTParser().parse(vtt.replace('WEBVTT', 'WEBVT'), 'metadata').errors.length > 0);
@@ -100,7 +100,21 @@ describe('diarization files', () => {
       assert.ok(near(e.start, s.start) && near(e.end, s.end));
     });
     assert.equal(entries[1]?.text, `Speaker ${d.segments[1]!.speaker + 1}: Hello there`);
-    assert.equal(entries[0]?.text, `Speaker ${d.segments[0]!.speaker + 1}`);
+    assert.equal(entries[0]?.text, `Speaker ${d.segments[0]!.speaker + 1}: [speaking]`);
+  });
+
+  it('without a transcript a cue names its speaker as a bracketed description, read back as a turn with no words', () => {
+    const texts = d.segments.map(() => null);
+    const names = (i: number) => ['Ada Lovelace', 'Bob', 'Speaker 3', 'Zoë'][i] ?? `Speaker ${i + 1}`;
+    for (const file of [toWebVtt(d, texts, names), toSrt(d, texts, names)]) {
+      const back = parseTranscript(file);
+      assert.ok(back, 'parsed as a transcript');
+      assert.deepEqual(back.cues.map((c) => c.speaker), d.segments.map((s) => names(s.speaker)));
+      assert.deepEqual(back.cues.map((c) => c.text), d.segments.map(() => ''), 'no words: the name is not read as speech');
+    }
+    // A name with brackets of its own does not break the description.
+    const one: Diarization = { mediaId: 'm', durationSec: 2, segments: [{ speaker: 0, start: 0, end: 1 }] };
+    assert.deepEqual(parseTranscript(toWebVtt(one, [null], () => 'Ada [host]'))?.cues.map((c) => [c.speaker, c.text]), [['Ada [host]', '']]);
   });
 
   it('a cue shorter than a millisecond still ends after it starts', () => {
@@ -197,17 +211,17 @@ describe('GET /v1/files/:id/diarization?format=', () => {
     const vtt = await get(`/v1/files/${media.id}/diarization?format=vtt`);
     assert.match(String(vtt.headers['content-type']), /^text\/vtt/);
     assert.deepEqual(new WebVTTParser().parse(vtt.body, 'metadata').errors, []);
-    assert.match(vtt.body, /<v Speaker 1>Speaker 1/);
-    assert.match(vtt.body, /<v Bob>Bob/);
+    assert.match(vtt.body, /<v Speaker 1>\[Speaker 1 speaking\]\n/);
+    assert.match(vtt.body, /<v Bob>\[Bob speaking\]\n/);
     const srt = await get(`/v1/files/${media.id}/diarization?format=srt`);
     assert.match(String(srt.headers['content-type']), /^application\/x-subrip/);
-    assert.equal(srt.body, '1\n00:00:00,200 --> 00:00:01,000\nSpeaker 1\n\n2\n00:00:01,100 --> 00:00:01,900\nBob\n');
+    assert.equal(srt.body, '1\n00:00:00,200 --> 00:00:01,000\nSpeaker 1: [speaking]\n\n2\n00:00:01,100 --> 00:00:01,900\nBob: [speaking]\n');
     // Naming the first speaker's person renames them in every file.
     const first = json<Media>(await get(`/v1/files/${media.id}`)).analysis.speakers[0]?.entityId ?? '';
     assert.equal((await call(t, t.main, { method: 'PATCH', url: `/v1/entities/${first}`, payload: { label: 'Ada Lovelace' } })).statusCode, 200);
     assert.match((await get(`/v1/files/${media.id}/diarization?format=rttm`)).body, /<NA> <NA> Ada_Lovelace <NA> <NA>\n/);
-    assert.match((await get(`/v1/files/${media.id}/diarization?format=vtt`)).body, /<v Ada Lovelace>Ada Lovelace/);
-    assert.match((await get(`/v1/files/${media.id}/diarization?format=srt`)).body, /^1\n.*\nAda Lovelace\n/);
+    assert.match((await get(`/v1/files/${media.id}/diarization?format=vtt`)).body, /<v Ada Lovelace>\[Ada Lovelace speaking\]/);
+    assert.match((await get(`/v1/files/${media.id}/diarization?format=srt`)).body, /^1\n.*\nAda Lovelace: \[speaking\]\n/);
     const plain = json<Diarization>(await get(`/v1/files/${media.id}/diarization?format=json`));
     assert.equal(plain.segments.length, 2);
 

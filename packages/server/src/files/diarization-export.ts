@@ -124,22 +124,32 @@ function vttEscape(text: string): string {
   return cueSafe(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** WebVTT: cues numbered from 1, `<v Name>` (the display name) and the transcript's text, else the name. */
+/**
+ * Where no transcript's words fall on a segment, its cue says who speaks as a caption's sound
+ * description in square brackets, not as words: a player shows who is speaking, and the file
+ * uploaded again as a transcript reads the speaker's turn with no words (transcripts.ts drops
+ * bracketed descriptions), instead of a speaker saying their own name.
+ */
+function speakingCue(name: string): string {
+  return `[${name.replace(/[[\]]/g, '')} speaking]`;
+}
+
+/** WebVTT: cues numbered from 1, `<v Name>` (the display name) and the transcript's text, else `[Name speaking]`. */
 export function toWebVtt(d: Diarization, texts: readonly (string | null)[], names: SpeakerNames = NUMBERED): string {
   const cues = d.segments.map((s, k) => {
     const name = vttEscape(names(s.speaker));
-    return `${k + 1}\n${cueTimes(s, '.')}\n<v ${name}>${texts[k] ? vttEscape(texts[k]) : name}\n`;
+    return `${k + 1}\n${cueTimes(s, '.')}\n<v ${name}>${texts[k] ? vttEscape(texts[k]) : speakingCue(name)}\n`;
   });
   return ['WEBVTT\n', ...cues].join('\n');
 }
 
-/** SRT: entries numbered from 1, `Name: ` before the transcript's text (the name alone without one). */
+/** SRT: entries numbered from 1, `Name: ` before the transcript's text, else `Name: [speaking]` (a description, as in WebVTT). */
 export function toSrt(d: Diarization, texts: readonly (string | null)[], names: SpeakerNames = NUMBERED): string {
   return d.segments
     .map((s, k) => {
       const name = cueSafe(names(s.speaker));
       const text = texts[k];
-      return `${k + 1}\n${cueTimes(s, ',')}\n${text ? `${name}: ${cueSafe(text)}` : name}\n`;
+      return `${k + 1}\n${cueTimes(s, ',')}\n${name}: ${text ? cueSafe(text) : '[speaking]'}\n`;
     })
     .join('\n');
 }
