@@ -23,7 +23,6 @@ import { rangeEmbedder, type WindowEmbeddingModel } from './window-embedding.ts'
 import { localSpeakers, windowFrames } from './local-speakers.ts';
 import { clusterSpeakers, type CountBounds } from './clustering.ts';
 import { assignLocalSpeakers } from './assign.ts';
-import { refineClustering } from './refine.ts';
 import { reconstruct } from './reconstruct.ts';
 import type { DiarizationSettings } from './settings.ts';
 import { renumberByFirstSpeech } from './numbering.ts';
@@ -69,11 +68,6 @@ export function diarizeSegmented(
     const frameSpeaker = new Int16Array(f.frames).fill(-1);
     for (const r of regions) frameSpeaker.fill(0, r.start, r.end);
     return { frameSpeaker, overlapSpeaker: new Int16Array(f.frames).fill(-1), speakers: 1 };
-  }
-  if (embedder && (s.refine.reassignPasses > 0 || s.refine.mergeDistance > 0)) {
-    const refined = refineClustering(clustered.map((ls) => ({ embedding: ls.embedding!, window: ls.window, clean: ls.clean })), clustering.labels, clustering.k, bounds.min, embedder, s.refine);
-    clustering.k = refined.k;
-    clustering.centroids = refined.centroids;
   }
   const L = seg.speakers;
   const speakerOf = new Int16Array(seg.windows.length * L).fill(-1);

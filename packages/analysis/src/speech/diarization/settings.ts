@@ -6,7 +6,6 @@
 import type { WindowEmbeddingModel } from './window-embedding.ts';
 import type { ClusterSettings } from './clustering.ts';
 import type { OverlapRule } from './reconstruct.ts';
-import type { RefineSettings } from './refine.ts';
 
 /** The transcript-guided path (guided.ts): one GMM-UBM model per transcript name and a Viterbi pass. */
 export interface GuidedSettings {
@@ -38,8 +37,6 @@ export interface DiarizationSettings {
   };
   /** The clustering, where the count is decided (clustering.ts). */
   cluster: ClusterSettings;
-  /** Refinement of the clustering (refine.ts): off in the service, measured in eval/. */
-  refine: RefineSettings;
   /** Reconstruction: when a frame has two speakers (reconstruct.ts). */
   overlap: OverlapRule;
   guided: GuidedSettings;
@@ -64,7 +61,6 @@ export const DIARIZATION_SETTINGS: DiarizationSettings = {
     // Under 2 s of clean speech a cluster is not a speaker of its own.
     minSpeakerSec: 2,
   },
-  refine: { reassignPasses: 0, mergeDistance: 0 },
   overlap: {
     // The segmentation's classes hold at most two speakers at once.
     maxPerFrame: 2,
@@ -91,7 +87,6 @@ export function resolveSettings(overrides?: DiarizationOverrides['settings']): D
     segmentation: { ...s.segmentation, ...overrides.segmentation },
     localSpeakers: { ...s.localSpeakers, ...overrides.localSpeakers },
     cluster: { ...s.cluster, ...overrides.cluster },
-    refine: { ...s.refine, ...overrides.refine },
     overlap: { ...s.overlap, ...overrides.overlap },
     guided: { ...s.guided, ...overrides.guided },
     numbering: { ...s.numbering, ...overrides.numbering },
