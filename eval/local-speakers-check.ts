@@ -33,8 +33,7 @@ const embModel = values.model ? parseEmbeddingModel(JSON.parse(readFileSync(valu
 const purities: number[] = [];
 // DER with the local speakers given their reference voice (the clustering made perfect): what the
 // segmentation and the reconstruction alone cost.
-let oracleErr = 0;
-let oracleScored = 0;
+const oracle = { missed: 0, falseAlarm: 0, confusion: 0, scored: 0 };
 const same: number[] = [];
 const diff: number[] = [];
 let locals = 0;
@@ -98,8 +97,10 @@ for (const file of readManifest(values.dataset).files) {
     const { first, second } = reconstruct(segmentation!, wf, speakerOf, names.length, f.frames, regions, speech, DIARIZATION_SETTINGS.overlap);
     const hyp = unionPerSpeaker([...frameTrackToSegments(first), ...frameTrackToSegments(second)]).map((g) => ({ speaker: String(g.speaker), start: g.start, end: g.end }));
     const r = scoreDiarization(ref, hyp, 0.25);
-    oracleErr += r.missed + r.falseAlarm + r.confusion;
-    oracleScored += r.scored;
+    oracle.missed += r.missed;
+    oracle.falseAlarm += r.falseAlarm;
+    oracle.confusion += r.confusion;
+    oracle.scored += r.scored;
   }
   const emb = ls.filter((l) => l.embedding);
   for (let a = 0; a < emb.length; a++)
@@ -111,4 +112,5 @@ for (const file of readManifest(values.dataset).files) {
 purities.sort((a, b) => a - b);
 console.log(`local speakers ${locals}, embedded ${embedded}; purity median ${median(purities).toFixed(3)}, share under 0.9: ${(purities.filter((p) => p < 0.9).length / purities.length).toFixed(3)}`);
 console.log(`cosine distance same voice median ${median(same).toFixed(3)} (${same.length} pairs), different ${median(diff).toFixed(3)} (${diff.length}); EER ${(100 * equalErrorRate(same.map((d) => -d), diff.map((d) => -d))).toFixed(1)} %`);
-console.log(`DER at collar 0.25 s with the clustering made perfect (local speakers given their reference voice): ${((100 * oracleErr) / oracleScored).toFixed(1)} %`);
+const pct = (x: number): string => ((100 * x) / oracle.scored).toFixed(1);
+console.log(`DER at collar 0.25 s with the clustering made perfect (local speakers given their reference voice): ${pct(oracle.missed + oracle.falseAlarm + oracle.confusion)} % (missed ${pct(oracle.missed)}, false alarm ${pct(oracle.falseAlarm)}, confusion ${pct(oracle.confusion)}; a file without an embedded local speaker scores as all missed)`);
