@@ -54,13 +54,15 @@ async function open(url: string, width: number): Promise<{ page: Page; requests:
 
 test('four figures drawn with non-empty paths, each bar as wide as its value', async () => {
   const { page } = await open(matchingUrl, 1000);
-  const figures = await page.$$eval('figure svg', (svgs) => svgs.map((svg) => ({
+  // Each figure is drawn for a phone (svg.figure) and wide (svg.figure-wide); at 1000 px the wide one shows.
+  assert.equal(await page.$$eval('figure svg.figure', (svgs) => svgs.filter((s) => s.getClientRects().length === 0).length), 4, 'the phone drawings are hidden');
+  const figures = await page.$$eval('figure svg.figure-wide', (svgs) => svgs.map((svg) => ({
     variant: svg.getAttribute('class'),
     paths: Array.from(svg.querySelectorAll('path')).map((p) => ({ d: p.getAttribute('d') ?? '', box: p.getBoundingClientRect().width + p.getBoundingClientRect().height })),
     bars: Array.from(svg.querySelectorAll('path.bar')).map((p) => p.getBoundingClientRect().width),
     name: svg.getAttribute('aria-label') ?? '',
   })));
-  assert.deepEqual(figures.map((f) => f.variant), ['figure figure-connection', 'figure figure-conversation', 'figure figure-growth', 'figure figure-analysis']);
+  assert.deepEqual(figures.map((f) => f.variant), ['figure-wide figure-connection', 'figure-wide figure-conversation', 'figure-wide figure-growth', 'figure-wide figure-analysis']);
   for (const f of figures) {
     assert.ok(f.paths.length >= 2 && f.paths.every((p) => p.d.length > 3 && p.box > 0), `${f.variant} draws its paths`);
     assert.ok(f.bars.length > 0 && f.bars.every((w) => w > 0), `${f.variant} has visible bars`);
@@ -89,7 +91,8 @@ test('readable at 390 px: no sideways scrolling, text at least 14 px, figure tex
     const { page } = await open(url, 390);
     const m = await page.evaluate(() => {
       const html = Array.from(document.querySelectorAll('h1, h2, h3, p, figcaption')).map((e) => parseFloat(getComputedStyle(e).fontSize));
-      const svg = Array.from(document.querySelectorAll('figure svg')).flatMap((s) => {
+      // The drawings shown at this width (each figure's wide drawing is hidden on a phone).
+      const svg = Array.from(document.querySelectorAll('figure svg')).filter((s) => s.getClientRects().length > 0).flatMap((s) => {
         const scale = s.getBoundingClientRect().width / (s as SVGSVGElement).viewBox.baseVal.width;
         return Array.from(s.querySelectorAll('text')).map((t) => parseFloat(t.getAttribute('font-size') ?? '0') * scale);
       });
@@ -111,6 +114,8 @@ test('readable at 390 px: no sideways scrolling, text at least 14 px, figure tex
 test('printable: a PDF of several pages, figures kept whole', async () => {
   const { page } = await open(matchingUrl, 1000);
   await page.emulateMedia({ media: 'print' });
+  // Printed, each figure is its wide drawing (a phone drawing would print at a phone's size or blown up).
+  assert.deepEqual(await page.$$eval('figure svg', (svgs) => svgs.filter((s) => s.getClientRects().length > 0).map((s) => s.classList[0])), ['figure-wide', 'figure-wide', 'figure-wide', 'figure-wide']);
   const pdf = await page.pdf({ format: 'A4' });
   assert.equal(pdf.subarray(0, 5).toString(), '%PDF-');
   const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;

@@ -1,5 +1,6 @@
 // Small shared pieces: the error note (every API error in words with its request id), an async
-// loader hook, pagination by cursor, an inline confirmation, and formatting helpers.
+// loader hook, pagination by cursor, an inline confirmation, a region that scrolls sideways with
+// a cue, and formatting helpers.
 import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from './api.ts';
@@ -107,6 +108,51 @@ export function Section({ title, children, id }: { title: string; children: Comp
       <h2 id={id ?? slug(title)}>{title}</h2>
       {children}
     </section>
+  );
+}
+
+/** Which sides of a scrolled element have more content past its edge. */
+function edgesOf(el: HTMLElement): { left: boolean; right: boolean } {
+  return { left: el.scrollLeft > 1, right: el.scrollLeft + el.clientWidth < el.scrollWidth - 1 };
+}
+
+/**
+ * Content that may be wider than the screen (a wide table, the timeline), in a region that scrolls
+ * sideways in place, so that the page itself never does and nothing is cut off silently (issue 40
+ * item 8). While the content overflows, a cue above it says so ("scroll →", "← scroll" at the far
+ * end) and the side it overflows on is shaded. Focusable (the arrow keys scroll it) and named.
+ */
+export function ScrollRegion({ label, children }: { label: string; children: ComponentChildren }): JSX.Element {
+  const ref = useRef<HTMLDivElement>(null);
+  const [edges, setEdges] = useState({ left: false, right: false });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const update = () => {
+      const next = edgesOf(el);
+      setEdges((e) => (e.left === next.left && e.right === next.right ? e : next));
+    };
+    update();
+    el.addEventListener('scroll', update, { passive: true });
+    // Its own width follows the page's; its content's width follows what is drawn in it.
+    const observer = new ResizeObserver(update);
+    observer.observe(el);
+    for (const child of Array.from(el.children)) observer.observe(child);
+    return () => {
+      el.removeEventListener('scroll', update);
+      observer.disconnect();
+    };
+  }, []);
+  const more = edges.left || edges.right;
+  return (
+    <div class={`scroll-region${edges.left ? ' more-left' : ''}${edges.right ? ' more-right' : ''}`}>
+      {more ? <p class="scroll-cue" aria-hidden="true">{edges.right ? 'scroll →' : '← scroll'}</p> : null}
+      <div class="scroll-frame">
+        <div ref={ref} class="scroll-inner" tabIndex={0} role="region" aria-label={more ? `${label}, scrolls sideways` : label}>
+          {children}
+        </div>
+      </div>
+    </div>
   );
 }
 

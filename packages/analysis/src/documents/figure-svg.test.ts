@@ -1,5 +1,6 @@
 // Issue 33 item 7: a figure's headings and names are shown whole, wrapped onto more lines,
-// never cut ("Entrainment with Speaker 1 in…").
+// never cut ("Entrainment with Speaker 1 in…"). Issue 40 item 8: a threshold is a mark on each
+// bar's track, not a line down through the labels.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { figureSvg, wrapText } from './figure-svg.ts';
@@ -30,4 +31,19 @@ test('drawn wider, the same figure has longer bars and fewer wrapped lines, neve
   assert.match(wide, /class="bar" d="M0 \d+h400v/, 'half of 800');
   assert.ok((wide.match(/font-weight="700"/g) ?? []).length < (narrow.match(/font-weight="700"/g) ?? []).length, 'the heading needs fewer lines');
   assert.match(figureSvg(f, { width: 200 }), /viewBox="0 0 360 /);
+});
+
+test('a threshold is a short mark on each bar track, at its value, at any width', () => {
+  const f: Figure = { variant: 'growth', title: 'T', groups: [{ heading: 'Score', max: 100, marker: { value: 60, label: 'growth threshold 60' }, bars: [
+    { label: 'Language style matching with Speaker 2 in a-long-recording-name.wav', value: 66, text: '66', note: 'confidence 72%' },
+    { label: 'Entrainment', value: 81, text: '81', note: null },
+  ] }] } as unknown as Figure;
+  for (const width of [360, 720]) {
+    const svg = figureSvg(f, { width });
+    const tracks = [...svg.matchAll(/<path d="M0 ([\d.]+)h([\d.]+)v11[^"]*" fill="#e5e7eb"/g)].map((m) => Number(m[1]));
+    const marks = [...svg.matchAll(/<path class="marker" d="M([\d.]+) ([\d.]+)V([\d.]+)"/g)].map((m) => ({ x: Number(m[1]), top: Number(m[2]), bottom: Number(m[3]) }));
+    assert.equal(tracks.length, 2);
+    assert.deepEqual(marks, tracks.map((at) => ({ x: width * 0.6, top: at - 2, bottom: at + 13 })), `${width}: one mark per track, 2 units beyond it`);
+    assert.match(svg, /┃ growth threshold 60<\/text>/);
+  }
 });

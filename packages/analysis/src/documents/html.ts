@@ -1,10 +1,12 @@
 // A result as one standalone HTML file (decisions §11's document with its figures): inline CSS
 // and SVG, no script, nothing fetched (a Content-Security-Policy says so to the browser),
-// printable to PDF, one column at phone width. Pure string building, as the figures, so that the
+// printable to PDF, one column at phone width. Each figure is in it twice, drawn 360 units wide for
+// a phone and 720 wide from a tablet's width up and in print (WIDE_FROM): CSS shows one, so that on
+// a laptop the figure uses the width with its text at its size instead of a phone drawing scaled. Pure string building, as the figures, so that the
 // server, the SDK's callers and a browser dashboard can all produce the same file.
 import { documentFigures } from './figures.ts';
 import type { Figure } from './figures.ts';
-import { escapeXml, figureSvg } from './figure-svg.ts';
+import { WIDE_FIGURE_WIDTH, escapeXml, figureSvg } from './figure-svg.ts';
 import type { Block, CardBlock, MatchingEvidence, ResultDocument } from './types.ts';
 import { conversationPairs, pairRecording, pairTimelineCaption, pairTimelineSvg, type SharedDiarization } from './pair-timeline.ts';
 
@@ -20,6 +22,17 @@ export interface HtmlOptions {
 
 /** What the file may load: nothing but its own inline styles (no script, no request). */
 export const RESULT_HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+/**
+ * Below this viewport width the pair's timeline (36rem at least) is wider than its figure's box:
+ * 36rem + the paddings of main (2 × .85rem) and figure (2 × .6rem) + 2px of border is 624.4px. No
+ * script measures it, so its cue ("scroll →") shows by this media query, and the side with more is
+ * shaded (backgrounds that scroll with the content cover the shades at its ends).
+ */
+const TIMELINE_SCROLLS_BELOW = '39rem';
+
+/** The viewport width from which the report shows the wide drawing of each figure (the 720 px drawing fits from here at 12 px text or more). */
+const WIDE_FROM = '46rem';
 
 const CSS = `
 :root { color-scheme: light; --text: #1f2937; --muted: #4b5563; --line: #d1d5db; --card: #f8fafc; --accent: #2f5fb3; }
@@ -39,12 +52,16 @@ p { margin: 0 0 .75rem; overflow-wrap: anywhere; }
 figure { margin: 0 0 1.25rem; padding: .9rem; border: 1px solid var(--line); border-radius: .5rem; break-inside: avoid; }
 figcaption { font-weight: 700; margin: 0 0 .6rem; }
 figure svg { display: block; width: 100%; height: auto; max-width: 28rem; }
+figure svg.figure-wide { display: none; max-width: ${WIDE_FIGURE_WIDTH}px; }
+@media (min-width: ${WIDE_FROM}) { figure svg.figure { display: none; } figure svg.figure-wide { display: block; } }
 figure svg.pair-timeline-svg { max-width: 40rem; min-width: 36rem; margin-top: .4rem; }
-.pair-timeline-wrap { overflow-x: auto; }
+.pair-timeline-wrap { overflow-x: auto; background: linear-gradient(to right, #fff 40%, rgba(255,255,255,0)) left / 1.5rem 100% no-repeat local, linear-gradient(to left, #fff 40%, rgba(255,255,255,0)) right / 1.5rem 100% no-repeat local, linear-gradient(to right, rgba(20,33,61,.25), rgba(20,33,61,0)) left / .9rem 100% no-repeat scroll, linear-gradient(to left, rgba(20,33,61,.25), rgba(20,33,61,0)) right / .9rem 100% no-repeat scroll; }
+.scroll-cue { display: none; margin: .4rem 0 0; text-align: right; font-size: .9rem; font-weight: 600; color: var(--muted); }
+@media (max-width: ${TIMELINE_SCROLLS_BELOW}) { .scroll-cue { display: block; } }
 .pair-timeline { color: var(--muted); font-size: .92rem; margin: .8rem 0 0; }
 footer { margin-top: 2.5rem; color: var(--muted); font-size: .9rem; }
 @media (max-width: 40rem) { .grid { grid-template-columns: minmax(0, 1fr); } main { padding: 1rem .85rem 2rem; } h1 { font-size: 1.45rem; } figure { padding: .6rem; } }
-@media print { body { font-size: 11pt; } main { max-width: none; padding: 0; } h2 { break-after: avoid; } .grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } figure, .card { break-inside: avoid; } }
+@media print { figure svg.figure { display: none; } figure svg.figure-wide { display: block; } body { font-size: 11pt; } main { max-width: none; padding: 0; } h2 { break-after: avoid; } .grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } figure, .card { break-inside: avoid; } }
 `.trim();
 
 const esc = escapeXml;
@@ -55,7 +72,8 @@ function cardHtml(c: CardBlock): string {
 
 function figureHtml(variant: string, figure: Figure | null, extra = ''): string {
   if (!figure) return '';
-  return `<figure class="illustration illustration-${esc(variant)}"><figcaption>${esc(figure.title)}</figcaption>\n${figureSvg(figure)}${extra}\n</figure>`;
+  const drawings = `${figureSvg(figure)}\n${figureSvg(figure, { width: WIDE_FIGURE_WIDTH, className: 'figure-wide' })}`;
+  return `<figure class="illustration illustration-${esc(variant)}"><figcaption>${esc(figure.title)}</figcaption>\n${drawings}${extra}\n</figure>`;
 }
 
 function blockHtml(b: Block, figure: () => Figure | null, timeline: () => string): string {
@@ -83,7 +101,8 @@ export function renderHtml(doc: ResultDocument, evidence: MatchingEvidence | nul
     const d = mediaId ? options.shared?.[mediaId] : undefined;
     const svg = evidence && pair && d ? pairTimelineSvg(evidence, pair, d) : null;
     // At phone width it keeps a readable size and scrolls sideways in place, as the dashboard's timeline.
-    return d && svg ? `\n<p class="pair-timeline">${esc(pairTimelineCaption(d))}</p>\n<div class="pair-timeline-wrap">${svg}</div>` : '';
+    const wrap = `<p class="scroll-cue" aria-hidden="true">scroll →</p>\n<div class="pair-timeline-wrap" tabindex="0" role="region" aria-label="Their turns, scrolls sideways on a small screen">${svg}</div>`;
+    return d && svg ? `\n<p class="pair-timeline">${esc(pairTimelineCaption(d))}</p>\n${wrap}` : '';
   };
   const sections = doc.sections.map((s) => {
     const c = s.section_content;

@@ -3,7 +3,7 @@
 // transcript on the segments they were spoken in, and a playhead. Every bar is a button that
 // plays its stretch.
 import type { JSX } from 'preact';
-import { fmtSec, speakerColour } from '../ui.tsx';
+import { ScrollRegion, fmtSec, speakerColour } from '../ui.tsx';
 import type { Segment } from './speaker-stats.ts';
 
 const W = 1000;
@@ -39,46 +39,49 @@ export function Timeline({ segments, durationSec, names, env, onPlay, playing, t
   };
   const pad = Math.max(90, Math.min(MAX_NAME * 7 + 16, 16 + 7 * Math.max(8, ...speakers.map((sp) => shown(sp).length))));
   return (
-    <figure class="timeline" tabIndex={0} aria-label="Speaker timeline, scrolls sideways on small screens">
-      <svg viewBox={`-${pad} 0 ${W + pad + 10} ${h}`} role="group" aria-label={`Speaker timeline, ${fmtSec(dur)} long`}>
-        {env ? (
-          <g aria-hidden="true">
-            <path class="envelope" d={envPath(env)} fill="#8a8a8a" />
-            <text x={-8} y={ENV_H / 2} text-anchor="end" class="axis">loudness</text>
-          </g>
-        ) : null}
-        {speakers.map((sp, row) => (
-          <g key={sp}>
-            <text x={-8} y={top + row * ROW + 17} text-anchor="end" class="axis name">{shown(sp)}<title>{names(sp)}</title></text>
-            {segments.map((s, k) => ({ s, words: texts?.[k] ?? null })).filter(({ s }) => s.speaker === sp).map(({ s, words }) => {
-              const label = `${names(sp)}, ${fmtSec(s.start)} to ${fmtSec(s.end)}${words ? `: “${words.length > 120 ? `${words.slice(0, 119)}…` : words}”` : ''}${onPlay ? ', play' : ''}`;
-              const active = playing === s;
-              const props = onPlay ? {
-                role: 'button' as const, tabIndex: 0, 'aria-label': label, 'aria-pressed': active,
-                onClick: () => onPlay(s),
-                onKeyDown: (e: KeyboardEvent) => {
-                  if (e.key === 'Enter' || e.key === ' ') {
-                    e.preventDefault();
-                    onPlay(s);
-                  }
-                },
-              } : { role: 'img' as const, 'aria-label': label };
-              return (
-                <rect key={`${s.start}`} class={`seg${active ? ' active' : ''}${words ? ' worded' : ''}`} data-speaker={sp} data-start={s.start} data-end={s.end} x={x(s.start)} y={top + row * ROW + 3}
-                  width={Math.max(1.5, x(s.end) - x(s.start))} height={ROW - 6} fill={speakerColour(sp)} {...props}>
-                  <title>{label}</title>
-                </rect>
-              );
-            })}
-          </g>
-        ))}
-        {at !== null && at !== undefined && at > 0 ? <path class="playhead" aria-hidden="true" d={`M${x(Math.min(at, dur)).toFixed(1)} 0V${h - 16}`} /> : null}
-        <g aria-hidden="true">
-          {Array.from({ length: Math.floor(dur / step) + 1 }, (_, i) => i * step).slice(0, ticks * 10).map((t) => (
-            <text key={t} x={x(t)} y={h - 4} class="axis" text-anchor="middle">{fmtSec(t).replace(/\.0$/, '')}</text>
+    <figure class="timeline">
+      {/* At phone width the timeline keeps a readable size (min-width in app.css) and scrolls in place, with a cue. */}
+      <ScrollRegion label="Speaker timeline">
+        <svg viewBox={`-${pad} 0 ${W + pad + 10} ${h}`} role="group" aria-label={`Speaker timeline, ${fmtSec(dur)} long`}>
+          {env ? (
+            <g aria-hidden="true">
+              <path class="envelope" d={envPath(env)} fill="#8a8a8a" />
+              <text x={-8} y={ENV_H / 2} text-anchor="end" class="axis">loudness</text>
+            </g>
+          ) : null}
+          {speakers.map((sp, row) => (
+            <g key={sp}>
+              <text x={-8} y={top + row * ROW + 17} text-anchor="end" class="axis name">{shown(sp)}<title>{names(sp)}</title></text>
+              {segments.map((s, k) => ({ s, words: texts?.[k] ?? null })).filter(({ s }) => s.speaker === sp).map(({ s, words }) => {
+                const label = `${names(sp)}, ${fmtSec(s.start)} to ${fmtSec(s.end)}${words ? `: “${words.length > 120 ? `${words.slice(0, 119)}…` : words}”` : ''}${onPlay ? ', play' : ''}`;
+                const active = playing === s;
+                const props = onPlay ? {
+                  role: 'button' as const, tabIndex: 0, 'aria-label': label, 'aria-pressed': active,
+                  onClick: () => onPlay(s),
+                  onKeyDown: (e: KeyboardEvent) => {
+                    if (e.key === 'Enter' || e.key === ' ') {
+                      e.preventDefault();
+                      onPlay(s);
+                    }
+                  },
+                } : { role: 'img' as const, 'aria-label': label };
+                return (
+                  <rect key={`${s.start}`} class={`seg${active ? ' active' : ''}${words ? ' worded' : ''}`} data-speaker={sp} data-start={s.start} data-end={s.end} x={x(s.start)} y={top + row * ROW + 3}
+                    width={Math.max(1.5, x(s.end) - x(s.start))} height={ROW - 6} fill={speakerColour(sp)} {...props}>
+                    <title>{label}</title>
+                  </rect>
+                );
+              })}
+            </g>
           ))}
-        </g>
-      </svg>
+          {at !== null && at !== undefined && at > 0 ? <path class="playhead" aria-hidden="true" d={`M${x(Math.min(at, dur)).toFixed(1)} 0V${h - 16}`} /> : null}
+          <g aria-hidden="true">
+            {Array.from({ length: Math.floor(dur / step) + 1 }, (_, i) => i * step).slice(0, ticks * 10).map((t) => (
+              <text key={t} x={x(t)} y={h - 4} class="axis" text-anchor="middle">{fmtSec(t).replace(/\.0$/, '')}</text>
+            ))}
+          </g>
+        </svg>
+      </ScrollRegion>
     </figure>
   );
 }

@@ -6,7 +6,7 @@
 import type { JSX } from 'preact';
 import type { MediaMetrics } from '@rapport/client';
 import { semitonesToHz } from '@rapport/analysis/render';
-import { speakerColour } from '../ui.tsx';
+import { ScrollRegion, speakerColour } from '../ui.tsx';
 import { MeasureCell, MeasureHeader, VOICE_TABLE } from '../figures/measures.tsx';
 
 /** Hertz of a pitch in semitones above 27.5 Hz (A0): the engine's conversion, not a second one. */
@@ -53,7 +53,7 @@ export function VoiceAndPace({ metrics, name }: { metrics: MediaMetrics; name: (
         <Bars title="Pace: syllables per second" unit=" syl/s" rows={rows.map((s) => ({ label: name(s.index), value: s.metrics.speakingRateSylPerSec ?? null, colour: speakerColour(s.index) }))} />
         <Bars title="Median pitch" unit=" Hz" rows={rows.map((s) => ({ label: name(s.index), value: s.metrics.pitchMedianSt === null || s.metrics.pitchMedianSt === undefined ? null : hz(s.metrics.pitchMedianSt), colour: speakerColour(s.index) }))} />
       </div>
-      <div class="table-wrap" tabIndex={0} role="region" aria-label="Voice and pace table, scrolls sideways on small screens">
+      <ScrollRegion label="Voice and pace table">
         <table class="voice">
           <caption class="visually-hidden">Voice and pace of each speaker, as measured by the analysis</caption>
           <thead><tr>
@@ -71,7 +71,7 @@ export function VoiceAndPace({ metrics, name }: { metrics: MediaMetrics; name: (
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <dl class="legend" aria-label="Units">
         <div><dt>syllables/s</dt><dd>{UNITS.speaking}</dd></div>
         <div><dt>Hz</dt><dd>{UNITS.pitch}</dd></div>

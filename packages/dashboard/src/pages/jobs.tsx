@@ -4,7 +4,7 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Job, JobStatus } from '@rapport/client';
 import type { Session } from '../api.ts';
-import { ConfirmButton, ErrorNote, Pager, Section, fmtDate, useAsync, useCursorPages } from '../ui.tsx';
+import { ConfirmButton, ErrorNote, Pager, ScrollRegion, Section, fmtDate, useAsync, useCursorPages } from '../ui.tsx';
 
 export function JobsPage({ session }: { session: Session }): JSX.Element {
   const pages = useCursorPages();
@@ -55,7 +55,7 @@ export function JobsPage({ session }: { session: Session }): JSX.Element {
         </div>
         <ErrorNote error={list.error} context="Could not list the jobs" />
         <ErrorNote error={error} />
-        <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
+        <ScrollRegion label="Jobs table">
           <table>
             <caption class="visually-hidden">Jobs, newest first</caption>
             <thead><tr><th scope="col">Job</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Stage</th><th scope="col">Created</th><th scope="col">Result</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
@@ -80,7 +80,7 @@ export function JobsPage({ session }: { session: Session }): JSX.Element {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
         {rows.length === 0 && list.data ? <p>No jobs{status ? ` with status ${status}` : ''}.</p> : null}
         {list.data ? <Pager label="Jobs" page={pages.page} hasNext={!!list.data.nextCursor} onNext={() => list.data?.nextCursor && pages.next(list.data.nextCursor)} onPrev={pages.prev} /> : null}
       </Section>

@@ -3,7 +3,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Session } from '../api.ts';
-import { ErrorNote, Pager, Section, fmtSec, useAsync, useCursorPages } from '../ui.tsx';
+import { ErrorNote, Pager, ScrollRegion, Section, fmtSec, useAsync, useCursorPages } from '../ui.tsx';
 
 /** Decisions §16: the label, else the service's name after the first appearance ("Speaker 2 in interview.wav"), never an id. */
 export function personName(e: { label: string | null; name: string }): string {
@@ -45,7 +45,7 @@ export function PeoplePage({ session }: { session: Session }): JSX.Element {
         <ErrorNote error={list.error} context="Could not list the people" />
         {page ? (
           <>
-            <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
+            <ScrollRegion label="People table">
               <table>
                 <caption class="visually-hidden">People</caption>
                 <thead><tr><th scope="col">Select</th><th scope="col">Name</th><th scope="col">Tags</th><th scope="col">Speech</th><th scope="col">Recordings</th></tr></thead>
@@ -62,7 +62,7 @@ export function PeoplePage({ session }: { session: Session }): JSX.Element {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
             {page.data.length === 0 ? <p>No one yet: people appear when recordings are analysed.</p> : null}
             <Pager label="People" page={pages.page} hasNext={!!page.nextCursor} onNext={() => page.nextCursor && pages.next(page.nextCursor)} onPrev={pages.prev} />
           </>

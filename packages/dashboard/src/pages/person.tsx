@@ -7,7 +7,7 @@ import type { Entity, SpeakerMeasures } from '@rapport/client';
 import { measureOf } from '@rapport/analysis/render';
 import type { Session } from '../api.ts';
 import { APPEARANCE_TABLE, MeasureCell, MeasureHeader, measureText, measureTitle } from '../figures/measures.tsx';
-import { ErrorNote, Section, fmtDate, useAsync } from '../ui.tsx';
+import { ErrorNote, ScrollRegion, Section, fmtDate, useAsync } from '../ui.tsx';
 import { personName } from './people.tsx';
 import { UNITS } from '../media/voice.tsx';
 
@@ -102,7 +102,7 @@ export function PersonPage({ session, id }: { session: Session; id: string }): J
         </dl>
         <p><a href={`#/matching?entity=${p.id}`}>Match {personName(p)} with others</a></p>
         <ErrorNote error={apps.error} />
-        <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
+        <ScrollRegion label="Appearances table">
           <table>
             <caption class="visually-hidden">Appearances</caption>
             <thead><tr><th scope="col">Recording</th><th scope="col">Speaker</th>{APPEARANCE_TABLE.map((m) => <MeasureHeader key={m.key} m={m} />)}</tr></thead>
@@ -120,7 +120,7 @@ export function PersonPage({ session, id }: { session: Session; id: string }): J
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </Section>
     </>
   );

@@ -18,7 +18,7 @@ import { useEnvelope, usePlayer } from '../media/player.ts';
 import { Transcript, parseDiarizationVtt, textsBySegment, type Cue } from '../media/transcript.tsx';
 import { VoiceAndPace } from '../media/voice.tsx';
 import { analysisText } from './recordings.tsx';
-import { ErrorNote, Section, fmtBytes, fmtDate, fmtSec, speakerColour, useAsync } from '../ui.tsx';
+import { ErrorNote, ScrollRegion, Section, fmtBytes, fmtDate, fmtSec, speakerColour, useAsync } from '../ui.tsx';
 
 function SpeakerLabel({ session, entityId, current, name, onDone }: { session: Session; entityId: string | null; current: string | null; name: string; onDone: () => void }): JSX.Element {
   const [error, setError] = useState<unknown>(null);
@@ -155,7 +155,7 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
       {figures.length ? (
         <Section title="Speakers">
           <ShareBars rows={figures.map((f) => ({ label: name(f.index), share: f.metrics.talkShare, colour: speakerColour(f.index) }))} />
-          <div class="table-wrap" tabIndex={0} role="region" aria-label="Speakers table, scrolls sideways on small screens">
+          <ScrollRegion label="Speakers table">
             <table class="speakers">
               <caption class="visually-hidden">Per-speaker figures, as the analysis measured them</caption>
               <thead><tr><th scope="col">Speaker</th>{SPEAKER_TABLE.map((m) => <MeasureHeader key={m.key} m={m} />)}<th scope="col">Name</th><th scope="col">Person</th></tr></thead>
@@ -178,7 +178,7 @@ export function RecordingPage({ session, id }: { session: Session; id: string })
                 })}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </Section>
       ) : null}
       {diar ? (

@@ -8,7 +8,7 @@ import { newClient, type Session } from '../api.ts';
 import { progressFetch } from '../upload.ts';
 import { HintsFields, cleanHints } from '../hints.tsx';
 import { AnalysisStages, useLiveMedia, type LiveMedia } from '../media/live.tsx';
-import { ConfirmButton, ErrorNote, Pager, Section, fmtBytes, fmtDate, fmtSec, useAsync, useCursorPages } from '../ui.tsx';
+import { ConfirmButton, ErrorNote, Pager, ScrollRegion, Section, fmtBytes, fmtDate, fmtSec, useAsync, useCursorPages } from '../ui.tsx';
 
 const PAGE = 20;
 
@@ -136,7 +136,7 @@ export function RecordingsPage({ session }: { session: Session }): JSX.Element {
         <ErrorNote error={actionError} />
         {list.data ? (
           <>
-            <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
+            <ScrollRegion label="Recordings table">
               <table>
                 <caption class="visually-hidden">Recordings, newest first</caption>
                 <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Length</th><th scope="col">Size</th><th scope="col">Analysis</th><th scope="col">Uploaded</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
@@ -162,7 +162,7 @@ export function RecordingsPage({ session }: { session: Session }): JSX.Element {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
             {list.data.data.length === 0 ? <p>{q ? `No recording matches “${q}”.` : 'No recordings yet: upload one above.'}</p> : null}
             {q ? null : <Pager label="Recordings" page={pages.page} hasNext={!!list.data.nextCursor} onNext={() => list.data?.nextCursor && pages.next(list.data.nextCursor)} onPrev={pages.prev} />}
           </>

@@ -5,7 +5,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { CreatedApiKey, SigningSecret, WebhookDelivery } from '@rapport/client';
 import type { Session } from '../api.ts';
-import { ConfirmButton, ErrorNote, Pager, Section, fmtDate, useAsync, useCursorPages } from '../ui.tsx';
+import { ConfirmButton, ErrorNote, Pager, ScrollRegion, Section, fmtDate, useAsync, useCursorPages } from '../ui.tsx';
 
 function Credits({ session }: { session: Session }): JSX.Element {
   const pages = useCursorPages();
@@ -21,7 +21,7 @@ function Credits({ session }: { session: Session }): JSX.Element {
           <div><dt>Available</dt><dd>{balance.data.available}</dd></div>
         </dl>
       ) : null}
-      <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
+      <ScrollRegion label="Transactions table">
         <table>
           <caption>Transactions</caption>
           <thead><tr><th scope="col">When</th><th scope="col">Kind</th><th scope="col">Amount</th><th scope="col">Balance after</th><th scope="col">For</th></tr></thead>
@@ -31,7 +31,7 @@ function Credits({ session }: { session: Session }): JSX.Element {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {txs.data ? <Pager label="Transactions" page={pages.page} hasNext={!!txs.data.nextCursor} onNext={() => txs.data?.nextCursor && pages.next(txs.data.nextCursor)} onPrev={pages.prev} /> : null}
     </Section>
   );
@@ -44,7 +44,7 @@ function Keys({ session }: { session: Session }): JSX.Element {
   return (
     <Section title="API keys">
       <ErrorNote error={keys.error ?? error} />
-      <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways on small screens">
+      <ScrollRegion label="API keys table">
         <table>
           <caption class="visually-hidden">API keys</caption>
           <thead><tr><th scope="col">Name</th><th scope="col">Scope</th><th scope="col">Ends with</th><th scope="col">Created</th><th scope="col">Revoked</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
@@ -65,7 +65,7 @@ function Keys({ session }: { session: Session }): JSX.Element {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <form class="row" onSubmit={async (e) => {
         e.preventDefault();
         const f = new FormData(e.currentTarget);
@@ -151,11 +151,13 @@ function Delivery({ session, d, onChange }: { session: Session; d: WebhookDelive
         }}>Redeliver</button>
       </div>
       {full?.attempts ? (
-        <table>
-          <caption class="visually-hidden">Attempts of {d.id}</caption>
-          <thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">Outcome</th><th scope="col">Status</th><th scope="col">Duration</th><th scope="col">Error</th></tr></thead>
-          <tbody>{full.attempts.map((a) => <tr key={a.attempt}><td>{a.attempt}</td><td>{fmtDate(a.at)}</td><td>{a.outcome}</td><td>{a.statusCode ?? '–'}</td><td>{a.durationMs === null ? '–' : `${a.durationMs} ms`}</td><td>{a.error ?? ''}</td></tr>)}</tbody>
-        </table>
+        <ScrollRegion label={`Attempts of ${d.id}`}>
+          <table>
+            <caption class="visually-hidden">Attempts of {d.id}</caption>
+            <thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">Outcome</th><th scope="col">Status</th><th scope="col">Duration</th><th scope="col">Error</th></tr></thead>
+            <tbody>{full.attempts.map((a) => <tr key={a.attempt}><td>{a.attempt}</td><td>{fmtDate(a.at)}</td><td>{a.outcome}</td><td>{a.statusCode ?? '–'}</td><td>{a.durationMs === null ? '–' : `${a.durationMs} ms`}</td><td>{a.error ?? ''}</td></tr>)}</tbody>
+          </table>
+        </ScrollRegion>
       ) : null}
       <ErrorNote error={error} />
     </li>
