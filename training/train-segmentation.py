@@ -259,6 +259,27 @@ def export(model, out, record):
     model.train()
 
 
+def load_onnx_weights(model, path):
+    """The weights of an ONNX file this trainer exported, into `model`. torch.onnx keeps the names
+    of convolution and normalisation weights; each linear layer's weight is stored transposed as an
+    unnamed MatMul initializer, in the order of the model's layers."""
+    import onnx
+    from onnx import numpy_helper
+    inits = onnx.load(path).graph.initializer
+    named = {i.name: numpy_helper.to_array(i) for i in inits if not i.name.startswith('onnx::')}
+    unnamed = [numpy_helper.to_array(i) for i in inits if i.name.startswith('onnx::')]
+    state = model.state_dict()
+    linear = [k for k in state if k not in named]
+    if len(linear) != len(unnamed) or len(named) + len(unnamed) != len(state):
+        raise SystemExit(f'{path}: not a network of this shape')
+    for k in state:
+        w = named[k] if k in named else unnamed[linear.index(k)].T
+        if tuple(w.shape) != tuple(state[k].shape):
+            raise SystemExit(f'{path}: {k} is {w.shape}, the model has {tuple(state[k].shape)}')
+        state[k] = torch.from_numpy(np.array(w, dtype=np.float32, copy=True))
+    model.load_state_dict(state)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--data', required=True)
@@ -271,6 +292,7 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--held-crops', type=int, default=600)
     ap.add_argument('--name', default='rapport-segmentation')
+    ap.add_argument('--init', help='start from the weights of this ONNX file (a network this trainer wrote, e.g. the shipped one) instead of random ones: fine-tuning')
     ap.add_argument('--export-checkpoint', help='write the checkpoint of --out as this path prefix (.onnx, .json) and stop: a look at a run under way')
     a = ap.parse_args()
     if a.export_checkpoint:
@@ -289,6 +311,8 @@ def main():
     hrng = np.random.default_rng(12345)
     held = [crop(it, int(hrng.integers(0, it[2]['frames'] - WINDOW + 1))) for it in (held_items[int(hrng.integers(0, len(held_items)))] for _ in range(a.held_crops))] if held_items else []
     model = Segmenter()
+    if a.init:
+        load_onnx_weights(model, a.init)
     opt = torch.optim.Adam(model.parameters(), lr=a.lr)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=a.steps, pct_start=0.05)
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
