@@ -37,6 +37,23 @@ export async function assertAccessible(page: Page, name: string): Promise<void> 
   assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), [], `axe on ${name}`);
 }
 
+/** Signs in on the dashboard's start page with an API key and waits for the recordings list. */
+export async function signIn(page: Page, url: string, apiKey: string): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Recordings', level: 1 }).waitFor();
+}
+
+/** Uploads a WebVTT transcript on its own through the API; its media id. */
+export async function uploadTranscript(url: string, apiKey: string, vtt: string, filename: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([vtt], { type: 'text/vtt' }), filename);
+  const res = await fetch(`${url}/v1/files`, { method: 'POST', headers: { 'service-api-key': apiKey }, body: form });
+  assert.equal(res.status, 201, await res.clone().text());
+  return ((await res.json()) as { id: string }).id;
+}
+
 /** Checks the page with axe, then writes its screenshot at laptop and phone width. */
 export async function checkPage(page: Page, name: string): Promise<void> {
   await assertAccessible(page, name);

@@ -14,7 +14,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startService } from '@rapport/server';
 import { buildDashboard } from '../src/build.ts';
-import { CHROMIUM, LAPTOP, assertAccessible, launch } from './browser.ts';
+import { CHROMIUM, LAPTOP, assertAccessible, launch, signIn, uploadTranscript } from './browser.ts';
 import { TWO_NAMES_VTT as VTT } from '../../server/src/files/files.fixtures.testkit.ts';
 
 const skip = existsSync(CHROMIUM) ? false : `no ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
@@ -91,16 +91,8 @@ async function settle(): Promise<void> {
 }
 
 test('at 390, 768 and 1280 px nothing is cut off: wide tables and the timeline scroll in place with a visible cue', { skip, timeout: 180_000 }, async () => {
-  const form = new FormData();
-  form.append('file', new Blob([VTT], { type: 'text/vtt' }), 'a-team-retrospective-with-a-long-name.vtt');
-  const res = await fetch(`${service.url}/v1/files`, { method: 'POST', headers: { 'service-api-key': service.apiKey }, body: form });
-  assert.equal(res.status, 201, await res.clone().text());
-  const { id } = (await res.json()) as { id: string };
-
-  await page.goto(service.url);
-  await page.getByLabel('API key').fill(service.apiKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Recordings', level: 1 }).waitFor();
+  const id = await uploadTranscript(service.url, service.apiKey, VTT, 'a-team-retrospective-with-a-long-name.vtt');
+  await signIn(page, service.url, service.apiKey);
   await page.goto(`${service.url}/#/recordings/${id}`);
   const profile = await page.getByRole('link', { name: 'Profile' }).first().getAttribute('href');
   assert.ok(profile, 'a speaker links to their person');

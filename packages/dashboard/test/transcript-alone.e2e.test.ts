@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startService } from '@rapport/server';
 import { buildDashboard } from '../src/build.ts';
-import { CHROMIUM, LAPTOP, assertAccessible, launch } from './browser.ts';
+import { CHROMIUM, LAPTOP, assertAccessible, launch, signIn, uploadTranscript } from './browser.ts';
 import { TWO_NAMES_VTT as VTT } from '../../server/src/files/files.fixtures.testkit.ts';
 
 const skip = existsSync(CHROMIUM) ? false : `no ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
@@ -35,16 +35,8 @@ after(async () => {
 });
 
 test('a transcript on its own: its recording page shows its speakers and the figures of its cues', { skip, timeout: 120_000 }, async () => {
-  const form = new FormData();
-  form.append('file', new Blob([VTT], { type: 'text/vtt' }), 'trip.vtt');
-  const res = await fetch(`${service.url}/v1/files`, { method: 'POST', headers: { 'service-api-key': service.apiKey }, body: form });
-  assert.equal(res.status, 201, await res.clone().text());
-  const { id } = (await res.json()) as { id: string };
-
-  await page.goto(service.url);
-  await page.getByLabel('API key').fill(service.apiKey);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Recordings', level: 1 }).waitFor();
+  const id = await uploadTranscript(service.url, service.apiKey, VTT, 'trip.vtt');
+  await signIn(page, service.url, service.apiKey);
   await page.goto(`${service.url}/#/recordings/${id}`);
   await page.getByRole('heading', { name: 'Speakers' }).waitFor();
 
