@@ -3,14 +3,16 @@
 // scored against the reference frames where two or more voices speak (precision, recall). The
 // reconstruction (speech/diarization/reconstruct.ts) can give a second speaker only where the
 // network heard one, so these curves bound the overlap recall of the whole analysis.
-//   node eval/overlap-check.ts --dataset DIR [--segmentation FILE.onnx]
+//   node eval/overlap-check.ts --dataset DIR [--segmentation FILE.onnx[,FILE.onnx…]]
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { decodeAudio } from '../packages/analysis/src/audio/decode.ts';
 import { FrontEnd } from '../packages/analysis/src/speech/front-end.ts';
 import { regionsToMask, speechFromProbabilities } from '../packages/analysis/src/speech/vad.ts';
 import { frameProbabilities } from '../packages/analysis/src/speech/silero-vad.ts';
-import { builtInSegmentation, loadSegmentationModel } from '../packages/analysis/src/speech/segmentation/model.ts';
+import { loadSegmentationModel } from '../packages/analysis/src/speech/segmentation/model.ts';
+import { builtInSegmentation } from '../packages/analysis/src/speech/segmentation/built-in.ts';
+import { ensembleSegmentation } from '../packages/analysis/src/speech/segmentation/ensemble.ts';
 import type { LocalSegmentation } from '../packages/analysis/src/speech/segmentation/local-segmentation.ts';
 import { DIARIZATION_SETTINGS } from '../packages/analysis/src/speech/diarization/settings.ts';
 import { windowFrames, type WindowFrames } from '../packages/analysis/src/speech/diarization/local-speakers.ts';
@@ -58,7 +60,8 @@ const RULES: [string, (h: Heard, i: number) => boolean][] = [
 
 const { values } = parseArgs({ options: { dataset: { type: 'string' }, segmentation: { type: 'string' } } });
 if (!values.dataset) throw new Error('usage: node eval/overlap-check.ts --dataset DIR [--segmentation FILE.onnx]');
-const model = values.segmentation ? loadSegmentationModel(values.segmentation) : builtInSegmentation();
+// Several, comma-separated: heard as one (segmentation/ensemble.ts).
+const model = values.segmentation ? ensembleSegmentation(values.segmentation.split(',').map((f) => loadSegmentationModel(f))) : builtInSegmentation();
 const hits = new Array<number>(RULES.length).fill(0);
 const calls = new Array<number>(RULES.length).fill(0);
 let overlapped = 0;

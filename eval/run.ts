@@ -28,6 +28,7 @@ import { pairwiseIdentity, type Appearance } from './identity.ts';
 import type { SetSummary } from './seed-table.ts';
 import { parseEmbeddingModel, type LdaEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
 import { loadOnnxEmbedding } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
+import { ensembleSegmentation } from '../packages/analysis/src/speech/segmentation/ensemble.ts';
 import { loadSegmentationModel } from '../packages/analysis/src/speech/segmentation/model.ts';
 import { formatEvents, referenceTurnTaking, scoreTurnTaking, sumTurnTaking, type RefUtterance, type TurnTakingScore } from './turn-taking.ts';
 
@@ -326,7 +327,8 @@ async function main(): Promise<void> {
   }
   // --segmentation FILE.onnx: a fold's segmentation network (training/train-segmentation.sh), or
   // a deployment's, with its description beside it.
-  if (values.segmentation) tuning = { ...tuning, segmentation: loadSegmentationModel(values.segmentation) };
+  // Several, comma-separated: heard as one (segmentation/ensemble.ts).
+  if (values.segmentation) tuning = { ...tuning, segmentation: ensembleSegmentation(values.segmentation.split(',').map((f) => loadSegmentationModel(f))) };
   const args: EvalArgs = {
     dir,
     files: readManifest(dir).files.filter((f) => !only || only.includes(f.name)),

@@ -17,7 +17,8 @@ import { FrontEnd, type FrontEndOutput } from '../packages/analysis/src/speech/f
 import { combinedSpeechProbability, regionsToMask, SPEECH_PROBABILITY_DEFAULTS, speechFromProbabilities, type SpeechProbabilityOptions } from '../packages/analysis/src/speech/vad.ts';
 import { heardShare } from '../packages/analysis/src/speech/segmentation/local-segmentation.ts';
 import { frameProbabilities } from '../packages/analysis/src/speech/silero-vad.ts';
-import { loadSegmentationModel, builtInSegmentation, type SegmentationModel } from '../packages/analysis/src/speech/segmentation/model.ts';
+import { loadSegmentationModel, type SegmentationModel } from '../packages/analysis/src/speech/segmentation/model.ts';
+import { builtInSegmentation } from '../packages/analysis/src/speech/segmentation/built-in.ts';
 import { diarizeSegmented } from '../packages/analysis/src/speech/diarization/segmented.ts';
 import { DIARIZATION_SETTINGS, type DiarizationSettings } from '../packages/analysis/src/speech/diarization/settings.ts';
 import { parseEmbeddingModel, type WindowEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeEnergySegmenter } from './onnx-fixtures.ts';
-import { BUILT_IN_SEGMENTATION, builtInSegmentation, loadSegmentationModel, parseSegmentationSpec, SegmentationModelError } from '../packages/analysis/src/speech/segmentation/model.ts';
+import { loadSegmentationModel, parseSegmentationSpec, SegmentationModelError } from '../packages/analysis/src/speech/segmentation/model.ts';
+import { BUILT_IN_SEGMENTATION, BUILT_IN_SEGMENTATIONS, builtInSegmentation } from '../packages/analysis/src/speech/segmentation/built-in.ts';
 import { SampleSegmenter, segmentFbank, windowStarts } from '../packages/analysis/src/speech/segmentation/local-segmentation.ts';
 import { FbankAnalyzer } from '../packages/analysis/src/speech/fbank.ts';
 import { analyzeSamples } from '../packages/analysis/src/analyze.ts';
@@ -86,11 +87,13 @@ test('bad models are refused at load with what to fix', () => {
   assert.throws(() => parseSegmentationSpec({ name: 'x', input: { name: 'x', features: 'mfcc' } }, 'x.json'), /"input.features" must be "fbank" or "samples"/);
 });
 
-test("the engine's own network loads, reads the fbank it was trained on, and runs as a deployment's model would", () => {
+test("the engine's own networks load, read the fbank they were trained on, and run as one model, each named with its checksum", () => {
   const model = builtInSegmentation();
   assert.equal(model.spec.input.features, 'fbank');
   assert.equal(model.spec.classes, 'powerset-3-2');
-  assert.equal(loadSegmentationModel(BUILT_IN_SEGMENTATION).name, model.name);
+  assert.equal(BUILT_IN_SEGMENTATIONS[0], BUILT_IN_SEGMENTATION);
+  for (const f of BUILT_IN_SEGMENTATIONS) assert.ok(model.name.includes(loadSegmentationModel(f).name), model.name);
+  assert.match(model.name, /^ensemble of 3: /);
 });
 
 test("a deployment's network is what the analysis diarizes with, and its name is in the method", () => {

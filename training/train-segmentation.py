@@ -111,6 +111,13 @@ def load(data):
     return shards
 
 
+def export_recipe(data):
+    """The export's seed and overlap style (export-segmentation.ts), from its first shard."""
+    first = sorted(glob.glob(os.path.join(data, 'shard-*')))[0]
+    meta = json.load(open(os.path.join(first, 'meta.json')))
+    return {'seed': meta.get('seed'), 'overlap': meta.get('overlap', 'default')}
+
+
 def crop(item, start):
     fb, act, c = item
     a = c['offset'] + start
@@ -354,7 +361,7 @@ def main():
         'args': vars(a),
         'torch': torch.__version__,
         'weights': params,
-        'data': {'export': os.path.abspath(a.data), 'conversations': len(train), 'hours': round(hours, 2),
+        'data': {'export': os.path.abspath(a.data), **export_recipe(a.data), 'conversations': len(train), 'hours': round(hours, 2),
                  'folds_excluded': a.exclude_fold, 'held_out_conversations': len(held_items)},
         'train_seconds': round(time.time() - t0),
         'history': history,

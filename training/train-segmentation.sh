@@ -8,7 +8,11 @@
 #    them (WORK/fold-K.{onnx,json,record.json}: eval/folds.ts reads them), and the shipped one on
 #    every voice (WORK/all.*), each with train-segmentation.py (6,000 steps of 32 crops of 8 s,
 #    one thread: about 70 minutes a network on a quiet core; two run side by side);
-# 4. the shipped network copied to packages/analysis/models/segmentation.{onnx,json,record.json}.
+# 4. the shipped network copied to packages/analysis/models/segmentation.{onnx,json,record.json};
+# 5. its two fine-tunes, heard with it as one (segmentation/ensemble.ts): 2,000 more steps each on
+#    2,000 new conversations, of the same recipe (WORK/ft-default, segmentation-2.*) and with
+#    overlap at meetings' rate (WORK/ft-meeting, --overlap meeting, segmentation-3.*); about 10
+#    minutes each on 2 cores.
 # Each step is skipped when its output exists, and the trainer resumes from its checkpoint, so an
 # interrupted run goes on where it stopped. Not run by install or CI. Extra trainer options go in
 # TRAIN_ARGS (for example --steps 8000).
@@ -37,3 +41,17 @@ train fold-2 --exclude-fold 2 & train all; wait
 mkdir -p packages/analysis/models
 for x in onnx json record.json; do cp "$WORK/all.$x" "packages/analysis/models/segmentation.$x"; done
 echo "shipped: packages/analysis/models/segmentation.onnx ($(sha256sum packages/analysis/models/segmentation.onnx | cut -c1-12))"
+# The fine-tunes: NAME OVERLAP SEED N (segmentation-N.*).
+finetune() {
+  for k in 0 1; do
+    [ -f "$WORK/$1/export/shard-$k/meta.json" ] || "$NODE" training/export-segmentation.ts --corpus "$CORPUS" --out "$WORK/$1/export" \
+      --conversations 2000 --shard "$k" --shards 2 --seed "$3" --overlap "$2" &
+  done
+  wait
+  [ -f "$WORK/$1/net.onnx" ] || OMP_NUM_THREADS=2 "$PY" training/train-segmentation.py --data "$WORK/$1/export" --out "$WORK/$1/net" \
+    --init "$WORK/all.onnx" --steps 2000 --lr 5e-4 --threads 2 --seed 2 --name "rapport-segmentation-$4" > "$WORK/$1.log" 2>&1
+  for x in onnx json record.json; do cp "$WORK/$1/net.$x" "packages/analysis/models/segmentation-$4.$x"; done
+  echo "shipped: packages/analysis/models/segmentation-$4.onnx ($(sha256sum "packages/analysis/models/segmentation-$4.onnx" | cut -c1-12))"
+}
+finetune ft-default default rapport-seg-control-v1 2
+finetune ft-meeting meeting rapport-seg-meeting-v1 3

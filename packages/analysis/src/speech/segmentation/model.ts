@@ -7,7 +7,6 @@
 // declares what the network reads and gives (docs/analysis-speech.md, "Bring your own
 // segmentation model"). A bad model is refused when it is loaded, with what to fix.
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { onnxRuntimeOr, readModelFiles, SESSION_OPTIONS, type OrtSession } from '../onnx-runtime.ts';
 import type { FbankOptions, FbankWindow } from '../fbank.ts';
 
@@ -151,15 +150,4 @@ export function loadSegmentationModel(modelPath: string): SegmentationModel {
   const checksum = createHash('sha256').update(bytes).digest('hex');
   const fbank = fbankInput ? { bins: spec.input.bins!, window: spec.input.window ?? 'povey', sampleScale: spec.input.sampleScale ?? 1 } : null;
   return { name: `${spec.name} (ONNX, sha256 ${checksum})`, spec, speakers: powerset ? 3 : classes, classes, windowFrames, fbank, run };
-}
-
-let builtIn: SegmentationModel | null = null;
-
-/** The path of the engine's own model (committed with its training record). */
-export const BUILT_IN_SEGMENTATION = fileURLToPath(new URL('../../../models/segmentation.onnx', import.meta.url));
-
-/** The engine's own segmentation network, loaded once per process. */
-export function builtInSegmentation(): SegmentationModel {
-  builtIn ??= loadSegmentationModel(BUILT_IN_SEGMENTATION);
-  return builtIn;
 }
