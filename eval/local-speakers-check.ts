@@ -13,9 +13,8 @@ import { FrontEnd } from '../packages/analysis/src/speech/front-end.ts';
 import { NUM_CEPS } from '../packages/analysis/src/speech/features.ts';
 import { regionsToMask, speechFromProbabilities } from '../packages/analysis/src/speech/vad.ts';
 import { frameProbabilities } from '../packages/analysis/src/speech/silero-vad.ts';
-import { loadSegmentationModel } from '../packages/analysis/src/speech/segmentation/model.ts';
 import { builtInSegmentation } from '../packages/analysis/src/speech/segmentation/built-in.ts';
-import { ensembleSegmentation } from '../packages/analysis/src/speech/segmentation/ensemble.ts';
+import { loadSegmentationEnsemble } from '../packages/analysis/src/speech/segmentation/ensemble.ts';
 import { DIARIZATION_SETTINGS } from '../packages/analysis/src/speech/diarization/settings.ts';
 import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/diarization/speaker-frames.ts';
 import { parseEmbeddingModel, rangeEmbedder } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
@@ -30,7 +29,7 @@ import { equalErrorRate } from './eer.ts';
 
 const { values } = parseArgs({ options: { dataset: { type: 'string' }, segmentation: { type: 'string' }, model: { type: 'string' }, files: { type: 'string' } } });
 if (!values.dataset) throw new Error('usage: node eval/local-speakers-check.ts --dataset DIR [--segmentation FILE.onnx] [--model LDA.json]');
-const model = values.segmentation ? ensembleSegmentation(values.segmentation.split(',').map((f) => loadSegmentationModel(f))) : builtInSegmentation();
+const model = values.segmentation ? loadSegmentationEnsemble(values.segmentation.split(',')) : builtInSegmentation();
 const embModel = values.model ? parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8'))) : DEFAULT_EMBEDDING;
 const purities: number[] = [];
 // DER with the local speakers given their reference voice (the clustering made perfect): what the

@@ -10,9 +10,8 @@ import { decodeAudio } from '../packages/analysis/src/audio/decode.ts';
 import { FrontEnd } from '../packages/analysis/src/speech/front-end.ts';
 import { regionsToMask, speechFromProbabilities } from '../packages/analysis/src/speech/vad.ts';
 import { frameProbabilities } from '../packages/analysis/src/speech/silero-vad.ts';
-import { loadSegmentationModel } from '../packages/analysis/src/speech/segmentation/model.ts';
 import { builtInSegmentation } from '../packages/analysis/src/speech/segmentation/built-in.ts';
-import { ensembleSegmentation } from '../packages/analysis/src/speech/segmentation/ensemble.ts';
+import { loadSegmentationEnsemble } from '../packages/analysis/src/speech/segmentation/ensemble.ts';
 import type { LocalSegmentation } from '../packages/analysis/src/speech/segmentation/local-segmentation.ts';
 import { DIARIZATION_SETTINGS } from '../packages/analysis/src/speech/diarization/settings.ts';
 import { windowFrames, type WindowFrames } from '../packages/analysis/src/speech/diarization/local-speakers.ts';
@@ -61,7 +60,7 @@ const RULES: [string, (h: Heard, i: number) => boolean][] = [
 const { values } = parseArgs({ options: { dataset: { type: 'string' }, segmentation: { type: 'string' } } });
 if (!values.dataset) throw new Error('usage: node eval/overlap-check.ts --dataset DIR [--segmentation FILE.onnx]');
 // Several, comma-separated: heard as one (segmentation/ensemble.ts).
-const model = values.segmentation ? ensembleSegmentation(values.segmentation.split(',').map((f) => loadSegmentationModel(f))) : builtInSegmentation();
+const model = values.segmentation ? loadSegmentationEnsemble(values.segmentation.split(',')) : builtInSegmentation();
 const hits = new Array<number>(RULES.length).fill(0);
 const calls = new Array<number>(RULES.length).fill(0);
 let overlapped = 0;

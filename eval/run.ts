@@ -28,8 +28,7 @@ import { pairwiseIdentity, type Appearance } from './identity.ts';
 import type { SetSummary } from './seed-table.ts';
 import { parseEmbeddingModel, type LdaEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
 import { loadOnnxEmbedding } from '../packages/analysis/src/speech/diarization/onnx-embedding.ts';
-import { ensembleSegmentation } from '../packages/analysis/src/speech/segmentation/ensemble.ts';
-import { loadSegmentationModel } from '../packages/analysis/src/speech/segmentation/model.ts';
+import { loadSegmentationEnsemble } from '../packages/analysis/src/speech/segmentation/ensemble.ts';
 import { formatEvents, referenceTurnTaking, scoreTurnTaking, sumTurnTaking, type RefUtterance, type TurnTakingScore } from './turn-taking.ts';
 
 export interface FileResult {
@@ -328,7 +327,7 @@ async function main(): Promise<void> {
   // --segmentation FILE.onnx: a fold's segmentation network (training/train-segmentation.sh), or
   // a deployment's, with its description beside it.
   // Several, comma-separated: heard as one (segmentation/ensemble.ts).
-  if (values.segmentation) tuning = { ...tuning, segmentation: ensembleSegmentation(values.segmentation.split(',').map((f) => loadSegmentationModel(f))) };
+  if (values.segmentation) tuning = { ...tuning, segmentation: loadSegmentationEnsemble(values.segmentation.split(',')) };
   const args: EvalArgs = {
     dir,
     files: readManifest(dir).files.filter((f) => !only || only.includes(f.name)),

@@ -4,7 +4,7 @@
 // the three local speakers under which their per-speaker probabilities agree most over the window
 // (the same permutation-invariance the networks were trained under). Averaging networks trained
 // apart lowers the spread between trainings, which measured as large as a change of recipe.
-import { POWERSET_3_2, type SegmentationModel } from './model.ts';
+import { loadSegmentationModel, POWERSET_3_2, type SegmentationModel } from './model.ts';
 
 const PERMUTATIONS = [
   [0, 1, 2],
@@ -24,12 +24,19 @@ const CLASS_UNDER = PERMUTATIONS.map((perm) =>
   }),
 );
 
+/** The networks at `paths` (each with its description beside it), heard as one. */
+export function loadSegmentationEnsemble(paths: string[]): SegmentationModel {
+  return ensembleSegmentation(paths.map((f) => loadSegmentationModel(f)));
+}
+
 export function ensembleSegmentation(models: SegmentationModel[]): SegmentationModel {
   const first = models[0];
   if (!first) throw new Error('an ensemble needs at least one network');
   if (models.length === 1) return first;
   for (const m of models) {
-    if (m.spec.classes !== 'powerset-3-2' || m.spec.output.values !== first.spec.output.values || m.windowFrames !== first.windowFrames || m.spec.frameStepSec !== first.spec.frameStepSec || m.spec.input.features !== first.spec.input.features) {
+    // The front end computes one input for all of them (first.fbank), so the input must agree too.
+    const sameInput = m.spec.input.features === first.spec.input.features && JSON.stringify(m.fbank) === JSON.stringify(first.fbank) && m.spec.input.valueScale === first.spec.input.valueScale;
+    if (m.spec.classes !== 'powerset-3-2' || m.spec.output.values !== first.spec.output.values || m.windowFrames !== first.windowFrames || m.spec.frameStepSec !== first.spec.frameStepSec || !sameInput) {
       throw new Error(`${m.name}: an ensemble's networks must share one shape (powerset of three, one window, one frame step, one input)`);
     }
   }
@@ -65,10 +72,12 @@ function bestPermutation(ref: Float32Array, other: Float32Array, base: number, f
   const C = POWERSET_3_2.length;
   // co[s][u]: how much ref's speaker s and other's speaker u are active together.
   const co = new Float64Array(9);
+  const a = new Float64Array(3);
+  const b = new Float64Array(3);
   for (let t = 0; t < frames; t++) {
     const row = base + t * C;
-    const a = [0, 0, 0];
-    const b = [0, 0, 0];
+    a.fill(0);
+    b.fill(0);
     for (let c = 0; c < C; c++) {
       const mask = POWERSET_3_2[c]!;
       for (let s = 0; s < 3; s++) {
