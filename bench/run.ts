@@ -1,6 +1,6 @@
 // `npm run bench`: the two throughput goals of issue 2, measured in one run, then the engine,
-// webhook, liveness (issue 20), dashboard (issue 22) and PostgreSQL (issue 21) benches when their
-// files exist.
+// webhook, liveness (issue 20), /healthz under the request fuzzer (issue 20), dashboard (issue 22)
+// and PostgreSQL (issue 21) benches when their files exist.
 //
 // 1. GET /v1/matching/:id (authenticated, rate-limit counters on, a stored result read from the
 //    embedded store) against a bare fastify JSON route added to the same fastify instance and
@@ -113,6 +113,7 @@ async function main(): Promise<void> {
   await optionalBench('speaker-model.ts', 'benchSpeakerModel');
   await optionalBench('webhooks.ts', 'benchWebhooks');
   await optionalBench('liveness.ts', 'benchLiveness');
+  await optionalBench('fuzz-health.ts', 'benchFuzzHealth');
   await optionalBench('dashboard.ts', 'benchDashboard');
   await optionalBench('postgres.ts', 'benchPostgres');
 }

@@ -1,13 +1,13 @@
 // POST /v1/files with bytes the workspace already has (decisions §18): 200 with the existing
 // media and duplicate: true, nothing stored, analysed or charged, the label ignored; a first
 // upload is 201 with duplicate: false. Idempotency keys replay their first answer, concurrent
-// uploads of the same bytes make one media, a deleted media's bytes are new again, and another
-// workspace's media never counts.
+// uploads of the same bytes make one media, a deleted media's bytes are new again, another
+// workspace's media never counts, and a duplicate never counts against the storage quota.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { buildTestApp, call, json, type TestApp, type Tenant } from '../../test/helpers.ts';
+import { buildTestApp, call, json, type ErrorJson, type TestApp, type Tenant } from '../../test/helpers.ts';
 import { fileUpload, VTT, wavFile } from './files.fixtures.testkit.ts';
 import type { UploadedMedia } from './files.schemas.ts';
 import { MEDIA_WITH_BYTES_SQL } from './media-duplicates.ts';
@@ -149,5 +149,56 @@ describe('POST /v1/files with bytes the workspace already has (decisions §18)',
       assert.ok(schema?.properties?.duplicate, `${status} has duplicate`);
       assert.ok(schema?.required?.includes('duplicate'), `${status} requires duplicate`);
     }
+  });
+});
+
+describe('POST /v1/files of bytes the workspace already has, at its storage quota (decisions §18)', () => {
+  const wav = wavFile(1.3);
+  let t: TestApp;
+  before(async () => {
+    // The quota is the first file exactly: once it is stored, the workspace is full.
+    t = await buildTestApp({ RATE_LIMIT_UPLOAD: '1000', MEDIA_QUOTA_BYTES: String(wav.length) });
+  });
+  after(async () => t.close());
+
+  const upload = (data: Buffer | string, filename: string) => {
+    const body = fileUpload(data, filename);
+    return call(t, t.main, { method: 'POST', url: '/v1/files', payload: body.payload, headers: body.headers });
+  };
+  const dirs = () => ({ tmp: readdirSync(path.join(t.dataDir, 'tmp')), media: readdirSync(path.join(t.dataDir, 'media')).sort() });
+  const used = async () => (await t.services.stores.workspaces.usage(t.main.workspaceId)).mediaBytes;
+
+  it('the same bytes again are 200 duplicate, other bytes 409 QUOTA_EXCEEDED, and nothing is left on disk', async () => {
+    const first = await upload(wav, 'full.wav');
+    assert.equal(first.statusCode, 201, first.body);
+    const m = json<UploadedMedia>(first);
+    assert.equal(await used(), wav.length, 'the quota is filled');
+    const stored = dirs();
+
+    const again = await upload(wav, 'again.wav');
+    assert.equal(again.statusCode, 200, again.body);
+    assert.equal(json<UploadedMedia>(again).duplicate, true);
+    assert.equal(json<UploadedMedia>(again).id, m.id);
+
+    const other = await upload(wavFile(1.3), 'other.wav');
+    assert.equal(other.statusCode, 409, other.body);
+    assert.equal(json<ErrorJson>(other).error.code, 'QUOTA_EXCEEDED');
+    assert.match(json<ErrorJson>(other).error.message, new RegExp(`stores ${wav.length} bytes of media of its ${wav.length}-byte quota`));
+    const small = await upload(VTT, 'small.vtt');
+    assert.equal(small.statusCode, 409, 'no room at all: a smaller file does not fit either');
+    assert.equal(json<ErrorJson>(small).error.code, 'QUOTA_EXCEEDED');
+
+    // Some room, less than the file: the duplicate still needs none, other bytes do not fit.
+    await t.services.stores.workspaces.setQuotas(t.main.workspaceId, { mediaBytes: wav.length + 1000 });
+    const roomy = await upload(wav, 'again.wav');
+    assert.equal(roomy.statusCode, 200, roomy.body);
+    assert.equal(json<UploadedMedia>(roomy).id, m.id);
+    const tooBig = await upload(wavFile(1.3), 'other.wav');
+    assert.equal(tooBig.statusCode, 409, tooBig.body);
+    assert.equal(json<ErrorJson>(tooBig).error.code, 'QUOTA_EXCEEDED');
+
+    assert.equal(await used(), wav.length, 'nothing counted for the duplicates or the refused uploads');
+    assert.equal(await t.sql.count('SELECT COUNT(*) FROM media WHERE workspace_id = ?', t.main.workspaceId), 1);
+    assert.deepEqual(dirs(), { ...stored, tmp: [] }, 'no temporary file and no other media file left');
   });
 });

@@ -21,6 +21,12 @@ export interface ReceivedUpload {
   sha256: string;
   /** The first bytes of the file, for format sniffing. */
   head: Buffer;
+  /**
+   * More than `maxBytes` were sent: the temporary file holds only the bytes before the limit (not
+   * the file: never to be kept), while `sizeBytes` and `sha256` are the whole file's, so that bytes
+   * the workspace already has are still recognised (decisions §18).
+   */
+  overMaxBytes: boolean;
   fields: { label?: string; mediaId?: string; numSpeakers?: string; minSpeakers?: string; maxSpeakers?: string };
 }
 
@@ -30,12 +36,12 @@ const invalid = (details: ErrorDetail[]) => new ApiError('VALIDATION_FAILED', 'T
 
 /**
  * Bounds of one upload besides MAX_UPLOAD_BYTES: past `maxBytes` (what is left of the workspace's
- * storage quota) nothing more is written to disk; the rest of the body is still read (so the
- * client gets its answer on a sane connection) and then `overMaxBytes` is thrown.
+ * storage quota) nothing more is written to disk; the rest of the body is still read and hashed
+ * (so the client gets its answer on a sane connection, and a duplicate is known), and the upload
+ * is answered with `overMaxBytes`: the caller decides (a duplicate needs no room).
  */
 export interface UploadBounds {
   maxBytes: number;
-  overMaxBytes: () => Error;
   /**
    * Called before each chunk is written (the free-space floor): when it throws, nothing more is
    * written, the rest of the body is read, and its error is thrown.
@@ -117,14 +123,13 @@ async function streamToTemp(file: Readable & { truncated?: boolean }, blobs: Blo
     await pipeline(file, meter, temp.stream);
     // Busboy ends a part that hit the size limit early and marks it truncated.
     if (file.truncated) throw new ApiError('PAYLOAD_TOO_LARGE', 'The file is over the upload size limit.');
-    if (bounds && size > bounds.maxBytes) throw bounds.overMaxBytes();
     if (refused !== null) throw refused;
   } catch (err) {
     await settle(temp.stream);
     await blobs.remove(temp.path);
     throw err;
   }
-  return { tempPath: temp.path, filename: safeFilename(clientName), sizeBytes: size, sha256: hash.digest('hex'), head: Buffer.concat(headParts) };
+  return { tempPath: temp.path, filename: safeFilename(clientName), sizeBytes: size, sha256: hash.digest('hex'), head: Buffer.concat(headParts), overMaxBytes: bounds !== undefined && size > bounds.maxBytes };
 }
 
 /** Waits until the write stream has closed its file, so that removing it cannot race its creation. */
