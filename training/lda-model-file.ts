@@ -1,11 +1,15 @@
 // Writes a trained window-embedding LDA as the engine reads it: a TypeScript module to commit as
 // packages/analysis/src/speech/diarization/speaker-lda.model.ts (out ends with .ts), or JSON for
 // evaluation (eval --model, a fold's model), with how it was trained.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { LinearProjection } from '../packages/analysis/src/speech/diarization/lda.ts';
 
 export function writeLdaModel(out: string, name: string, windowFrames: number, lda: LinearProjection, trained: string, generator: string): void {
   const model = { name, windowFrames, mean: lda.mean.map((x) => +x.toPrecision(6)), rows: lda.rows.map((r) => r.map((x) => +x.toPrecision(6))) };
+  // A fold's model goes into a folder of its own (/work/rv-lda/fold-K.json): made here, so that
+  // minutes of training are not lost to a missing folder at the last step.
+  mkdirSync(dirname(out), { recursive: true });
   writeFileSync(
     out,
     out.endsWith('.ts')
