@@ -8,6 +8,7 @@ export type { PairConversation, PairInteraction } from './behavior/pair-metrics.
 export { computeEntrainment, ENTRAINMENT_FEATURES, ENTRAINMENT_MEASURES } from './behavior/entrainment.ts';
 export type { EntrainmentCell, EntrainmentResult, SharedConversation } from './behavior/entrainment.ts';
 export { parseTranscript } from './language/transcripts.ts';
+export { normaliseSpeakerName, srtSpeakerName, vttVoiceName } from './language/speaker-labels.ts';
 export { alignTranscript } from './language/align.ts';
 export { computeLanguageMetrics, tokenize } from './language/text-metrics.ts';
 export { languageStyleMatching, lsmOf } from './language/lsm.ts';

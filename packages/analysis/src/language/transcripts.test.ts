@@ -91,3 +91,47 @@ test('square-bracketed descriptions are not words, in every format', () => {
   const json = parseTranscript(JSON.stringify({ segments: [{ speaker: 'Ada', start: 0, end: 1, text: '[BLANK_AUDIO]' }, { speaker: 'Bob', start: 1, end: 2, text: 'a [b c' }] }));
   assert.deepEqual(json?.cues.map((c) => c.text), ['', 'a [b c'], 'an unclosed bracket is text');
 });
+
+/** SRT of the given cue texts, one second each. */
+function srt(...texts: string[]): string {
+  const at = (k: number) => `00:00:${String(k).padStart(2, '0')},000`;
+  return texts.map((t, k) => `${k + 1}\n${at(k)} --> ${at(k + 1)}\n${t}\n`).join('\n');
+}
+/** WebVTT of the given cue texts, one second each. */
+function vtt(...texts: string[]): string {
+  const at = (k: number) => `00:00:${String(k).padStart(2, '0')}.000`;
+  return `WEBVTT\n\n${texts.map((t, k) => `${at(k)} --> ${at(k + 1)}\n${t}\n`).join('\n')}`;
+}
+const speakersAndWords = (text: string) => parseTranscript(text)?.cues.map((c) => [c.speaker, c.text]);
+
+test('SRT speaker conventions met in the wild: NAME:, [NAME], - NAME:, a name on its own line', () => {
+  // "NAME: text" with a qualifier in brackets or parentheses, or a name in brackets.
+  assert.deepEqual(speakersAndWords(srt('Dr. Smith [guest]: Welcome.', 'Anna (chair): Order, please.', '[Moderator]: Next question.', 'no name in this one')), [
+    ['Dr. Smith [guest]', 'Welcome.'], ['Anna (chair)', 'Order, please.'], ['[Moderator]', 'Next question.'], [null, 'no name in this one'],
+  ]);
+  // "[NAME] text" on every cue of a file: the brackets name its speakers.
+  assert.deepEqual(speakersAndWords(srt('[JOHN] Hello there.', '[MARY] Hi, John.', '[JOHN] How are you?')), [['JOHN', 'Hello there.'], ['MARY', 'Hi, John.'], ['JOHN', 'How are you?']]);
+  // …but where only some cues start so, a bracket is a sound, as captions write them.
+  assert.deepEqual(speakersAndWords(srt('[laughter] Oh, stop.', 'ANN: Really.')), [[null, 'Oh, stop.'], ['ANN', 'Really.']]);
+  // "- NAME: text", the dialogue dash; two speakers in one cue name neither, and neither name is a word.
+  assert.deepEqual(speakersAndWords(srt('- ANN: Ready?', '- BOB: Ready.\n- ANN: Go.', '- Just a dash.')), [['ANN', 'Ready?'], [null, 'Ready. Go.'], [null, '- Just a dash.']]);
+  // "NAME:" alone on the first line, the words below it.
+  assert.deepEqual(speakersAndWords(srt('ANN:\nThe words come here.', 'BOB: And mine here.')), [['ANN', 'The words come here.'], ['BOB', 'And mine here.']]);
+  // Where every cue starts "who: ", each is a name, however it is spelled.
+  assert.deepEqual(speakersAndWords(srt('Ann, PhD: First.', '12 Angry Men: Second.', '🌟 Star: Third: and more.')), [['Ann, PhD', 'First.'], ['12 Angry Men', 'Second.'], ['🌟 Star', 'Third: and more.']]);
+});
+
+test('what was read before is read the same: "Name:" without a space, prose with a colon, a clock', () => {
+  assert.deepEqual(speakersAndWords(srt('Ann:hi', 'no name')), [['Ann', 'hi'], [null, 'no name']]);
+  assert.deepEqual(speakersAndWords(srt('The plan for the day is simple: we go.', 'ok')), [[null, 'The plan for the day is simple: we go.'], [null, 'ok']]);
+  assert.deepEqual(speakersAndWords(srt('10:30 is when we meet', 'Ann: fine')), [[null, '10:30 is when we meet'], ['Ann', 'fine']]);
+  assert.deepEqual(speakersAndWords(srt('Ann : spaced colon', 'x')), [['Ann', 'spaced colon'], [null, 'x']]);
+});
+
+test('WebVTT voices: character references decoded in the name, two voices in a cue name neither', () => {
+  assert.deepEqual(speakersAndWords(vtt('<v Q&amp;A host>Hi', '<v x &lt; y &gt; z>Hey', '<v Dr. Smith [guest]>[laughs] Yes.', '<v Ann>Hi.</v>\n<v Bob>Hello.</v>', '<v Ann>One</v> <v Ann>voice</v>')), [
+    ['Q&A host', 'Hi'], ['x < y > z', 'Hey'], ['Dr. Smith [guest]', 'Yes.'], [null, 'Hi. Hello.'], ['Ann', 'One voice'],
+  ]);
+  // Without voices, the same prefixes as SRT.
+  assert.deepEqual(speakersAndWords(vtt('Anna (chair): Order.', '- BOB: Yes.', 'plain')), [['Anna (chair)', 'Order.'], ['BOB', 'Yes.'], [null, 'plain']]);
+});

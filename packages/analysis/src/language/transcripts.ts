@@ -1,8 +1,10 @@
 // Transcript parsers for the three upload formats of decisions §7: WebVTT (`<v Name>` voice tags
-// or `Name:` prefixes), SRT (`Name:` prefixes) and JSON `{ segments: [{ speaker, start, end,
-// text }] }`. The server calls `parseTranscript` to decide whether an upload is a transcript, so
-// it must never throw and must say null for anything that is not clearly one of these formats.
+// or `Name:` prefixes), SRT (`Name:`, `- Name:` and `[Name]` prefixes: speaker-labels.ts) and
+// JSON `{ segments: [{ speaker, start, end, text }] }`. The server calls `parseTranscript` to
+// decide whether an upload is a transcript, so it must never throw and must say null for anything
+// that is not clearly one of these formats.
 import type { Transcript, TranscriptCue } from '../types.ts';
+import { readCueSpeakers, spokenText } from './speaker-labels.ts';
 
 /** Longest text we try to parse; larger uploads are media, not transcripts. */
 const MAX_TRANSCRIPT_CHARS = 50_000_000;
@@ -63,7 +65,7 @@ function toSeconds(h: string | undefined, m: string | undefined, s: string | und
 
 function parseCueBlocks(text: string, format: 'webvtt' | 'srt'): Transcript | null {
   const blocks = text.split(/\n[ \t]*\n+/);
-  const cues: TranscriptCue[] = [];
+  const timed: { start: number; end: number; raw: string }[] = [];
   for (const [b, block] of blocks.entries()) {
     const lines = block.split('\n').filter((l) => l.trim() !== '');
     if (lines.length === 0) continue;
@@ -82,61 +84,20 @@ function parseCueBlocks(text: string, format: 'webvtt' | 'srt'): Transcript | nu
     const start = toSeconds(match[1], match[2], match[3], match[4]);
     const end = toSeconds(match[5], match[6], match[7], match[8]);
     if (!(end >= start)) continue;
-    const raw = lines.slice(timingIndex + 1).join('\n');
-    const { speaker, text: cueText } = extractSpeaker(raw);
-    cues.push({ speaker, start, end, text: cueText });
+    timed.push({ start, end, raw: lines.slice(timingIndex + 1).join('\n') });
   }
-  if (cues.length === 0) return null;
+  if (timed.length === 0) return null;
+  // Names are read with the whole file in view: how its other cues start says whether a prefix
+  // is a name (speaker-labels.ts).
+  const words = readCueSpeakers(timed.map((c) => c.raw));
+  const cues: TranscriptCue[] = timed.map((c, k) => ({ speaker: words[k]?.speaker ?? null, start: c.start, end: c.end, text: words[k]?.text ?? '' }));
   cues.sort((a, b) => a.start - b.start || a.end - b.end);
   return { format, cues };
 }
 
-/** A speaker-name prefix: up to four words, letters first, no sentence punctuation. */
-const NAME_PREFIX = /^([\p{L}][\p{L}\p{N}'’.\-_]*(?:[ \t][\p{L}\p{N}'’.\-_]+){0,3})[ \t]*:[ \t]*(.*)$/su;
-
-function extractSpeaker(raw: string): { speaker: string | null; text: string } {
-  let speaker: string | null = null;
-  const voice = /<v(?:\.[^\s>]*)?[ \t]+([^>]+)>/.exec(raw);
-  if (voice?.[1]) speaker = cleanName(voice[1]);
-  let text = decodeEntities(raw.replace(/<[^>]*>/g, ''));
-  text = normaliseSpace(text);
-  if (speaker === null) {
-    const prefix = NAME_PREFIX.exec(text);
-    // "Note: …" style prefixes look like names too; a time like "10:30" never matches (digit first).
-    if (prefix?.[1] && prefix[2] !== undefined) {
-      speaker = cleanName(prefix[1]);
-      text = prefix[2].trim();
-    }
-  }
-  return { speaker, text: spokenText(text) };
-}
-
-/**
- * The words of a cue: square-bracketed descriptions ("[laughter]", "[Ada speaking]", which the
- * service's own exports write where no words are known) are captions' notes of sounds, not
- * speech, so pace and language style do not count them.
- */
-function spokenText(text: string): string {
-  return normaliseSpace(text.replace(/\[[^[\]]*\]/g, ' '));
-}
-
 function cleanName(name: string): string | null {
-  const cleaned = normaliseSpace(name.replace(/[<>]/g, ''));
+  const cleaned = name.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim();
   return cleaned.length > 0 ? cleaned : null;
-}
-
-function normaliseSpace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&amp;/g, '&');
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,7 +2,7 @@
 // and SRT for video players and editors. Pure functions of the JSON diarization, plus the
 // transcript's words placed on the segments they were spoken in.
 import { stripControls } from '../control-chars.ts';
-import type { Transcript } from '@rapport/analysis';
+import { normaliseSpeakerName, srtSpeakerName, vttVoiceName, type Transcript } from '@rapport/analysis';
 import type { Diarization, DiarizationFormat } from './files.schemas.ts';
 
 export const DIARIZATION_CONTENT_TYPES: Record<Exclude<DiarizationFormat, 'json'>, string> = {
@@ -121,7 +121,17 @@ function cueSafe(text: string): string {
 }
 
 function vttEscape(text: string): string {
-  return cueSafe(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  // Escaped before anything else, so that "-->" is written "--&gt;" and read back as it was.
+  return stripControls(text.replace(/\s+/g, ' ')).trim().replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The name a file writes for speaker `index`: the display name as a stored name is (white space
+ * collapsed, no control characters), or "Speaker N" where that leaves nothing (a label of spaces).
+ * The transcript parser reads each back as this very name (speaker-labels.ts in the analysis).
+ */
+function fileName(names: SpeakerNames, index: number): string {
+  return normaliseSpeakerName(stripControls(names(index).replace(/\s+/g, ' '))) || NUMBERED(index);
 }
 
 /**
@@ -137,19 +147,23 @@ function speakingCue(name: string): string {
 /** WebVTT: cues numbered from 1, `<v Name>` (the display name) and the transcript's text, else `[Name speaking]`. */
 export function toWebVtt(d: Diarization, texts: readonly (string | null)[], names: SpeakerNames = NUMBERED): string {
   const cues = d.segments.map((s, k) => {
-    const name = vttEscape(names(s.speaker));
-    return `${k + 1}\n${cueTimes(s, '.')}\n<v ${name}>${texts[k] ? vttEscape(texts[k]) : speakingCue(name)}\n`;
+    const name = fileName(names, s.speaker);
+    const text = texts[k];
+    return `${k + 1}\n${cueTimes(s, '.')}\n<v ${vttVoiceName(name)}>${(text && vttEscape(text)) || vttEscape(speakingCue(name))}\n`;
   });
   return ['WEBVTT\n', ...cues].join('\n');
 }
 
-/** SRT: entries numbered from 1, `Name: ` before the transcript's text, else `Name: [speaking]` (a description, as in WebVTT). */
+/**
+ * SRT: entries numbered from 1, `Name: ` before the transcript's text, else `Name: [speaking]` (a
+ * description, as in WebVTT). Every entry is labelled, which tells the parser the file names its
+ * speakers so; the name is written as `srtSpeakerName` says, so that it reads back whole.
+ */
 export function toSrt(d: Diarization, texts: readonly (string | null)[], names: SpeakerNames = NUMBERED): string {
   return d.segments
     .map((s, k) => {
-      const name = cueSafe(names(s.speaker));
       const text = texts[k];
-      return `${k + 1}\n${cueTimes(s, ',')}\n${name}: ${text ? cueSafe(text) : '[speaking]'}\n`;
+      return `${k + 1}\n${cueTimes(s, ',')}\n${srtSpeakerName(fileName(names, s.speaker))}: ${(text && cueSafe(text)) || '[speaking]'}\n`;
     })
     .join('\n');
 }
