@@ -5,10 +5,13 @@
 // starts, touching turns and turns nested in others are common; a few edges are -0 or NaN.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { interruptions, pausesInsideTurns } from './speaker-metrics.ts';
-import { seededRandom, unionIntervals, type Interval } from './stats.ts';
-import { turn } from './fixtures.testkit.ts';
-import type { Turn } from '../types.ts';
+import { computeSpeakerMetrics, floorTransfers, interruptions, pausesInsideTurns, type SpeakerMetricsInput } from './speaker-metrics.ts';
+import { intersectionLength, median, seededRandom, totalLength, unionIntervals, type Interval } from './stats.ts';
+import { acousticFor, turn } from './fixtures.testkit.ts';
+import { nameKey, overlapSeconds } from '../language/align.ts';
+import { computeLanguageMetrics } from '../language/text-metrics.ts';
+import { lexiconLanguage } from '../language/lexicon-language.ts';
+import type { SpeakerMetrics, SpeechSegment, Transcript, TranscriptCue, Turn } from '../types.ts';
 
 const RUNS = 3000;
 
@@ -109,4 +112,119 @@ test('pausesInsideTurns: a silence counts inside a turn that touches both of its
   assert.deepEqual(pausesInsideTurns(own, [turn(0, 1, 2)]), [1]);
   assert.deepEqual(pausesInsideTurns(own, [turn(0, 1.5, 6), turn(0, 0, 1.9)]), [2]);
   assert.deepEqual(pausesInsideTurns(own, [turn(0, Number.NaN, 9), turn(0, 0, Number.NaN)]), []);
+});
+
+/** The scan cuesBySpeaker() was: each unnamed cue against every interval of every speaker. */
+function referenceCuesBySpeaker(transcript: Transcript, labels: readonly (string | null)[], unions: readonly Interval[][]): TranscriptCue[][] {
+  const out = unions.map((): TranscriptCue[] => []);
+  const byName = new Map<string, number>();
+  labels.forEach((l, i) => {
+    if (l !== null) byName.set(nameKey(l), i);
+  });
+  for (const cue of transcript.cues) {
+    if (cue.speaker !== null) {
+      const idx = byName.get(nameKey(cue.speaker));
+      if (idx !== undefined) out[idx]?.push(cue);
+      continue;
+    }
+    const duration = cue.end - cue.start;
+    if (!(duration > 0)) continue;
+    let best = -1;
+    let bestOverlap = 0;
+    unions.forEach((ivs, i) => {
+      const o = ivs.reduce((sum, iv) => sum + overlapSeconds(cue.start, cue.end, iv.start, iv.end), 0);
+      if (o > bestOverlap) {
+        bestOverlap = o;
+        best = i;
+      }
+    });
+    if (best >= 0 && bestOverlap >= 0.5 * duration) out[best]?.push(cue);
+  }
+  return out;
+}
+
+/** computeSpeakerMetrics() as it was: a filter per speaker, the others' union per speaker, and the scans above. */
+function referenceMetrics(input: SpeakerMetricsInput): SpeakerMetrics[] {
+  let n = input.labels.length;
+  for (const x of [...input.segments, ...input.turns, ...input.acoustic]) n = Math.max(n, x.speaker + 1);
+  const unions = Array.from({ length: n }, (_, i) => unionIntervals(input.segments.filter((s) => s.speaker === i)));
+  const speech = unions.map(totalLength);
+  const totalSpeech = speech.reduce((a, b) => a + b, 0);
+  const transfers = floorTransfers(input.turns);
+  const interrupts = referenceInterruptions(input.turns);
+  const cues = input.transcript ? referenceCuesBySpeaker(input.transcript, input.labels, unions) : null;
+  const overlap = input.overlapMeasured ?? true;
+  const lexicon = input.transcript ? lexiconLanguage(input.transcript.cues.map((c) => c.text)) : null;
+  return Array.from({ length: n }, (_, i): SpeakerMetrics => {
+    const own = unions[i] ?? [];
+    const speechSec = speech[i] ?? 0;
+    const turnsAll = input.turns.filter((t) => t.speaker === i);
+    const mainTurns = turnsAll.filter((t) => !t.backchannel);
+    const turnDurations = mainTurns.map((t) => t.end - t.start);
+    const pauses = referencePauses(own, turnsAll);
+    const acoustic = input.acoustic.find((a) => a.speaker === i);
+    const turnTime = totalLength(unionIntervals(turnsAll)) || speechSec;
+    const phonation = acoustic && acoustic.phonationSec > 0 ? acoustic.phonationSec : speechSec;
+    const syllables = acoustic?.syllables ?? 0;
+    const others = unionIntervals(input.segments.filter((s) => s.speaker !== i));
+    return {
+      speechSec,
+      talkShare: totalSpeech > 0 ? speechSec / totalSpeech : 0,
+      turns: mainTurns.length,
+      medianTurnSec: median(turnDurations),
+      longestTurnSec: turnDurations.length > 0 ? Math.max(...turnDurations) : null,
+      pausesPerMin: speechSec >= 1 ? pauses.length / (speechSec / 60) : null,
+      medianPauseSec: median(pauses),
+      speakingRateSylPerSec: syllables > 0 && turnTime >= 1 ? syllables / turnTime : null,
+      articulationRateSylPerSec: syllables > 0 && phonation >= 1 ? syllables / phonation : null,
+      pitchMedianSt: acoustic?.pitchMedianSt ?? null,
+      pitchRangeSt: acoustic?.pitchRangeSt ?? null,
+      pitchVariabilitySt: acoustic?.pitchVariabilitySt ?? null,
+      loudnessMeanDb: acoustic?.loudnessMeanDb ?? null,
+      loudnessVariabilityDb: acoustic?.loudnessVariabilityDb ?? null,
+      medianGapBeforeTurnSec: median(transfers.filter((t) => t.to === i).map((t) => t.gapSec)),
+      interruptionsMade: overlap ? interrupts.filter((x) => x.by === i).length : null,
+      interruptionsReceived: overlap ? interrupts.filter((x) => x.of === i).length : null,
+      backchannels: overlap ? turnsAll.filter((t) => t.backchannel).length : null,
+      overlapSec: overlap ? intersectionLength(own, others) : null,
+      language: cues ? computeLanguageMetrics(cues[i] ?? [], lexicon) : null,
+    };
+  });
+}
+
+const WORDS = ['I', 'think', 'we', 'maybe', 'should', 'go', 'yes', 'no', 'really?', 'great', 'sort of', 'okay'];
+const NAMES = ['Ann', 'ann', 'Ben', 'Cid', 'Dee'];
+
+/** A random conversation: segments (a stray speaker -1 at times), turns, repeated acoustic stats, a transcript of named and unnamed cues on the same grid. */
+function randomInput(random: () => number): SpeakerMetricsInput {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
+  const segments: SpeechSegment[] = randomTurns(random).map((t) => ({ speaker: random() < 0.03 ? -1 : t.speaker, start: t.start, end: t.end }));
+  const turns = randomTurns(random, false);
+  const acoustic = Array.from({ length: Math.floor(random() * 6) }, (_, k) => acousticFor(Math.floor(random() * 4), { syllables: k * 7, phonationSec: random() < 0.3 ? 0 : 1 + k }));
+  const labels = Array.from({ length: Math.floor(random() * 5) }, () => (random() < 0.3 ? null : pick(NAMES)));
+  const transcript: Transcript | null = random() < 0.2 ? null : {
+    format: 'webvtt',
+    cues: randomTurns(random, false).map((t) => ({
+      speaker: random() < 0.5 ? null : pick(NAMES),
+      start: t.start,
+      end: t.end,
+      text: Array.from({ length: 1 + Math.floor(random() * 6) }, () => pick(WORDS)).join(' '),
+    })),
+  };
+  const overlapMeasured = random() < 0.15 ? false : random() < 0.5 ? true : undefined;
+  return { durationSec: 40, segments, turns, acoustic, transcript, labels, ...(overlapMeasured === undefined ? {} : { overlapMeasured }) };
+}
+
+test('computeSpeakerMetrics: every figure of every speaker as before (Object.is, so 0 and -0 too), on random conversations', () => {
+  const random = seededRandom(43);
+  let overlapped = 0;
+  let byTime = 0;
+  for (let run = 0; run < 1500; run += 1) {
+    const input = randomInput(random);
+    const expected = referenceMetrics(input);
+    overlapped += expected.filter((m) => (m.overlapSec ?? 0) > 0).length;
+    byTime += input.transcript?.cues.filter((c) => c.speaker === null).length ?? 0;
+    assert.deepEqual(computeSpeakerMetrics(input), expected, `run ${run}`);
+  }
+  assert.ok(overlapped > 1000 && byTime > 1000, `${overlapped} speakers with overlap, ${byTime} unnamed cues`);
 });
