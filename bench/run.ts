@@ -1,4 +1,5 @@
 // `npm run bench`: the two throughput goals of issue 2, measured in one run, then the engine,
+// the speaker metrics' growth with a transcript's cues (bench/speaker-metrics.ts),
 // webhook, liveness (issue 20), /healthz under the request fuzzer (issue 20), dashboard (issue 22)
 // and PostgreSQL (issue 21) benches when their files exist.
 //
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
   if (create.stored < create.result.total - create.result.non2xx) console.log('WARNING: fewer jobs stored than accepted');
 
   await optionalBench('engine.ts', 'benchEngine');
+  await optionalBench('speaker-metrics.ts', 'benchSpeakerMetrics');
   await optionalBench('speaker-model.ts', 'benchSpeakerModel');
   await optionalBench('webhooks.ts', 'benchWebhooks');
   await optionalBench('liveness.ts', 'benchLiveness');

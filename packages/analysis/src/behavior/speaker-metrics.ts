@@ -6,9 +6,11 @@ import type { AcousticStats, LanguageMetrics, MediaAnalysis, SpeakerMetrics, Spe
 import { nameKey, overlapSeconds } from '../language/align.ts';
 import { computeLanguageMetrics } from '../language/text-metrics.ts';
 import { lexiconLanguage } from '../language/lexicon-language.ts';
-import { intersectionLength, median, totalLength, unionIntervals } from './stats.ts';
+import { median, totalLength, unionIntervals } from './stats.ts';
 import type { Interval } from './stats.ts';
 import { GUIDED_METHOD_PREFIX } from '../method-names.ts';
+import { IntervalIndex, type SpeakerInterval } from './interval-index.ts';
+import { overlapWithOthers } from './speaker-overlap.ts';
 
 /** Below this much time a rate is noise, not a measurement. */
 const MIN_RATE_SECONDS = 1;
@@ -51,15 +53,20 @@ export function floorTransfers(turns: readonly Turn[]): FloorTransfer[] {
   return out;
 }
 
-/** Who each interrupting turn interrupted: the other speaker whose turn was running at its start. */
+/**
+ * Who each interrupting turn interrupted: the other speaker whose turn was running at its start
+ * (started before it, ending after it; the one that started latest, and among equal starts the
+ * first listed). Found in an index of the turns (interval-index.ts): a scan of every turn for each
+ * interrupting one was quadratic, a second of CPU for a transcript of 20,000 cues.
+ */
 export function interruptions(turns: readonly Turn[]): { by: number; of: number; at: number }[] {
   const main = turns.filter((t) => !t.backchannel);
+  const index = new IntervalIndex(main);
   const out: { by: number; of: number; at: number }[] = [];
   for (const t of main) {
     if (!t.interrupts) continue;
-    const running = main
-      .filter((o) => o.speaker !== t.speaker && o.start < t.start && o.end > t.start)
-      .sort((a, b) => b.start - a.start)[0];
+    const k = index.latestRunning(t.start, t.speaker);
+    const running = k >= 0 ? main[k] : undefined;
     if (running) out.push({ by: t.speaker, of: running.speaker, at: t.start });
   }
   return out;
@@ -73,7 +80,13 @@ function speakerCountOf(input: SpeakerMetricsInput): number {
   return n;
 }
 
-/** Transcript cues of each speaker: by its aligned name, and unnamed cues by time overlap. */
+/**
+ * Transcript cues of each speaker: by its aligned name, and unnamed cues by time overlap. `unions`
+ * are each speaker's sorted union of speech (unionIntervals). An unnamed cue is weighed against
+ * the intervals that overlap it only, found in an index of them all (interval-index.ts): summing
+ * every speaker's every interval for each cue was O(cues × intervals). The sums are the same:
+ * the intervals left out added exactly 0, and the others are added in the same order.
+ */
 export function cuesBySpeaker(
   transcript: Transcript,
   labels: readonly (string | null)[],
@@ -84,6 +97,9 @@ export function cuesBySpeaker(
   labels.forEach((l, i) => {
     if (l !== null) byName.set(nameKey(l), i);
   });
+  // Speaker by speaker, each in time order: the positions the index answers sort into that order.
+  const all: SpeakerInterval[] = unions.flatMap((ivs, speaker) => ivs.map((iv) => ({ start: iv.start, end: iv.end, speaker })));
+  let index: IntervalIndex | null = null;
   for (const cue of transcript.cues) {
     if (cue.speaker !== null) {
       const idx = byName.get(nameKey(cue.speaker));
@@ -92,15 +108,24 @@ export function cuesBySpeaker(
     }
     const duration = cue.end - cue.start;
     if (!(duration > 0)) continue;
+    index ??= new IntervalIndex(all);
+    const near = index.overlapping(cue.start, cue.end).sort((a, b) => a - b).map((k) => all[k] as SpeakerInterval);
     let best = -1;
     let bestOverlap = 0;
-    unions.forEach((ivs, i) => {
-      const o = ivs.reduce((s, iv) => s + overlapSeconds(cue.start, cue.end, iv.start, iv.end), 0);
+    let k = 0;
+    while (k < near.length) {
+      const speaker = (near[k] as SpeakerInterval).speaker;
+      let o = 0;
+      for (; k < near.length && (near[k] as SpeakerInterval).speaker === speaker; k += 1) {
+        const iv = near[k] as SpeakerInterval;
+        o += overlapSeconds(cue.start, cue.end, iv.start, iv.end);
+      }
+      // Speakers in index order, a later one only when strictly more: the first of equals wins.
       if (o > bestOverlap) {
         bestOverlap = o;
-        best = i;
+        best = speaker;
       }
-    });
+    }
     // An unnamed cue belongs to a speaker only when that speaker covers most of it.
     if (best >= 0 && bestOverlap >= 0.5 * duration) out[best]?.push(cue);
   }
@@ -117,37 +142,71 @@ export function overlapMeasured(analysis: Pick<MediaAnalysis, 'method'>): boolea
   return analysis.method.overlapMeasured ?? analysis.method.diarization.startsWith(GUIDED_METHOD_PREFIX);
 }
 
+/**
+ * Items of each speaker, in their order, in one pass: a filter per speaker was O(speakers ×
+ * items), and a transcript may name a new speaker in each of its cues. Keys as `===` tells
+ * speakers apart (a Map's: 0 and -0 are one, and a NaN speaker is no speaker i).
+ */
+function bySpeaker<T>(items: readonly T[], speakerOf: (item: T) => number): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const item of items) {
+    const key = speakerOf(item);
+    const list = out.get(key);
+    if (list) list.push(item);
+    else out.set(key, [item]);
+  }
+  return out;
+}
+
+/** How many items each speaker has (by === as bySpeaker). */
+function countBy<T>(items: readonly T[], speakerOf: (item: T) => number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const item of items) {
+    const key = speakerOf(item);
+    out.set(key, (out.get(key) ?? 0) + 1);
+  }
+  return out;
+}
+
 export function computeSpeakerMetrics(input: SpeakerMetricsInput): SpeakerMetrics[] {
   const n = speakerCountOf(input);
-  const unions = Array.from({ length: n }, (_, i) => unionIntervals(input.segments.filter((s) => s.speaker === i)));
+  const segmentsOf = bySpeaker(input.segments, (s) => s.speaker);
+  const unions = Array.from({ length: n }, (_, i) => unionIntervals(segmentsOf.get(i) ?? []));
   const speech = unions.map(totalLength);
   const totalSpeech = speech.reduce((a, b) => a + b, 0);
-  const transfers = floorTransfers(input.turns);
+  const transfersTo = bySpeaker(floorTransfers(input.turns), (t) => t.to);
   const interrupts = interruptions(input.turns);
+  const made = countBy(interrupts, (x) => x.by);
+  const received = countBy(interrupts, (x) => x.of);
+  const turnsOf = bySpeaker(input.turns, (t) => t.speaker);
+  const acousticOf = new Map<number, AcousticStats>();
+  // The first stats of each speaker, as find() took.
+  for (const a of input.acoustic) if (!acousticOf.has(a.speaker)) acousticOf.set(a.speaker, a);
   const cues = input.transcript ? cuesBySpeaker(input.transcript, input.labels, unions) : null;
   const overlap = input.overlapMeasured ?? true;
+  const overlapSec = overlap ? overlapWithOthers(input.segments, n) : [];
   // One language for the whole transcript: a speaker with few words is judged with the others.
   const lexicon = input.transcript ? lexiconLanguage(input.transcript.cues.map((c) => c.text)) : null;
 
   return Array.from({ length: n }, (_, i): SpeakerMetrics => {
     const own = unions[i] ?? [];
     const speechSec = speech[i] ?? 0;
-    const turnsAll = input.turns.filter((t) => t.speaker === i);
+    const turnsAll = turnsOf.get(i) ?? [];
     const mainTurns = turnsAll.filter((t) => !t.backchannel);
     const turnDurations = mainTurns.map((t) => t.end - t.start);
     const pauses = pausesInsideTurns(own, turnsAll);
-    const acoustic = input.acoustic.find((a) => a.speaker === i);
+    const acoustic = acousticOf.get(i);
     const turnTime = totalLength(unionIntervals(turnsAll)) || speechSec;
     const phonation = acoustic && acoustic.phonationSec > 0 ? acoustic.phonationSec : speechSec;
     const syllables = acoustic?.syllables ?? 0;
-    const others = unionIntervals(input.segments.filter((s) => s.speaker !== i));
     const speakerCues = cues?.[i] ?? [];
     return {
       speechSec,
       talkShare: totalSpeech > 0 ? speechSec / totalSpeech : 0,
       turns: mainTurns.length,
       medianTurnSec: median(turnDurations),
-      longestTurnSec: turnDurations.length > 0 ? Math.max(...turnDurations) : null,
+      // A loop, not Math.max(...): a spread of a long recording's turns can overflow the stack.
+      longestTurnSec: turnDurations.length > 0 ? turnDurations.reduce((m, d) => Math.max(m, d), -Infinity) : null,
       pausesPerMin: speechSec >= MIN_RATE_SECONDS ? pauses.length / (speechSec / 60) : null,
       medianPauseSec: median(pauses),
       speakingRateSylPerSec: syllables > 0 && turnTime >= MIN_RATE_SECONDS ? syllables / turnTime : null,
@@ -157,23 +216,45 @@ export function computeSpeakerMetrics(input: SpeakerMetricsInput): SpeakerMetric
       pitchVariabilitySt: acoustic?.pitchVariabilitySt ?? null,
       loudnessMeanDb: acoustic?.loudnessMeanDb ?? null,
       loudnessVariabilityDb: acoustic?.loudnessVariabilityDb ?? null,
-      medianGapBeforeTurnSec: median(transfers.filter((t) => t.to === i).map((t) => t.gapSec)),
-      interruptionsMade: overlap ? interrupts.filter((x) => x.by === i).length : null,
-      interruptionsReceived: overlap ? interrupts.filter((x) => x.of === i).length : null,
+      medianGapBeforeTurnSec: median((transfersTo.get(i) ?? []).map((t) => t.gapSec)),
+      interruptionsMade: overlap ? (made.get(i) ?? 0) : null,
+      interruptionsReceived: overlap ? (received.get(i) ?? 0) : null,
       backchannels: overlap ? turnsAll.filter((t) => t.backchannel).length : null,
-      overlapSec: overlap ? intersectionLength(own, others) : null,
+      overlapSec: overlap ? (overlapSec[i] ?? 0) : null,
       language: cues ? computeLanguageMetrics(speakerCues, lexicon) : null,
     };
   });
 }
 
-/** Silences between a speaker's own speech intervals that fall inside one of their turns. */
-function pausesInsideTurns(own: readonly Interval[], turns: readonly Turn[]): number[] {
+/**
+ * Silences between a speaker's own speech intervals (sorted, as unionIntervals gives them) that
+ * fall inside one of their turns (start <= the silence's start, end >= its end). The turns are
+ * sorted once with the latest end of each prefix, so each silence is a binary search: asking every
+ * turn for each silence was quadratic in a long recording's or transcript's turns.
+ */
+export function pausesInsideTurns(own: readonly Interval[], turns: readonly Turn[]): number[] {
+  // A turn with a NaN edge contains no silence (no comparison with NaN holds).
+  const sorted = turns.filter((t) => !Number.isNaN(t.start) && !Number.isNaN(t.end)).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+  const starts = Float64Array.from(sorted, (t) => t.start);
+  const reach = new Float64Array(sorted.length);
+  let latest = -Infinity;
+  sorted.forEach((t, k) => {
+    latest = t.end > latest ? t.end : latest;
+    reach[k] = latest;
+  });
   const pauses: number[] = [];
   for (let k = 1; k < own.length; k += 1) {
     const gapStart = (own[k - 1] as Interval).end;
     const gapEnd = (own[k] as Interval).start;
-    if (turns.some((t) => t.start <= gapStart && t.end >= gapEnd)) pauses.push(gapEnd - gapStart);
+    // How many turns start at or before the silence: their latest end must reach its end.
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((starts[mid] as number) <= gapStart) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0 && (reach[lo - 1] as number) >= gapEnd) pauses.push(gapEnd - gapStart);
   }
   return pauses;
 }

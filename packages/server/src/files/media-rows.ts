@@ -1,6 +1,6 @@
 // A media row of the embedded store and the record the services read (decisions §7's media,
 // its cached analysis and the bookkeeping of analyses), with the rules every writer shares.
-import { analyzeTranscript, upgradeCachedAnalysis, type MediaAnalysis, type Transcript } from '@rapport/analysis';
+import { upgradeCachedAnalysis, type MediaAnalysis, type Transcript } from '@rapport/analysis';
 import type { SpeakerHints } from './files.schemas.ts';
 import type { PreviousSpeaker } from './speaker-links.ts';
 import { EMPTY_SUMMARY, summarize, type MediaSummary } from './media-summary.ts';
@@ -125,14 +125,18 @@ export function toMedia(r: MediaRow, withAnalysis = true): MediaRecord {
 }
 
 /**
- * The row's analysis. A transcript stored on its own before it was analysed from its cues
- * (decisions §19) has none: it is made from the transcript when read (pure and quick; its
- * speakers then have no entities, which only its upload creates).
+ * Whether the row is a transcript stored on its own before it was analysed from its cues
+ * (decisions §19): ready, yet without an analysis. The store makes that analysis once, off the
+ * event loop, and keeps it in the row (OwedTextAnalyses, transcript-analysis.ts) before any full
+ * record is made of it; its speakers have no entities, which only its upload creates.
  */
+export function owesTextAnalysis(r: Pick<MediaRow, 'analysis_json' | 'kind' | 'analysis_status' | 'transcript_json'>): boolean {
+  return !r.analysis_json && r.kind === 'transcript' && r.analysis_status === 'ready' && !!r.transcript_json;
+}
+
+/** The row's analysis (none for a row that owesTextAnalysis and has not been through the store's read). */
 function analysisOf(r: MediaRow): MediaAnalysis | null {
-  if (r.analysis_json) return upgradeCachedAnalysis(JSON.parse(r.analysis_json) as MediaAnalysis);
-  if (r.kind === 'transcript' && r.analysis_status === 'ready' && r.transcript_json) return analyzeTranscript(JSON.parse(r.transcript_json) as Transcript);
-  return null;
+  return r.analysis_json ? upgradeCachedAnalysis(JSON.parse(r.analysis_json) as MediaAnalysis) : null;
 }
 
 /** Entity labels are 1 to 64 code points (the API's bound); a transcript's speaker name may be longer. */

@@ -15,6 +15,7 @@ import { readySpeakers } from './media-speakers.ts';
 import type { SpeakerHints } from './files.schemas.ts';
 import type { SpeakerLink } from './speaker-links.ts';
 import { analysisCost, entityLabel, LIGHT_COLUMNS, previousSpeakersJson, summaryJson, toLightMedia, toMedia, type LightMediaRow, type MediaRecord, type MediaRow } from './media-rows.ts';
+import { analyseInWorker, OwedTextAnalyses, type TranscriptAnalyser } from './transcript-analysis.ts';
 import { analysisSummary, pendingSummary, type MediaSummary } from './media-summary.ts';
 import { newMediaSummary, textAnalysisOfStored, transcriptJsonOf, type StoredTranscript } from './transcript-text.ts';
 import { insertTextEntities } from './text-entities.ts';
@@ -86,10 +87,16 @@ export interface MediaStore {
 export class SqlMediaStore implements MediaStore {
   private readonly db: Sql;
   private readonly onChange: (workspaceId: string, mediaId: string) => void;
-  /** `onChange` hears of every numbered change (media-changes.ts) once it is committed. */
-  constructor(db: Sql, onChange: (workspaceId: string, mediaId: string) => void = () => undefined) {
+  /** The analyses that transcripts stored before they were analysed owe (transcript-analysis.ts). */
+  private readonly owed: OwedTextAnalyses;
+  /**
+   * `onChange` hears of every numbered change (media-changes.ts) once it is committed;
+   * `analyseTranscript` makes an owed text analysis (by default in a worker thread).
+   */
+  constructor(db: Sql, onChange: (workspaceId: string, mediaId: string) => void = () => undefined, analyseTranscript: TranscriptAnalyser = analyseInWorker) {
     this.db = db;
     this.onChange = onChange;
+    this.owed = new OwedTextAnalyses(db, analyseTranscript);
   }
 
   /** Runs `fn` in a transaction, numbers the changes of the media ids it answers (`numbered`: written numbered); tells `onChange` after the commit. */
@@ -186,7 +193,7 @@ export class SqlMediaStore implements MediaStore {
 
   async get(workspaceId: string, id: string): Promise<MediaRecord | null> {
     const r = await this.db.get<MediaRow>('SELECT * FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId);
-    return r ? toMedia(r) : null;
+    return r ? toMedia(await this.owed.of(r)) : null;
   }
 
   readySpeakers(workspaceId: string, ids: readonly string[]): Promise<Map<string, MediaAnalysis['speakers']>> {
@@ -197,7 +204,11 @@ export class SqlMediaStore implements MediaStore {
     // Without the transcript when it is not wanted (a megabyte less to read and copy), unless
     // there is no analysis: a transcript on its own is its own diarization.
     const columns = opts.transcript === false ? `${LIGHT_COLUMNS}, analysis_json, CASE WHEN analysis_json IS NULL THEN transcript_json END AS transcript_json` : '*';
-    return (await this.db.get<MediaRow>(`SELECT ${columns} FROM media WHERE id = ? AND workspace_id = ?`, id, workspaceId)) ?? null;
+    const r = await this.db.get<MediaRow>(`SELECT ${columns} FROM media WHERE id = ? AND workspace_id = ?`, id, workspaceId);
+    if (!r) return null;
+    const row = await this.owed.of(r);
+    // Now with an analysis: without the transcript, as the columns above give such a row.
+    return opts.transcript === false && row !== r ? { ...row, transcript_json: null } : row;
   }
 
   async getLight(workspaceId: string, id: string): Promise<MediaRecord | null> {
@@ -211,7 +222,7 @@ export class SqlMediaStore implements MediaStore {
 
   async load(id: string): Promise<MediaRecord | null> {
     const r = await this.db.get<MediaRow>('SELECT * FROM media WHERE id = ?', id);
-    return r ? toMedia(r) : null;
+    return r ? toMedia(await this.owed.of(r)) : null;
   }
 
   async list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }> {
