@@ -6,14 +6,15 @@
 //
 //   node training/export-segmentation.ts --corpus /work/rv-corpus --out /work/seg-export \
 //     [--conversations 3000] [--shard 0 --shards 2] [--seed rapport-seg-v1] [--overlap default|meeting]
+//     [--levels default|wide]
 //
 // A conversation (Landini et al. 2022, as eval/conversation-plan.ts draws them) has 1-4 voices and
 // lasts 40-90 s, with overlap drawn by --overlap (OVERLAP_STYLES below): `default`, 20-70 % of
 // turns start early by up to 4 s and in 20-80 % of turns a listener says something of 0.2-0.8 s
 // (14.8 % of the speech frames overlapped in 2,000 conversations); `meeting`, more of both (20.5 %),
 // against 21.7 % in the shared AMI excerpts and 4.6 % in the validation sets. Every voice has its own
-// channel (band limits, an EQ bump) and level (a quiet speaker 10 dB down in one conversation in
-// ten), a third of the voices are played 0.9 or 1.1 times as fast, and 30 % of conversations draw
+// channel (band limits, an EQ bump) and level (--levels, LEVEL_STYLES below: `default`, within
+// ±4 dB and a quiet speaker 10 dB down in one conversation in ten), a third of the voices are played 0.9 or 1.1 times as fast, and 30 % of conversations draw
 // their voices from one sex and age group. Conditions: clean, a real room, recorded noise at 0-25
 // dB SNR, both, or a GSM telephone codec. Conversation c is drawn from its own seed, so shards
 // (--shard K of --shards N: the conversations c = K mod N) give the same data however many run.
@@ -175,6 +176,26 @@ const OVERLAP_STYLES: Record<string, (rand: () => number) => ConversationStyle> 
   meeting: (rand) => ({ overlapShare: 0.3 + rand() * 0.5, overlapSec: [0.4, 5], backchannelShare: 0.3 + rand() * 0.6 }),
 };
 
+/**
+ * Each voice's level in dB, drawn per conversation. `default` (the first three networks' data):
+ * within ±4 dB, and in one conversation in ten the last voice 10 dB down. `wide`: within ±6 dB,
+ * and in one conversation in three one voice 6-15 dB down: in a meeting's mix the listener who
+ * says "mm" or starts early is often the quieter one, so much of its overlap is a faint second
+ * voice under a loud first.
+ */
+const LEVEL_STYLES: Record<string, (voices: number, rand: () => number) => number[]> = {
+  default: (voices, rand) => {
+    const gains = Array.from({ length: voices }, () => (rand() * 2 - 1) * 4);
+    if (voices > 1 && rand() < 0.1) gains[voices - 1] = -10;
+    return gains;
+  },
+  wide: (voices, rand) => {
+    const gains = Array.from({ length: voices }, () => (rand() * 2 - 1) * 6);
+    if (voices > 1 && rand() < 1 / 3) gains[Math.floor(rand() * voices)] = -6 - rand() * 9;
+    return gains;
+  },
+};
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -186,6 +207,7 @@ async function main(): Promise<void> {
       folds: { type: 'string', default: '3' },
       seed: { type: 'string', default: 'rapport-seg-v1' },
       overlap: { type: 'string', default: 'default' },
+      levels: { type: 'string', default: 'default' },
     },
   });
   const total = Number(values.conversations);
@@ -195,6 +217,8 @@ async function main(): Promise<void> {
   const corpus = values.corpus!;
   const overlap = OVERLAP_STYLES[values.overlap!];
   if (!overlap) throw new Error(`--overlap: one of ${Object.keys(OVERLAP_STYLES).join(', ')}`);
+  const levels = LEVEL_STYLES[values.levels!];
+  if (!levels) throw new Error(`--levels: one of ${Object.keys(LEVEL_STYLES).join(', ')}`);
   const index = loadCorpusIndex(corpus);
   const aug = await loadAugmentation(corpus);
   const clips = new Map<string, VoiceClip[]>();
@@ -217,8 +241,7 @@ async function main(): Promise<void> {
     const chosen = chooseVoices(byFold[fold]!, drawVoiceCount(rand), rand);
     const voices = chosen.map((v) => conversationVoice(v.id, clips.get(v.id)!, rand));
     const durationSec = 40 + rand() * 50;
-    const gains = voices.map(() => (rand() * 2 - 1) * 4);
-    if (voices.length > 1 && rand() < 0.1) gains[voices.length - 1] = -10;
+    const gains = levels(voices.length, rand);
     const style = overlap(rand);
     const placed = drawConversation(voices, durationSec, gains, rand, style);
     const samples = Math.ceil(durationSec * SR);
@@ -234,7 +257,7 @@ async function main(): Promise<void> {
   }
   closeSync(fb);
   closeSync(act);
-  const meta = { seed: values.seed, overlap: values.overlap, folds, fbank: SEGMENTATION_FBANK, hopSamples: HOP, frames: offset, conversations: metas };
+  const meta = { seed: values.seed, overlap: values.overlap, levels: values.levels, folds, fbank: SEGMENTATION_FBANK, hopSamples: HOP, frames: offset, conversations: metas };
   writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta));
   process.stderr.write(`shard ${shard}: ${metas.length} conversations, ${(offset / 360000).toFixed(2)} h in ${dir}\n`);
 }

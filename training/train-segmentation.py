@@ -112,10 +112,10 @@ def load(data):
 
 
 def export_recipe(data):
-    """The export's seed and overlap style (export-segmentation.ts), from its first shard."""
+    """The export's seed, overlap and level styles (export-segmentation.ts), from its first shard."""
     first = sorted(glob.glob(os.path.join(data, 'shard-*')))[0]
     meta = json.load(open(os.path.join(first, 'meta.json')))
-    return {'seed': meta.get('seed'), 'overlap': meta.get('overlap', 'default')}
+    return {'seed': meta.get('seed'), 'overlap': meta.get('overlap', 'default'), 'levels': meta.get('levels', 'default')}
 
 
 def crop(item, start):
