@@ -3,7 +3,9 @@
 // likewise: the figure is the ratio of the two CPU times, measured in the same run, so the host's
 // load cancels. Linear work gives about 4 (n log n a little more); the scans these metrics were
 // (interruptions, pauses inside turns, unnamed cues, each speaker's overlap) gave about 16 at the
-// cue cap, MAX_TRANSCRIPT_CUES = 20,000 = 4N.
+// cue cap, MAX_TRANSCRIPT_CUES = 20,000 = 4N. The format allows a name per cue, so the last figure
+// is a transcript where every cue has its own speaker: turns, overlap and per-speaker lists that
+// looked at every speaker for each segment (or each pair of speakers) gave about 16 there too.
 // Run alone: node_modules/.bin/node bench/speaker-metrics.ts   (BENCH_QUICK=1: N = 1,000)
 import { analyzeTranscript } from '../packages/analysis/src/transcript-analysis.ts';
 import { computeSpeakerMetrics } from '../packages/analysis/src/behavior/speaker-metrics.ts';
@@ -28,6 +30,12 @@ export function benchTranscript(n: number): Transcript {
       t += 1.2 + (p < pieces - 1 ? 0.4 : -0.5);
     }
   }
+  return { format: 'webvtt', cues };
+}
+
+/** `n` cues, each of its own speaker, each starting 0.3 s before the last one ends (overlapped speech). */
+export function oneNameCuesTranscript(n: number): Transcript {
+  const cues = Array.from({ length: n }, (_, k) => ({ speaker: `Speaker ${k + 1}`, start: k, end: k + 1.3, text: 'a few words here' }));
   return { format: 'webvtt', cues };
 }
 
@@ -64,6 +72,7 @@ export async function benchSpeakerMetrics(): Promise<Record<string, number | str
   figure('speaker metrics, timing only', (n) => metricsSec(n, false));
   figure('speaker metrics, with the text', (n) => metricsSec(n, true));
   figure('whole transcript analysis', (n) => cpuSec(() => analyzeTranscript(benchTranscript(n))));
+  figure('whole transcript analysis, one name per cue', (n) => cpuSec(() => analyzeTranscript(oneNameCuesTranscript(n))));
   return rows;
 }
 

@@ -61,3 +61,19 @@ test('analyzeTranscript: cues that never overlap leave interruptions and overlap
   assert.equal(a.speakers[1]!.metrics.overlapSec, null);
   assert.equal(a.speakers[1]!.metrics.medianGapBeforeTurnSec, 0.5);
 });
+
+test('analyzeTranscript: one cue of 300,000 words (within the upload cap) is measured, not a stack overflow', () => {
+  // 60,000 times five words, about 1.4 MB of text: every word list and rate is a fifth.
+  const text = Array.from({ length: 60_000 }, () => 'I think we should go.').join(' ');
+  const a = analyzeTranscript({ format: 'webvtt', cues: [{ speaker: 'Ana', start: 0, end: 7200, text }] });
+  const language = a.speakers[0]?.metrics.language;
+  assert.ok(language);
+  assert.equal(language.words, 300_000);
+  assert.equal(language.wordsPerMinute, 300_000 / 120);
+  assert.equal(language.firstPersonSingularRate, 20);
+  assert.equal(language.firstPersonPluralRate, 20);
+  assert.equal(language.questionRate, 0);
+  assert.ok(language.sentiment !== null && Number.isFinite(language.sentiment));
+  assert.equal(a.speakers[0]!.speechSec, 7200);
+  assert.equal(a.speakers[0]!.metrics.turns, 1);
+});

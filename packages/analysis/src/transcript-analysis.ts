@@ -47,9 +47,23 @@ function speakersOf(transcript: Transcript): { labels: (string | null)[]; cueSpe
  * nothing about overlapped speech: there, interruptions, backchannels and overlap are not
  * measured rather than zero (the rule of overlapCounting, language/cue-timing.ts).
  */
-function cuesOverlap(segments: readonly SpeechSegment[], speakers: number): boolean {
-  const unions = Array.from({ length: speakers }, (_, s) => unionIntervals(segments.filter((g) => g.speaker === s)));
-  for (let a = 0; a < speakers; a++) for (let b = a + 1; b < speakers; b++) if (intersectionLength(unions[a]!, unions[b]!) >= MIN_OVERLAP_SEC) return true;
+function cuesOverlap(own: readonly (readonly SpeechSegment[])[]): boolean {
+  const unions = own.map((list) => unionIntervals(list));
+  // Only speakers whose speech meets can overlap by MIN_OVERLAP_SEC: the pairs come from a sweep
+  // over the unions in start order, not from every pair of speakers (a name per cue makes
+  // thousands of speakers); each pair is then measured as before.
+  const pieces = unions.flatMap((u, speaker) => u.map((iv) => ({ speaker, start: iv.start, end: iv.end }))).sort((x, y) => x.start - y.start);
+  const pairs = new Set<number>();
+  let live: typeof pieces = [];
+  for (const p of pieces) {
+    live = live.filter((q) => q.end > p.start);
+    for (const q of live) if (q.speaker !== p.speaker) pairs.add(Math.min(q.speaker, p.speaker) * own.length + Math.max(q.speaker, p.speaker));
+    live.push(p);
+  }
+  for (const pair of pairs) {
+    const a = Math.floor(pair / own.length);
+    if (intersectionLength(unions[a]!, unions[pair - a * own.length]!) >= MIN_OVERLAP_SEC) return true;
+  }
   return false;
 }
 
@@ -78,15 +92,18 @@ export function analyzeTranscript(transcript: Transcript): MediaAnalysis {
   // Each speaker's cues joined where they touch or overlap: one speaker's speech is counted once.
   const segments = unionPerSpeaker(timed);
   const durationSec = round3(transcript.cues.reduce((m, c) => Math.max(m, c.end), 0));
-  const overlapMeasured = cuesOverlap(segments, labels.length);
+  // Each speaker's segments, grouped once: a filter per speaker is quadratic with a name per cue.
+  const own = labels.map((): SpeechSegment[] => []);
+  for (const g of segments) own[g.speaker]!.push(g);
+  const overlapMeasured = cuesOverlap(own);
   const turns = turnsOf(segments);
   const metrics = computeSpeakerMetrics({ durationSec, segments, turns, acoustic: [], transcript, labels, overlapMeasured });
   const speakers: SpeakerAnalysis[] = labels.map((label, s) => {
-    const own = segments.filter((g) => g.speaker === s);
+    const mine = own[s]!;
     return {
       index: s,
-      speechSec: round3(own.reduce((a, g) => a + g.end - g.start, 0)),
-      firstSpeechSec: own[0]?.start ?? 0,
+      speechSec: round3(mine.reduce((a, g) => a + g.end - g.start, 0)),
+      firstSpeechSec: mine[0]?.start ?? 0,
       label,
       // No voice: nothing to link across recordings (decisions §19).
       voiceprint: [],

@@ -298,8 +298,8 @@ export function aggregateMetrics(items: { metrics: SpeakerMetrics }[]): SpeakerM
     }
     out[key] = weight > 0 ? sum / weight : null;
   }
-  const longest = ms.map((m) => m.longestTurnSec).filter((v): v is number => v !== null);
-  out.longestTurnSec = longest.length > 0 ? Math.max(...longest) : null;
+  // A fold, not Math.max(...): a person's media are not bounded, a spread's arguments are.
+  out.longestTurnSec = ms.reduce<number | null>((m, x) => (x.longestTurnSec === null ? m : Math.max(m ?? -Infinity, x.longestTurnSec)), null);
   // talkShare is never null in SpeakerMetrics: no media means no share of any talk.
   out.talkShare = out.talkShare ?? 0;
   return { ...(out as Omit<SpeakerMetrics, 'language'>), language: aggregateLanguage(ms.map((m) => m.language)) };

@@ -125,8 +125,8 @@ function dataLine(m: MemberEvidence): string {
 function trustClause(m: MemberEvidence): string {
   const trust = m.profileTrust ?? 1;
   if (trust >= DOCUMENT_CONSTANTS.lowTrust) return '';
-  const seps = m.appearances.map((a) => a.separation).filter((x): x is number => x !== null);
-  const worst = seps.length ? Math.min(...seps) : null;
+  // A fold, not Math.min(...): a member's appearances (one per recording) are not bounded.
+  const worst = m.appearances.reduce<number | null>((w, a) => (a.separation === null ? w : Math.min(w ?? Infinity, a.separation)), null);
   const why = worst !== null && worst < 1
     ? `as little as ${percent(worst)} of the speech windows lie nearer this speaker's voice than another's`
     : 'how cleanly the voices separate was not recorded for these recordings';

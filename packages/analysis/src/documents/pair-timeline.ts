@@ -50,7 +50,7 @@ export function pairTimelineSvg(evidence: MatchingEvidence, pair: PairEvidence, 
   const b = member.appearances.find((x) => x.mediaId === mediaId)?.speakerIndex;
   if (a === undefined || b === undefined) return null;
   const rows = [{ name: nameOf(evidence.target), sp: a }, { name: nameOf(member), sp: b }];
-  const dur = Math.max(d.durationSec ?? 0, ...d.segments.map((s) => s.end), 0.001);
+  const dur = Math.max(lastEnd(d), 0.001);
   const x = (t: number): number => Number((10 + (t / dur) * 740).toFixed(2));
   const w = (s: { start: number; end: number }): number => Math.max(1, Number((x(s.end) - x(s.start)).toFixed(2)));
   const segs = (sp: number) => d.segments.filter((s) => s.speaker === sp);
@@ -71,9 +71,14 @@ export function pairTimelineSvg(evidence: MatchingEvidence, pair: PairEvidence, 
   ].join('\n');
 }
 
+/** The later of the duration and the last segment's end; a fold, as a long recording's segments outnumber what Math.max(...) can take. */
+function lastEnd(d: SharedDiarization): number {
+  return d.segments.reduce((m, s) => Math.max(m, s.end), Math.max(d.durationSec ?? 0, 0));
+}
+
 /** The caption above it. */
 export function pairTimelineCaption(d: SharedDiarization): string {
-  const dur = Math.max(d.durationSec ?? 0, ...d.segments.map((s) => s.end), 0);
+  const dur = lastEnd(d);
   return `Their turns in the recording they share (${clock(dur)}), overlaps shaded:`;
 }
 

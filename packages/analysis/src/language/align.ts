@@ -22,35 +22,35 @@ export function nameKey(name: string): string {
 export function alignTranscript(segments: SpeechSegment[], transcript: Transcript): { labels: (string | null)[] } {
   const speakerCount = segments.reduce((n, s) => Math.max(n, s.speaker + 1), 0);
   const labels: (string | null)[] = Array.from({ length: speakerCount }, () => null);
-  // name key → display name (first spelling seen) and per-speaker overlap seconds.
-  const names = new Map<string, { display: string; overlap: number[] }>();
-  const bySpeaker: SpeechSegment[][] = Array.from({ length: speakerCount }, () => []);
-  for (const seg of segments) bySpeaker[seg.speaker]?.push(seg);
+  // name key → display name (first spelling seen) and its overlap seconds with each speaker it
+  // meets. Sparse: with a name per cue, a names x speakers table is quadratic. A speaker a name
+  // never meets would add zeros, which change no sum, so the sums are those of a full table.
+  const names = new Map<string, { display: string; overlap: Map<number, number> }>();
+  const meets = overlapping(segments.filter((seg) => Number.isInteger(seg.speaker) && seg.speaker >= 0));
   for (const cue of transcript.cues) {
     if (cue.speaker === null || !(cue.end > cue.start)) continue;
     const key = nameKey(cue.speaker);
     let entry = names.get(key);
     if (!entry) {
-      entry = { display: cue.speaker, overlap: Array.from({ length: speakerCount }, () => 0) };
+      entry = { display: cue.speaker, overlap: new Map() };
       names.set(key, entry);
     }
-    for (let s = 0; s < speakerCount; s += 1) {
-      for (const seg of bySpeaker[s] ?? []) entry.overlap[s] = (entry.overlap[s] ?? 0) + overlapSeconds(cue.start, cue.end, seg.start, seg.end);
-    }
+    // Each speaker's segments in input order, added one by one, as the full scan added them.
+    for (const seg of meets(cue.start, cue.end)) entry.overlap.set(seg.speaker, (entry.overlap.get(seg.speaker) ?? 0) + overlapSeconds(cue.start, cue.end, seg.start, seg.end));
   }
-  const speakerTotals = Array.from({ length: speakerCount }, (_, s) =>
-    [...names.values()].reduce((sum, n) => sum + (n.overlap[s] ?? 0), 0),
-  );
+  const speakerTotals = Array.from({ length: speakerCount }, () => 0);
+  for (const n of names.values()) for (const [s, overlap] of n.overlap) speakerTotals[s] = speakerTotals[s]! + overlap;
   const candidates: { key: string; speaker: number; overlap: number }[] = [];
   for (const [key, entry] of names) {
-    const nameTotal = entry.overlap.reduce((a, b) => a + b, 0);
-    entry.overlap.forEach((overlap, speaker) => {
-      if (overlap < MIN_OVERLAP_SEC) return;
+    const bySpeaker = [...entry.overlap].sort((a, b) => a[0] - b[0]);
+    const nameTotal = bySpeaker.reduce((a, [, b]) => a + b, 0);
+    for (const [speaker, overlap] of bySpeaker) {
+      if (overlap < MIN_OVERLAP_SEC) continue;
       const speakerTotal = speakerTotals[speaker] ?? 0;
       if (overlap / nameTotal >= MIN_NAME_SHARE && overlap / speakerTotal >= MIN_SPEAKER_SHARE) {
         candidates.push({ key, speaker, overlap });
       }
-    });
+    }
   }
   // Greedy on overlap is optimal here: the share thresholds above already make each name's and
   // each speaker's candidate unique (a share above one half can be held by one partner only).
@@ -62,4 +62,30 @@ export function alignTranscript(segments: SpeechSegment[], transcript: Transcrip
     usedNames.add(c.key);
   }
   return { labels };
+}
+
+/**
+ * The segments that overlap a span (a positive overlapSeconds), in input order: a binary search
+ * on the latest end of the segments in start order skips all that ended before the span, rather
+ * than every cue scanning every segment.
+ */
+function overlapping(segments: readonly SpeechSegment[]): (from: number, to: number) => SpeechSegment[] {
+  const order = segments.map((_, i) => i).sort((a, b) => segments[a]!.start - segments[b]!.start);
+  const reach: number[] = [];
+  for (const i of order) reach.push(Math.max(reach[reach.length - 1] ?? -Infinity, segments[i]!.end));
+  return (from, to) => {
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (reach[mid]! <= from) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: number[] = [];
+    for (let k = lo; k < order.length && segments[order[k]!]!.start < to; k++) {
+      const seg = segments[order[k]!]!;
+      if (overlapSeconds(from, to, seg.start, seg.end) > 0) out.push(order[k]!);
+    }
+    return out.sort((a, b) => a - b).map((i) => segments[i]!);
+  };
 }

@@ -101,7 +101,9 @@ export function computeLanguageMetrics(cues: readonly TranscriptCue[], lexicon: 
   let sentimentWeight = 0;
   for (const cue of cues) {
     const tokens = tokenize(cue.text);
-    allTokens.push(...tokens);
+    // A loop, not push(...tokens): one cue may hold hundreds of thousands of words, more
+    // arguments than the stack holds.
+    for (const t of tokens) allTokens.push(t);
     questions += countQuestions(cue.text);
     if (tokens.length > 0) {
       // Weighted by words so that a long answer counts more than a one-word "okay".

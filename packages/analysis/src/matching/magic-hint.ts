@@ -106,7 +106,8 @@ function byName(media: MediaAnalysis, hint: string, ctx: HintContext): Outcome {
     for (const tag of p.tags) score = Math.max(score, 0.9 * phraseMatch(hint, tokens, tag, shared));
     return score;
   });
-  const top = Math.max(0, ...scores);
+  // Folds, not Math.max(...): a transcript may name thousands of speakers.
+  const top = scores.reduce((m, x) => Math.max(m, x), 0);
   if (top === 0) return null;
   // Only the best match counts: "Ann" the whole name beats "Anna" the near spelling.
   return scores.flatMap((score, index) => (score === top ? [{ index, weight: score, via: 'name or tag' }] : []));
@@ -156,7 +157,7 @@ function byTime(media: MediaAnalysis, hint: string): Outcome {
   const speech = speechInRange(media.segments, media.speakers.length, from, to);
   const total = speech.reduce((a, b) => a + b, 0);
   if (total <= 0) return `nobody speaks between ${from} s and ${to} s`;
-  const best = speech.indexOf(Math.max(...speech));
+  const best = speech.indexOf(speech.reduce((m, x) => Math.max(m, x), -Infinity));
   const share = (speech[best] ?? 0) / total;
   if (share < 0.6) return `several speakers talk between ${from} s and ${to} s`;
   return [{ index: best, weight: share, via: 'time' }];

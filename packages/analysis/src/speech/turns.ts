@@ -67,11 +67,9 @@ export function groupTurns(segments: readonly SpeechSegment[]): Span[] {
   const sorted = [...segments].sort((a, b) => a.start - b.start || a.end - b.end);
   const speakers = sorted.reduce((n, seg) => Math.max(n, seg.speaker + 1), 0);
   const all = SpeakerReach.bySpeaker(sorted, speakers);
-  const isBackchannel = sorted.map((seg) => {
-    const length = seg.end - seg.start;
-    return length <= BACKCHANNEL_MAX_SEC && all.some((other, w) => w !== seg.speaker && other.longest > length && other.runsThrough(seg.start, seg.end));
-  });
-  const floor = SpeakerReach.bySpeaker(sorted.filter((_, k) => !isBackchannel[k]), speakers);
+  const isBackchannel = backchannels(sorted, all);
+  const floor = sorted.filter((_, k) => !isBackchannel[k]);
+  const interrupted = new FloorReach(floor);
   const spans: Span[] = [];
   let current: Span | null = null;
   sorted.forEach((seg, k) => {
@@ -79,15 +77,80 @@ export function groupTurns(segments: readonly SpeechSegment[]): Span[] {
       spans.push({ speaker: seg.speaker, start: seg.start, end: seg.end, backchannel: true, interrupts: false });
       return;
     }
+    const interrupts = interrupted.advance(seg);
     if (current && current.speaker === seg.speaker && seg.start - current.end <= TURN_MERGE_GAP_SEC) {
       current.end = Math.max(current.end, seg.end);
       return;
     }
-    const interrupts = floor.some((other, w) => w !== seg.speaker && other.latestEnd(seg.start, false) > seg.start + TOUCH_SEC);
     current = { speaker: seg.speaker, start: seg.start, end: seg.end, backchannel: false, interrupts };
     spans.push(current);
   });
   return spans.sort((a, b) => a.start - b.start);
+}
+
+/** A speaker number that SpeakerReach.bySpeaker gives a list (others are nobody's speech). */
+const isSpeaker = (w: number): boolean => Number.isInteger(w) && w >= 0;
+
+/**
+ * Which segments (sorted by start) are backchannels. Only a speaker with a segment still running
+ * at a short segment's start (start at or before it, end no earlier than TOUCH_SEC before it) can
+ * run through it, so each is checked against the speakers of the segments live at its start, a
+ * sweep, rather than every speaker: a transcript may give each of 20,000 cues its own name.
+ */
+function backchannels(sorted: readonly SpeechSegment[], all: readonly SpeakerReach[]): boolean[] {
+  // The sweep needs starts that do not pass their ends; anything else is checked as before.
+  const sweep = sorted.every((seg) => seg.end >= seg.start);
+  let live: SpeechSegment[] = [];
+  let next = 0;
+  return sorted.map((seg) => {
+    const length = seg.end - seg.start;
+    if (length > BACKCHANNEL_MAX_SEC) return false;
+    const ranThrough = (w: number): boolean => w !== seg.speaker && all[w]!.longest > length && all[w]!.runsThrough(seg.start, seg.end);
+    if (!sweep) return all.some((_, w) => ranThrough(w));
+    // The first moment runsThrough looks at, computed as it does (the rounding must agree).
+    const reached = seg.start - TOUCH_SEC;
+    const from = reached + TOUCH_SEC;
+    for (; next < sorted.length && sorted[next]!.start <= from; next++) if (isSpeaker(sorted[next]!.speaker)) live.push(sorted[next]!);
+    // runsThrough needs the latest end from there to pass `reached` (or reach the end, later):
+    // segments that ended before it are of no later segment either, since starts only grow.
+    live = live.filter((g) => g.end >= reached);
+    const speakers = new Set(live.map((g) => g.speaker));
+    for (const w of speakers) if (ranThrough(w)) return true;
+    return false;
+  });
+}
+
+/**
+ * Whether another speaker's floor (non-backchannel) segment that started earlier is still
+ * running: the latest end of what started before, kept for the two speakers with the latest
+ * ends (the latest of anyone but `speaker` is one of them), as a sweep in start order.
+ */
+class FloorReach {
+  private next = 0;
+  private best = { speaker: Number.NaN, end: -Infinity };
+  /** The latest end among speakers other than best.speaker. */
+  private second = -Infinity;
+
+  private readonly floor: readonly SpeechSegment[];
+
+  constructor(floor: readonly SpeechSegment[]) {
+    this.floor = floor;
+  }
+
+  /** Whether a turn starting with `seg` (the floor's segments in order, none skipped) interrupts. */
+  advance(seg: SpeechSegment): boolean {
+    for (; this.next < this.floor.length && this.floor[this.next]!.start < seg.start; this.next++) {
+      const { speaker, end } = this.floor[this.next]!;
+      if (!isSpeaker(speaker)) continue;
+      if (speaker === this.best.speaker) this.best.end = Math.max(this.best.end, end);
+      else if (end > this.best.end) {
+        this.second = this.best.end;
+        this.best = { speaker, end };
+      } else this.second = Math.max(this.second, end);
+    }
+    const latest = this.best.speaker === seg.speaker ? this.second : this.best.end;
+    return latest > seg.start + TOUCH_SEC;
+  }
 }
 
 /**
@@ -117,7 +180,10 @@ class SpeakerReach {
 
   /** One per speaker 0..speakers-1, from segments sorted by start. */
   static bySpeaker(sorted: readonly SpeechSegment[], speakers: number): SpeakerReach[] {
-    return Array.from({ length: speakers }, (_, w) => new SpeakerReach(sorted.filter((s) => s.speaker === w)));
+    // Grouped in one pass: a filter per speaker is quadratic with a name per cue.
+    const own = Array.from({ length: speakers }, (): SpeechSegment[] => []);
+    for (const s of sorted) own[s.speaker]?.push(s);
+    return own.map((list) => new SpeakerReach(list));
   }
 
   /** The latest end among segments starting before `t` (at or before, when inclusive); -Infinity for none. */
