@@ -15,7 +15,7 @@ import { builtInSegmentation } from './speech/segmentation/built-in.ts';
 import { restoreTurnGaps, silenceEdges, type TurnGapOptions } from './speech/turn-gaps.ts';
 import { diarize } from './speech/diarization/diarize.ts';
 import type { OnnxEmbeddingModel } from './speech/diarization/onnx-embedding.ts';
-import { resolveSettings, type DiarizationOverrides } from './speech/diarization/settings.ts';
+import { DIARIZATION_SETTINGS, resolveSettings, type DiarizationOverrides } from './speech/diarization/settings.ts';
 import { firstSpeechOrder } from './speech/diarization/numbering.ts';
 import { syllableNuclei } from './speech/syllables.ts';
 import { acousticStats, buildTurns, frameTrackToSegments, unionPerSpeaker } from './speech/turns.ts';
@@ -78,7 +78,7 @@ function vadName(): string {
  */
 function diarizationName(segmentation: SegmentationModel, embedding: OnnxEmbeddingModel | undefined): string {
   const emb = embedding ? `${embedding.name}, the deployment's network` : 'the window-statistics LDA (speaker-lda.model.ts)';
-  return `speaker segmentation by ${segmentation.name} in 8 s windows every 2 s (up to three local speakers, at most two at once), each local speaker's clean speech embedded by ${emb}, average-linkage clustering of the local speakers with cannot-link within a window, and a reconstruction that gives overlapped frames to both speakers; overlap, interruptions and backchannels measured from the audio`;
+  return `speaker segmentation by ${segmentation.name} in 8 s windows every 2 s (up to three local speakers, at most two at once), each local speaker's clean speech embedded by ${emb}, average-linkage clustering of the local speakers with cannot-link within a window, a reconstruction that gives overlapped frames to both speakers, and the frames within ${DIARIZATION_SETTINGS.boundaries.reachSec} s of each change given to the speaker whose GMM-UBM voice model (trained on its clean speech) explains them best; overlap, interruptions and backchannels measured from the audio`;
 }
 
 const GUIDED_DIARIZATION_NAME = `${GUIDED_METHOD_PREFIX}: one GMM-UBM speaker model per transcript name, trained on its cues, and a Viterbi resegmentation of all speech`;

@@ -12,7 +12,9 @@
 //                                           overlapping windows, or the nearest voice
 //   5. reconstruction    reconstruct.ts     one track of the recording, two speakers where the
 //                                           segmentation hears two
-//   6. numbering         numbering.ts       speakers in order of first speech
+//   6. boundaries        boundary-resegmentation.ts  frames near each change given to the
+//                                           voice whose frame-level model explains them best
+//   7. numbering         numbering.ts       speakers in order of first speech
 import type { FrameFeatures } from '../features.ts';
 import { NUM_CEPS } from '../features.ts';
 import type { FrameRegion } from '../vad.ts';
@@ -24,6 +26,7 @@ import { localSpeakers, windowFrames } from './local-speakers.ts';
 import { clusterSpeakers, type CountBounds } from './clustering.ts';
 import { assignLocalSpeakers } from './assign.ts';
 import { reconstruct } from './reconstruct.ts';
+import { resegmentBoundaries } from './boundary-resegmentation.ts';
 import type { DiarizationSettings } from './settings.ts';
 import { renumberByFirstSpeech } from './numbering.ts';
 import { cosineSimilarity } from '../stats.ts';
@@ -75,6 +78,7 @@ export function diarizeSegmented(
   assignLocalSpeakers(seg, windows, speech, locals, speakerOf, clustering.centroids, embedder);
   const { first, second } = reconstruct(seg, windows, speakerOf, clustering.k, f.frames, regions, speech, s.overlap);
   keepEverySpeaker(first, second, clustering.k, clustered, clustering.labels);
+  resegmentBoundaries(f, regions, speech, first, second, clustering.k, Math.round(s.boundaries.reachSec * 100), s.guided);
   const order = renumberByFirstSpeech(first, Math.max(1, Math.round(s.numbering.firstSpeechMinSec * 100)));
   for (let i = 0; i < second.length; i++) {
     const x = second[i]!;
