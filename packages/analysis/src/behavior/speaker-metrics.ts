@@ -11,6 +11,7 @@ import type { Interval } from './stats.ts';
 import { GUIDED_METHOD_PREFIX } from '../method-names.ts';
 import { IntervalIndex, type SpeakerInterval } from './interval-index.ts';
 import { overlapWithOthers } from './speaker-overlap.ts';
+import { SpeakerReach } from '../speech/turns.ts';
 
 /** Below this much time a rate is noise, not a measurement. */
 const MIN_RATE_SECONDS = 1;
@@ -228,33 +229,20 @@ export function computeSpeakerMetrics(input: SpeakerMetricsInput): SpeakerMetric
 
 /**
  * Silences between a speaker's own speech intervals (sorted, as unionIntervals gives them) that
- * fall inside one of their turns (start <= the silence's start, end >= its end). The turns are
- * sorted once with the latest end of each prefix, so each silence is a binary search: asking every
- * turn for each silence was quadratic in a long recording's or transcript's turns.
+ * fall inside one of their turns (start <= the silence's start, end >= its end): the turns in
+ * start order with the latest end of each prefix (SpeakerReach), so each silence is a binary
+ * search: asking every turn for each silence was quadratic in a long recording's turns.
  */
 export function pausesInsideTurns(own: readonly Interval[], turns: readonly Turn[]): number[] {
   // A turn with a NaN edge contains no silence (no comparison with NaN holds).
   const sorted = turns.filter((t) => !Number.isNaN(t.start) && !Number.isNaN(t.end)).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-  const starts = Float64Array.from(sorted, (t) => t.start);
-  const reach = new Float64Array(sorted.length);
-  let latest = -Infinity;
-  sorted.forEach((t, k) => {
-    latest = t.end > latest ? t.end : latest;
-    reach[k] = latest;
-  });
+  const reach = SpeakerReach.of(sorted);
   const pauses: number[] = [];
   for (let k = 1; k < own.length; k += 1) {
     const gapStart = (own[k - 1] as Interval).end;
     const gapEnd = (own[k] as Interval).start;
-    // How many turns start at or before the silence: their latest end must reach its end.
-    let lo = 0;
-    let hi = starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((starts[mid] as number) <= gapStart) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo > 0 && (reach[lo - 1] as number) >= gapEnd) pauses.push(gapEnd - gapStart);
+    // The turns starting at or before the silence: their latest end must reach its end.
+    if (reach.latestEnd(gapStart, true) >= gapEnd) pauses.push(gapEnd - gapStart);
   }
   return pauses;
 }

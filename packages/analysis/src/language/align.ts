@@ -3,6 +3,7 @@
 // given when the pair holds most of both the name's matched time and the speaker's matched time,
 // so a speaker that diarization split or merged stays unlabelled rather than mislabelled.
 import type { SpeechSegment, Transcript } from '../types.ts';
+import { IntervalIndex } from '../behavior/interval-index.ts';
 
 /** Share of a name's overlapped time (and of the speaker's) that the pair must hold. */
 const MIN_NAME_SHARE = 0.6;
@@ -65,27 +66,16 @@ export function alignTranscript(segments: SpeechSegment[], transcript: Transcrip
 }
 
 /**
- * The segments that overlap a span (a positive overlapSeconds), in input order: a binary search
- * on the latest end of the segments in start order skips all that ended before the span, rather
- * than every cue scanning every segment.
+ * The segments that overlap a span (start < to, end > from: a positive overlapSeconds), in input
+ * order, from an index of them (behavior/interval-index.ts) rather than every cue scanning every
+ * segment.
  */
 function overlapping(segments: readonly SpeechSegment[]): (from: number, to: number) => SpeechSegment[] {
-  const order = segments.map((_, i) => i).sort((a, b) => segments[a]!.start - segments[b]!.start);
-  const reach: number[] = [];
-  for (const i of order) reach.push(Math.max(reach[reach.length - 1] ?? -Infinity, segments[i]!.end));
-  return (from, to) => {
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (reach[mid]! <= from) lo = mid + 1;
-      else hi = mid;
-    }
-    const out: number[] = [];
-    for (let k = lo; k < order.length && segments[order[k]!]!.start < to; k++) {
-      const seg = segments[order[k]!]!;
-      if (overlapSeconds(from, to, seg.start, seg.end) > 0) out.push(order[k]!);
-    }
-    return out.sort((a, b) => a - b).map((i) => segments[i]!);
-  };
+  const index = new IntervalIndex(segments);
+  return (from, to) =>
+    index
+      .overlapping(from, to)
+      .sort((a, b) => a - b)
+      .map((i) => segments[i]!)
+      .filter((seg) => overlapSeconds(from, to, seg.start, seg.end) > 0);
 }

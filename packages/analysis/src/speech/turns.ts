@@ -158,14 +158,14 @@ class FloorReach {
  * their speech runs from a moment is a binary search: groupTurns asks it for every short
  * segment, and scanning every segment for each was cubic in the segments of a long recording.
  */
-class SpeakerReach {
+export class SpeakerReach {
   private readonly starts: Float64Array;
   /** reach[i]: the latest end among segments 0..i. */
   private readonly reach: Float64Array;
   /** The longest segment's length (0 without any). */
   readonly longest: number;
 
-  private constructor(segments: readonly SpeechSegment[]) {
+  private constructor(segments: readonly { start: number; end: number }[]) {
     this.starts = Float64Array.from(segments, (s) => s.start);
     this.reach = new Float64Array(segments.length);
     let latest = -Infinity;
@@ -176,6 +176,11 @@ class SpeakerReach {
       longest = Math.max(longest, s.end - s.start);
     });
     this.longest = longest;
+  }
+
+  /** Of spans sorted by start (any speaker's, or none in particular). */
+  static of(sorted: readonly { start: number; end: number }[]): SpeakerReach {
+    return new SpeakerReach(sorted);
   }
 
   /** One per speaker 0..speakers-1, from segments sorted by start. */

@@ -3,7 +3,7 @@
 // API's event loop (analyzeTranscript: about half a second of CPU for 20,000 cues), again at each
 // get, export, metrics request and job. The store now makes it once, here, in a worker thread of
 // its own that ends with its answer (as transcript-parse.ts), and keeps it in the row.
-import { Worker } from 'node:worker_threads';
+import { workerAnswer } from './worker-answer.ts';
 import type { Sql } from '../store/sql.ts';
 import { owesTextAnalysis, type MediaRow } from './media-rows.ts';
 
@@ -22,23 +22,11 @@ type Answer = StoredTextAnalysis | { error: string };
 const WORKER = new URL('./transcript-analysis.worker.ts', import.meta.url);
 
 /** The analyser of the service: only the JSON texts cross the thread boundary, never the cues. */
-export const analyseInWorker: TranscriptAnalyser = (transcriptJson) =>
-  new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: transcriptJson, resourceLimits: { maxOldGenerationSizeMb: 512 } });
-    let answered = false;
-    worker.once('message', (answer: Answer) => {
-      answered = true;
-      if ('error' in answer) reject(new Error(`the transcript analysis failed: ${answer.error}`));
-      else resolve(answer);
-      worker.terminate().catch(() => undefined);
-    });
-    worker.once('error', (err) => {
-      if (!answered) reject(err);
-    });
-    worker.once('exit', (code) => {
-      if (!answered) reject(new Error(`the transcript analysis ended (${code}) without an answer`));
-    });
-  });
+export const analyseInWorker: TranscriptAnalyser = async (transcriptJson) => {
+  const answer = await workerAnswer<Answer>(WORKER, transcriptJson, 'the transcript analysis');
+  if ('error' in answer) throw new Error(`the transcript analysis failed: ${answer.error}`);
+  return answer;
+};
 
 /**
  * The analyses rows owe (owesTextAnalysis), made once and stored: later reads, in any process,

@@ -2,7 +2,7 @@
 // decoding, parsing, and making the stored JSON and the summary run in a worker thread of their
 // own (transcript-parse.worker.ts), which ends with its answer. Only that text and the summary
 // cross back (transcript-text.ts), never the cues (at most MAX_TRANSCRIPT_CUES).
-import { Worker } from 'node:worker_threads';
+import { workerAnswer } from './worker-answer.ts';
 import { TranscriptText } from './transcript-text.ts';
 
 export interface ParseRequest {
@@ -27,19 +27,5 @@ export async function parseTranscriptFile(path: string, maxCues: number): Promis
 }
 
 function runWorker(path: string, maxCues: number): Promise<ParseAnswer> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: { path, maxCues } satisfies ParseRequest, resourceLimits: { maxOldGenerationSizeMb: 512 } });
-    let answered = false;
-    worker.once('message', (answer: ParseAnswer) => {
-      answered = true;
-      resolve(answer);
-      worker.terminate().catch(() => undefined);
-    });
-    worker.once('error', (err) => {
-      if (!answered) reject(err);
-    });
-    worker.once('exit', (code) => {
-      if (!answered) reject(new Error(`the transcript parser ended (${code}) without an answer`));
-    });
-  });
+  return workerAnswer<ParseAnswer>(WORKER, { path, maxCues } satisfies ParseRequest, 'the transcript parser');
 }

@@ -18,12 +18,23 @@ import type { GuidedSettings } from './settings.ts';
 /**
  * Moves, in place, frames of `first` (speakers 0..k-1, -1 for none) within `reachFrames` of a
  * change to the speaker the voice models prefer; a frame whose new speaker was its second
- * speaker swaps the two. Nothing happens when fewer than one speaker can be modelled.
+ * speaker swaps the two. Nothing moves with one speaker, or when no speaker can be modelled.
+ * `prepared`: the modelling mask of `speech` and its standardised cepstra, when already made.
  */
-export function resegmentBoundaries(f: FrameFeatures, regions: FrameRegion[], speech: Uint8Array, first: Int16Array, second: Int16Array, k: number, reachFrames: number, g: GuidedSettings): void {
+export function resegmentBoundaries(
+  f: FrameFeatures,
+  regions: FrameRegion[],
+  speech: Uint8Array,
+  first: Int16Array,
+  second: Int16Array,
+  k: number,
+  reachFrames: number,
+  g: GuidedSettings,
+  prepared?: { model: Uint8Array; cep: Float32Array },
+): void {
   if (reachFrames <= 0 || k < 2) return;
   const clean = Int16Array.from(first, (x, i) => (second[i]! < 0 ? x : -1));
-  const r = diarizeGuided(f, regions, speech, clean, g);
+  const r = diarizeGuided(f, regions, speech, clean, g, prepared);
   if (!r) return;
   // The models' speakers are numbered anew (and one with too little speech is dropped): each is
   // matched to the speaker it shares most frames with, one to one, the largest overlaps first.

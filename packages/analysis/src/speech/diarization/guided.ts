@@ -20,15 +20,24 @@ const MIN_MODELLED_FRAMES = 50;
  * no name has enough speech to be modelled (the caller then diarizes from the audio alone).
  * `guide[i]`: the index of the name whose cue covers frame i, -1 for none or several.
  */
-export function diarizeGuided(f: FrameFeatures, regions: FrameRegion[], speech: Uint8Array, guide: Int16Array, s: GuidedSettings): { frameSpeaker: Int16Array; speakers: number } | null {
-  const model = modellingMask(f, speech);
+export function diarizeGuided(
+  f: FrameFeatures,
+  regions: FrameRegion[],
+  speech: Uint8Array,
+  guide: Int16Array,
+  s: GuidedSettings,
+  // The modelling mask of `speech` and its standardised cepstra, when the caller has them already
+  // (the boundary stage: segmented.ts computed both for the embeddings).
+  prepared?: { model: Uint8Array; cep: Float32Array },
+): { frameSpeaker: Int16Array; speakers: number } | null {
+  const model = prepared?.model ?? modellingMask(f, speech);
   const modelFrames = modelledFrames(model);
   if (modelFrames.length < MIN_MODELLED_FRAMES) return null;
   let names = 0;
   for (let i = 0; i < guide.length; i++) names = Math.max(names, guide[i]! + 1);
   const groups = framesByLabel(guide, names, model).filter((fr) => fr.length >= GUIDE_MIN_FRAMES);
   if (groups.length === 0) return null;
-  const cep = standardisedCepstra(f, model);
+  const cep = prepared?.cep ?? standardisedCepstra(f, model);
   const m = fitSpeakerModels({ f, regions, model, modelFrames, cep, dims: NUM_CEPS }, s);
   const lab: Labelling = { frameSpeaker: new Int16Array(f.frames).fill(-1), groups, emission: new Float32Array(f.frames * groups.length) };
   resegment(m, lab, 1, s);

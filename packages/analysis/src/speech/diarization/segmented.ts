@@ -78,7 +78,7 @@ export function diarizeSegmented(
   assignLocalSpeakers(seg, windows, speech, locals, speakerOf, clustering.centroids, embedder);
   const { first, second } = reconstruct(seg, windows, speakerOf, clustering.k, f.frames, regions, speech, s.overlap);
   keepEverySpeaker(first, second, clustering.k, clustered, clustering.labels);
-  resegmentBoundaries(f, regions, speech, first, second, clustering.k, Math.round(s.boundaries.reachSec * 100), s.guided);
+  resegmentBoundaries(f, regions, speech, first, second, clustering.k, Math.round(s.boundaries.reachSec * 100), s.guided, { model, cep });
   const order = renumberByFirstSpeech(first, Math.max(1, Math.round(s.numbering.firstSpeechMinSec * 100)));
   for (let i = 0; i < second.length; i++) {
     const x = second[i]!;
