@@ -113,16 +113,23 @@ function clock(ms: number, separator: '.' | ','): string {
   return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}${separator}${pad(ms % 1000, 3)}`;
 }
 
+/**
+ * Text on one line: white space collapsed (a blank line would end the cue), control characters
+ * gone (labels stored before they were refused, printed by a terminal, would be obeyed: issue 41,
+ * finding 9).
+ */
+function oneLine(text: string): string {
+  return stripControls(text.replace(/\s+/g, ' '));
+}
+
 /** A cue's text may not hold a blank line (it would end the cue) nor "-->" (it would start one). */
 function cueSafe(text: string): string {
-  // Control characters go too: labels stored before they were refused, printed by a terminal, would
-  // be obeyed (issue 41, finding 9).
-  return stripControls(text.replace(/\s+/g, ' ')).replace(/-->/g, '->').trim();
+  return oneLine(text).replace(/-->/g, '->').trim();
 }
 
 function vttEscape(text: string): string {
   // Escaped before anything else, so that "-->" is written "--&gt;" and read back as it was.
-  return stripControls(text.replace(/\s+/g, ' ')).trim().replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return oneLine(text).trim().replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**
@@ -131,7 +138,7 @@ function vttEscape(text: string): string {
  * The transcript parser reads each back as this very name (speaker-labels.ts in the analysis).
  */
 function fileName(names: SpeakerNames, index: number): string {
-  return normaliseSpeakerName(stripControls(names(index).replace(/\s+/g, ' '))) || NUMBERED(index);
+  return normaliseSpeakerName(oneLine(names(index))) || NUMBERED(index);
 }
 
 /**
