@@ -1,5 +1,6 @@
 // `npm run bench`: the two throughput goals of issue 2, measured in one run, then the engine,
-// the speaker metrics' growth with a transcript's cues (bench/speaker-metrics.ts),
+// the speaker metrics' growth with a transcript's cues (bench/speaker-metrics.ts), the growth of
+// placing a transcript's cues on the diarization's segments (bench/segment-texts.ts),
 // webhook, liveness (issue 20), /healthz under the request fuzzer (issue 20), dashboard (issue 22)
 // and PostgreSQL (issue 21) benches when their files exist.
 //
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
 
   await optionalBench('engine.ts', 'benchEngine');
   await optionalBench('speaker-metrics.ts', 'benchSpeakerMetrics');
+  await optionalBench('segment-texts.ts', 'benchSegmentTexts');
   await optionalBench('speaker-model.ts', 'benchSpeakerModel');
   await optionalBench('webhooks.ts', 'benchWebhooks');
   await optionalBench('liveness.ts', 'benchLiveness');

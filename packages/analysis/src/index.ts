@@ -3,6 +3,8 @@ export * from './types.ts';
 // Behavior, language, matching and documents.
 export { computeSpeakerMetrics, aggregateMetrics, floorTransfers, interruptions } from './behavior/speaker-metrics.ts';
 export type { SpeakerMetricsInput, FloorTransfer } from './behavior/speaker-metrics.ts';
+export { IntervalIndex } from './behavior/interval-index.ts';
+export type { SpeakerInterval } from './behavior/interval-index.ts';
 export { computePairInteraction } from './behavior/pair-metrics.ts';
 export type { PairConversation, PairInteraction } from './behavior/pair-metrics.ts';
 export { computeEntrainment, ENTRAINMENT_FEATURES, ENTRAINMENT_MEASURES } from './behavior/entrainment.ts';
