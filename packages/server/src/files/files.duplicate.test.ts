@@ -2,15 +2,18 @@
 // media and duplicate: true, nothing stored, analysed or charged, the label ignored; a first
 // upload is 201 with duplicate: false. Idempotency keys replay their first answer, concurrent
 // uploads of the same bytes make one media, a deleted media's bytes are new again, another
-// workspace's media never counts, and a duplicate never counts against the storage quota.
+// workspace's media never counts, and a duplicate never counts against the storage quota nor
+// against the free-space floor (MIN_FREE_DISK_BYTES): it takes no room on either.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { buildTestApp, call, json, type ErrorJson, type TestApp, type Tenant } from '../../test/helpers.ts';
 import { fileUpload, VTT, wavFile } from './files.fixtures.testkit.ts';
 import type { UploadedMedia } from './files.schemas.ts';
 import { MEDIA_WITH_BYTES_SQL } from './media-duplicates.ts';
+import { DiskSpaceGuard } from './storage-space.ts';
 
 interface Balance { balance: number; reserved: number; available: number }
 
@@ -198,6 +201,55 @@ describe('POST /v1/files of bytes the workspace already has, at its storage quot
     assert.equal(json<ErrorJson>(tooBig).error.code, 'QUOTA_EXCEEDED');
 
     assert.equal(await used(), wav.length, 'nothing counted for the duplicates or the refused uploads');
+    assert.equal(await t.sql.count('SELECT COUNT(*) FROM media WHERE workspace_id = ?', t.main.workspaceId), 1);
+    assert.deepEqual(dirs(), { ...stored, tmp: [] }, 'no temporary file and no other media file left');
+  });
+});
+
+describe('POST /v1/files of bytes the workspace already has, on a nearly full disk (decisions §18)', () => {
+  const FLOOR = 1024 * 1024;
+  const wav = wavFile(1.7);
+  let t: TestApp;
+  /** The simulated disk's free bytes, and the length each upload announced to the guard. */
+  let free = 100 * FLOOR;
+  const announced: number[] = [];
+  before(async () => {
+    t = await buildTestApp({ RATE_LIMIT_UPLOAD: '1000', MIN_FREE_DISK_BYTES: String(FLOOR), ROLE: 'api' });
+    const guard = new DiskSpaceGuard(t.services.config.mediaDir, FLOOR, async () => free);
+    const counted = { admit: (n: number) => (announced.push(n), guard.admit(n)) };
+    (t.services.files as unknown as { disk: Pick<DiskSpaceGuard, 'admit'> }).disk = counted;
+  });
+  after(async () => t.close());
+
+  /** With its Content-Length (the guard reserves it before the body), or chunked (checked as it is written). */
+  const upload = (data: Buffer, filename: string, chunked = false) => {
+    const body = fileUpload(data, filename);
+    const headers = { ...body.headers };
+    return call(t, t.main, { method: 'POST', url: '/v1/files', headers, payload: chunked ? Readable.from([body.payload]) : body.payload });
+  };
+  const dirs = () => ({ tmp: readdirSync(path.join(t.dataDir, 'tmp')), media: readdirSync(path.join(t.dataDir, 'media')).sort() });
+
+  it('the same bytes again are 200 duplicate, announced or chunked; other bytes 507, and nothing is left on disk', async () => {
+    const first = await upload(wav, 'first.wav');
+    assert.equal(first.statusCode, 201, first.body);
+    const m = json<UploadedMedia>(first);
+    const stored = dirs();
+
+    // Less free than the file over the floor: new bytes do not fit, these need no room.
+    free = FLOOR + 100;
+    announced.length = 0;
+    for (const chunked of [false, true]) {
+      const again = await upload(wav, 'again.wav', chunked);
+      assert.equal(again.statusCode, 200, again.body);
+      assert.equal(json<UploadedMedia>(again).duplicate, true);
+      assert.equal(json<UploadedMedia>(again).id, m.id);
+      const other = await upload(wavFile(1.7), 'other.wav', chunked);
+      assert.equal(other.statusCode, 507, other.body);
+      assert.equal(json<ErrorJson>(other).error.code, 'INSUFFICIENT_STORAGE');
+      assert.match(json<ErrorJson>(other).error.message, /MIN_FREE_DISK_BYTES/);
+    }
+    // Both ways were taken: refused at admission (the length announced) and at the first write.
+    assert.deepEqual(announced.map((n) => n > wav.length), [true, true, false, false]);
     assert.equal(await t.sql.count('SELECT COUNT(*) FROM media WHERE workspace_id = ?', t.main.workspaceId), 1);
     assert.deepEqual(dirs(), { ...stored, tmp: [] }, 'no temporary file and no other media file left');
   });

@@ -28,7 +28,7 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
           200: { description: 'The workspace already has media with these bytes (same SHA-256): that media, with duplicate: true; nothing was stored, analysed or charged, and label and hints were not applied (decisions §18)', schema: UploadedMedia },
           201: { description: 'The media resource, with duplicate: false (with mediaId: the media the transcript was attached to)', schema: UploadedMedia },
           409: { description: "QUOTA_EXCEEDED: the file does not fit in what is left of the workspace's storage quota (MEDIA_QUOTA_BYTES); bytes the workspace already has need no room (the 200 answer)" },
-          507: { description: 'INSUFFICIENT_STORAGE: the media disk has less than MIN_FREE_DISK_BYTES free; retry later' },
+          507: { description: 'INSUFFICIENT_STORAGE: the media disk has less than MIN_FREE_DISK_BYTES free; retry later (bytes the workspace already has need no room: the 200 answer)' },
         },
       },
     },

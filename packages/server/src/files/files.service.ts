@@ -97,11 +97,11 @@ export class FilesService {
 
   async upload(auth: AuthContext, req: FastifyRequest, claimKey: ClaimKey = async () => null): Promise<UploadOutcome> {
     const { blobs } = this.deps;
-    // Before the body is read: the disk must keep MIN_FREE_DISK_BYTES free after it, beside the
-    // uploads under way (checked again before each chunk is written). Bytes past what is left of
-    // the workspace's storage quota are hashed but not written: they may be media the workspace
-    // already has, which takes no room (decisions §18); else they are refused once known (and
-    // the quota is checked again, exactly, when stored).
+    // The disk must keep MIN_FREE_DISK_BYTES free after the body, beside the uploads under way,
+    // and after each chunk; bytes past that, or past what is left of the workspace's storage
+    // quota, are hashed but not written: they may be media the workspace already has, which
+    // takes no room (decisions §18); else they are refused once known (and the quota is checked
+    // again, exactly, when stored).
     const announced = Number(req.headers['content-length']);
     const space = await this.disk.admit(Number.isSafeInteger(announced) && announced > 0 ? announced : 0);
     let up: ReceivedUpload;
@@ -137,7 +137,8 @@ export class FilesService {
         await blobs.remove(up.tempPath);
         return { kind: 'stored', media: await this.resource(same), duplicate: true };
       }
-      // New bytes that did not fit: only their start was written, removed below.
+      // New bytes that did not fit, on the disk or in the quota: only their start was written, removed below.
+      if (up.noRoom) throw up.noRoom;
       if (up.overMaxBytes) throw quotaError(quota, used, up.sizeBytes);
       const detected = await detectMedia(up.tempPath, up.head, up.sizeBytes, this.deps.maxMediaSec);
       if (mediaId !== undefined) {

@@ -6,6 +6,10 @@
 // finding 6). Now `DiskSpaceGuard` counts the bytes in flight: an upload's announced length is
 // reserved when it is admitted, and every chunk is checked before it is written against the free
 // space (measured at most every MEASURE_MS) less what this process wrote since and still expects.
+// An upload whose announced length does not fit is still admitted, with no room: its body is read
+// and hashed but nothing written, and it is refused once its bytes are known to be new, because
+// bytes the workspace already has take no room (decisions §18: a duplicate answers 200 even on a
+// nearly full disk, as it does at the storage quota).
 import { statfs } from 'node:fs/promises';
 import { ApiError } from '../errors.ts';
 
@@ -24,13 +28,23 @@ const MEASURE_MS = 200;
 
 /** One admitted upload's share of the guard. */
 export interface UploadSpace {
-  /** Before `n` more bytes are written: throws 507 when they would cross the floor. */
+  /** Before `n` more bytes are written: throws 507 when they would cross the floor (always, for an upload admitted with no room). */
   beforeWrite(n: number): Promise<void>;
   /** The upload ended (kept or not): what it announced and did not write is no longer expected. */
   release(): void;
 }
 
 const UNGUARDED: UploadSpace = { beforeWrite: async () => undefined, release: () => undefined };
+
+/** An upload admitted with no room: every write is refused with `refusal`, and nothing was reserved. */
+function noRoom(refusal: ApiError): UploadSpace {
+  return {
+    beforeWrite: async () => {
+      throw refusal;
+    },
+    release: () => undefined,
+  };
+}
 
 export class DiskSpaceGuard {
   readonly #dir: string;
@@ -50,11 +64,15 @@ export class DiskSpaceGuard {
     this.#measureFree = measureFree;
   }
 
-  /** Admits an upload that announced `announced` bytes (0 when unknown), or throws 507. */
+  /**
+   * Admits an upload that announced `announced` bytes (0 when unknown). When they would cross the
+   * floor, it is admitted with no room: nothing is reserved and its first write throws the 507.
+   */
   async admit(announced: number): Promise<UploadSpace> {
     if (this.#minFree <= 0) return UNGUARDED;
     await this.#measure(true);
-    this.#require(announced);
+    const refusal = this.#refusal(announced);
+    if (refusal) return noRoom(refusal);
     this.#pending += announced;
     let left = announced;
     let released = false;
@@ -88,10 +106,16 @@ export class DiskSpaceGuard {
   }
 
   #require(more: number): void {
-    if (this.#free === null) return;
+    const refusal = this.#refusal(more);
+    if (refusal) throw refusal;
+  }
+
+  /** The 507 when `more` bytes beside those expected would cross the floor, else null. */
+  #refusal(more: number): ApiError | null {
+    if (this.#free === null) return null;
     const left = this.#free - this.#writtenSince - this.#pending - more;
-    if (left >= this.#minFree) return;
-    throw new ApiError(
+    if (left >= this.#minFree) return null;
+    return new ApiError(
       'INSUFFICIENT_STORAGE',
       `The service's media storage is nearly full (${Math.max(0, this.#free - this.#writtenSince)} bytes free, ${this.#pending + more} more expected by uploads under way, ${this.#minFree} kept free: MIN_FREE_DISK_BYTES); uploads are refused until room is made. Retry later.`,
     );

@@ -27,6 +27,12 @@ export interface ReceivedUpload {
    * the workspace already has are still recognised (decisions §18).
    */
   overMaxBytes: boolean;
+  /**
+   * The free-space floor refused to write its bytes (507, before the first chunk or part-way): as
+   * with `overMaxBytes`, the temporary file is not the file while `sizeBytes` and `sha256` are, and
+   * the caller answers the refusal unless the bytes are a duplicate, which takes no room.
+   */
+  noRoom: ApiError | null;
   fields: { label?: string; mediaId?: string; numSpeakers?: string; minSpeakers?: string; maxSpeakers?: string };
 }
 
@@ -44,7 +50,8 @@ export interface UploadBounds {
   maxBytes: number;
   /**
    * Called before each chunk is written (the free-space floor): when it throws, nothing more is
-   * written, the rest of the body is read, and its error is thrown.
+   * written and the rest of the body is read; an ApiError (the 507) is answered as `noRoom`, any
+   * other thrown.
    */
   beforeWrite?: (n: number) => Promise<void>;
 }
@@ -123,13 +130,14 @@ async function streamToTemp(file: Readable & { truncated?: boolean }, blobs: Blo
     await pipeline(file, meter, temp.stream);
     // Busboy ends a part that hit the size limit early and marks it truncated.
     if (file.truncated) throw new ApiError('PAYLOAD_TOO_LARGE', 'The file is over the upload size limit.');
-    if (refused !== null) throw refused;
+    if (refused !== null && !(refused instanceof ApiError)) throw refused;
   } catch (err) {
     await settle(temp.stream);
     await blobs.remove(temp.path);
     throw err;
   }
-  return { tempPath: temp.path, filename: safeFilename(clientName), sizeBytes: size, sha256: hash.digest('hex'), head: Buffer.concat(headParts), overMaxBytes: bounds !== undefined && size > bounds.maxBytes };
+  const noRoom = refused instanceof ApiError ? refused : null;
+  return { tempPath: temp.path, filename: safeFilename(clientName), sizeBytes: size, sha256: hash.digest('hex'), head: Buffer.concat(headParts), overMaxBytes: bounds !== undefined && size > bounds.maxBytes, noRoom };
 }
 
 /** Waits until the write stream has closed its file, so that removing it cannot race its creation. */
