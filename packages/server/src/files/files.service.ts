@@ -19,6 +19,7 @@ import type { EntityStore } from '../entities/entities.store.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import { receiveUpload, type ReceivedUpload } from './upload-stream.ts';
 import { DiskSpaceGuard } from './storage-space.ts';
+import { attachAllowance, quotaError } from './upload-quota.ts';
 import { QuotaExceeded, type QuotaUsage, type Quotas } from '../workspace/quotas.ts';
 import { detectMedia } from './media-probe.ts';
 import type { TranscriptText } from './transcript-text.ts';
@@ -32,15 +33,6 @@ import { ENGINE_VERSION } from '@rapport/analysis';
 
 const MAX_LABEL_CODE_POINTS = 64;
 const MAX_ID_LENGTH = 256;
-
-/** 409 QUOTA_EXCEEDED for the workspace's storage quota. */
-function quotaError(quota: number, used: number, sizeBytes?: number): ApiError {
-  const size = sizeBytes === undefined ? '' : ` This file has ${sizeBytes} bytes.`;
-  return new ApiError(
-    'QUOTA_EXCEEDED',
-    `This workspace stores ${used} bytes of media of its ${quota}-byte quota (MEDIA_QUOTA_BYTES, or the operator's \`rapport workspace limits --media-bytes\`); the upload does not fit.${size} Delete media to make room.`,
-  );
-}
 
 /** What an upload held, for its Idempotency-Key: the same key with other bytes is another request. */
 export interface UploadFingerprint {
@@ -101,7 +93,7 @@ export class FilesService {
     // and after each chunk; bytes past that, or past what is left of the workspace's storage
     // quota, are hashed but not written: they may be media the workspace already has, which
     // takes no room (decisions §18); else they are refused once known (and the quota is checked
-    // again, exactly, when stored).
+    // again, exactly, when stored; an attachment by what it adds: upload-quota.ts).
     const announced = Number(req.headers['content-length']);
     const space = await this.disk.admit(Number.isSafeInteger(announced) && announced > 0 ? announced : 0);
     let up: ReceivedUpload;
@@ -110,7 +102,8 @@ export class FilesService {
     try {
       quota = (await this.deps.quotas(auth.workspaceId)).mediaBytes;
       used = (await this.deps.usage(auth.workspaceId)).mediaBytes;
-      up = await receiveUpload(req, blobs, { maxBytes: Math.max(0, quota - used), beforeWrite: space.beforeWrite });
+      const allowanceFor = (mediaId: string) => attachAllowance(this.media, auth.workspaceId, mediaId);
+      up = await receiveUpload(req, blobs, { maxBytes: Math.max(0, quota - used), allowanceFor, beforeWrite: space.beforeWrite });
     } finally {
       space.release();
     }

@@ -49,6 +49,12 @@ const invalid = (details: ErrorDetail[]) => new ApiError('VALIDATION_FAILED', 'T
 export interface UploadBounds {
   maxBytes: number;
   /**
+   * Bytes beyond `maxBytes` that the file may take when a `mediaId` field comes before it: what
+   * attaching to that media needs no room for (upload-quota.ts). A `mediaId` after the file part
+   * is known too late, and gets none.
+   */
+  allowanceFor?: (mediaId: string) => Promise<number>;
+  /**
    * Called before each chunk is written (the free-space floor): when it throws, nothing more is
    * written and the rest of the body is read; an ApiError (the 507) is answered as `noRoom`, any
    * other thrown.
@@ -70,7 +76,7 @@ export async function receiveUpload(req: FastifyRequest, blobs: BlobStore, bound
           details.push({ path: '/file', message: 'must be sent exactly once; this request has more than one file part' });
           await discard(part.file);
         } else {
-          received = await streamToTemp(part.file, blobs, part.filename, bounds);
+          received = await streamToTemp(part.file, blobs, part.filename, await fileBounds(bounds, fields.mediaId));
         }
         continue;
       }
@@ -95,6 +101,12 @@ export async function receiveUpload(req: FastifyRequest, blobs: BlobStore, bound
     if (received) await blobs.remove(received.tempPath);
     throw asUploadError(err);
   }
+}
+
+/** The file part's bounds: with the allowance of the `mediaId` sent before it, if any. */
+async function fileBounds(bounds: UploadBounds | undefined, mediaId: string | undefined): Promise<UploadBounds | undefined> {
+  if (!bounds?.allowanceFor || mediaId === undefined) return bounds;
+  return { ...bounds, maxBytes: bounds.maxBytes + (await bounds.allowanceFor(mediaId)) };
 }
 
 /** Streams one file part to a new temporary file; the temporary file is removed on failure. */
