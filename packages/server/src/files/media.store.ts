@@ -2,7 +2,8 @@
 // analysis task are written in one transaction; the analysis result, the speakers' links to
 // entities and the credit charge in another. A re-analysis (new hints, a newer engine, an
 // attached transcript) resets the analysis, reserves its credits and queues it in one
-// transaction, keeping the replaced speakers so that their entities can carry over. Every
+// transaction, keeping the replaced speakers so that their entities can carry over
+// (media-reanalysis.ts; audio for a transcript on its own: audio-attach.ts). Every
 // change of an existing row reads it FOR UPDATE first (on PostgreSQL), so that two processes
 // (an API process deleting the media, a worker completing its analysis) take turns on it.
 import type { Sql } from '../store/sql.ts';
@@ -14,9 +15,9 @@ import { ENGINE_VERSION, type MediaAnalysis } from '@rapport/analysis';
 import { readySpeakers } from './media-speakers.ts';
 import type { SpeakerHints } from './files.schemas.ts';
 import type { SpeakerLink } from './speaker-links.ts';
-import { analysisCost, entityLabel, LIGHT_COLUMNS, previousSpeakersJson, summaryJson, toLightMedia, toMedia, type LightMediaRow, type MediaRecord, type MediaRow } from './media-rows.ts';
+import { analysisCost, entityLabel, LIGHT_COLUMNS, summaryJson, toLightMedia, toMedia, type LightMediaRow, type MediaRecord, type MediaRow } from './media-rows.ts';
 import { analyseInWorker, OwedTextAnalyses, type TranscriptAnalyser } from './transcript-analysis.ts';
-import { analysisSummary, pendingSummary, type MediaSummary } from './media-summary.ts';
+import { analysisSummary, type MediaSummary } from './media-summary.ts';
 import { newMediaSummary, textAnalysisOfStored, transcriptJsonOf, type StoredTranscript } from './transcript-text.ts';
 import { insertTextEntities } from './text-entities.ts';
 import { attachAudioRow, type AttachAudioOutcome, type AttachedAudio } from './audio-attach.ts';
@@ -24,15 +25,12 @@ import { latestMediaChange, nextMediaChange, recordMediaChange } from './media-c
 import { QuotaExceeded } from '../workspace/quotas.ts';
 import { mediaWithBytes } from './media-duplicates.ts';
 import { freezeAutoNames } from '../entities/auto-name.ts';
+import { activeJobsUsing, reanalyzeRow, type ReanalyzeOutcome } from './media-reanalysis.ts';
 
 export { analysisCost, entityLabel, previousSpeakersJson, toMedia } from './media-rows.ts';
 export type { AnalysisStatus, MediaKind, MediaRecord, MediaRow } from './media-rows.ts';
 export type { SpeakerLink } from './speaker-links.ts';
-
-export type ReanalyzeOutcome =
-  | { state: 'missing' | 'running' | 'transcript' }
-  | { state: 'in_use'; jobs: string[] }
-  | { state: 'pending' | 'reanalysing'; media: MediaRecord };
+export type { ReanalyzeOutcome } from './media-reanalysis.ts';
 
 /** What a new media row is given; the rest starts empty (its analysis, progress and change number). */
 export type NewMedia = Omit<MediaRecord, 'transcript' | 'analysis' | 'analysisError' | 'createdAt' | 'engineVersion' | 'previousSpeakers' | 'speakerHints' | 'analysisStage' | 'analysisProgress' | 'changedSeq' | 'summary'>
@@ -379,15 +377,6 @@ export class SqlMediaStore implements MediaStore {
   }
 }
 
-/** Queued or running jobs of the workspace whose request names this media (ids are long random tokens). */
-async function activeJobsUsing(tx: Sql, workspaceId: string, mediaId: string): Promise<string[]> {
-  const rows = await tx.all<{ id: string }>(
-    `SELECT id FROM jobs WHERE workspace_id = ? AND status IN ('queued', 'running') AND ${tx.dialect.position('?', 'request_json')} > 0`,
-    workspaceId, JSON.stringify(mediaId),
-  );
-  return rows.map((r) => r.id);
-}
-
 /** Inside a transaction: deletes the media and its appearances, releasing an analysis still owed. */
 async function deleteRow(tx: Sql, workspaceId: string, id: string): Promise<MediaRecord | null> {
   const r = await tx.get<MediaRow>(`SELECT * FROM media WHERE id = ? AND workspace_id = ?${tx.dialect.forUpdate}`, id, workspaceId);
@@ -402,41 +391,3 @@ async function deleteRow(tx: Sql, workspaceId: string, id: string): Promise<Medi
   await tx.run('UPDATE workspaces SET media_bytes = GREATEST(media_bytes - ?, 0) WHERE id = ?', r.size_bytes, workspaceId);
   return toMedia(r, false);
 }
-
-/** Inside a transaction: the re-analysis of one media. */
-async function reanalyzeRow(
-  tx: Sql,
-  workspaceId: string,
-  id: string,
-  change: { hints?: SpeakerHints | null; transcript?: StoredTranscript; whileUsed: 'refuse' | 'allow' },
-): Promise<ReanalyzeOutcome> {
-  const r = await tx.get<MediaRow>(`SELECT * FROM media WHERE id = ? AND workspace_id = ?${tx.dialect.forUpdate}`, id, workspaceId);
-  if (!r) return { state: 'missing' };
-  if (r.kind === 'transcript') return { state: 'transcript' };
-  if (r.analysis_status === 'running') return { state: 'running' };
-  const hintsJson = change.hints === undefined ? r.speaker_hints_json : change.hints ? JSON.stringify(change.hints) : null;
-  const transcriptJson = change.transcript ? transcriptJsonOf(change.transcript) : r.transcript_json;
-  // No analysis while one is owed: no speakers yet (audio and video).
-  const summary = pendingSummary(transcriptJson !== null);
-  if (r.analysis_status === 'pending') {
-    const updated = await tx.get<LightMediaRow>(`UPDATE media SET transcript_json = ?1, speaker_hints_json = ?2, summary_json = ?4 WHERE id = ?3 RETURNING ${LIGHT_COLUMNS}`, transcriptJson, hintsJson, id, summary);
-    return { state: 'pending', media: toLightMedia(updated as LightMediaRow, null) };
-  }
-  if (change.whileUsed === 'refuse') {
-    const jobs = await activeJobsUsing(tx, workspaceId, id);
-    if (jobs.length > 0) return { state: 'in_use', jobs };
-  }
-  await reserveCredits(tx, workspaceId, analysisCost(r.duration_sec), { mediaId: id });
-  const previous = r.analysis_json
-    ? previousSpeakersJson(r.analysis_json, await tx.all<{ speaker_index: number; entity_id: string }>('SELECT speaker_index, entity_id FROM appearances WHERE media_id = ?', id))
-    : r.previous_speakers_json;
-  const updated = await tx.get<LightMediaRow>(
-    `UPDATE media SET transcript_json = ?1, speaker_hints_json = ?2, previous_speakers_json = ?3, analysis_status = 'pending', analysis_error = NULL,
-     analysis_json = NULL, engine_version = NULL, analysis_stage = NULL, analysis_progress = 0, summary_json = ?5 WHERE id = ?4 RETURNING ${LIGHT_COLUMNS}`,
-    transcriptJson, hintsJson, previous, id, summary,
-  );
-  await dropTasks(tx, 'media.analyze', id);
-  await enqueueTask(tx, 'media.analyze', id, workspaceId);
-  return { state: 'reanalysing', media: toLightMedia(updated as LightMediaRow, null) };
-}
-
