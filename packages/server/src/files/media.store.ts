@@ -60,6 +60,8 @@ export interface MediaStore {
   /** The record without its transcript and analysis, with their summary (the resource). */
   getLight(workspaceId: string, id: string): Promise<MediaRecord | null>;
   exists(workspaceId: string, id: string): Promise<boolean>;
+  /** Whether any workspace has a media row with this id, unread: the start-up sweep asks it of every stored file (serve.ts). */
+  hasRow(id: string): Promise<boolean>;
   load(id: string): Promise<MediaRecord | null>;
   /** A page of light records (getLight), newest first. */
   list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }>;
@@ -216,6 +218,10 @@ export class SqlMediaStore implements MediaStore {
 
   async exists(workspaceId: string, id: string): Promise<boolean> {
     return (await this.db.get('SELECT 1 AS x FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId)) !== undefined;
+  }
+
+  async hasRow(id: string): Promise<boolean> {
+    return (await this.db.get('SELECT 1 AS x FROM media WHERE id = ?', id)) !== undefined;
   }
 
   async load(id: string): Promise<MediaRecord | null> {

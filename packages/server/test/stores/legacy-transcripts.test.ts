@@ -3,8 +3,12 @@
 // its cues on the API's event loop, at each get, export, metrics request and job (half a second of
 // CPU for 20,000 cues). The store makes it once, off the event loop, and keeps it in the row. The
 // analyser is counted through the store's constructor (the worker thread of the service inside).
+// The start-up sweep of files without a row asks only whether the row exists: it loaded each row
+// whole, so every start made the owed analysis of every such transcript (and parsed every row).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { analyzeTranscript, parseTranscript, type Transcript } from '@rapport/analysis';
 import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
 import { newId } from '../../src/ids.ts';
@@ -14,6 +18,8 @@ import { analyseInWorker, type TranscriptAnalyser } from '../../src/files/transc
 import { toMediaResource } from '../../src/files/media-resource.ts';
 import { summarize } from '../../src/files/media-summary.ts';
 import { TWO_NAMES_VTT } from '../../src/files/files.fixtures.testkit.ts';
+import { FileBlobStore } from '../../src/store/blob-store.ts';
+import { tempDir } from '../helpers.ts';
 
 const pgSkip = await postgresMissing();
 const transcript = parseTranscript(TWO_NAMES_VTT) as Transcript;
@@ -115,6 +121,32 @@ for (const backend of BACKENDS) {
       const media = new SqlMediaStore(storeDb(t.stores), undefined, spy.analyse);
       assert.ok((await media.get(ws, id))?.analysis);
       assert.equal((await stored(id))?.analysis_json, null);
+    });
+
+    it('the start-up sweep of files without a row reads no row: nothing is analysed, a spoiled row is never parsed', async () => {
+      const legacy = await legacyRow();
+      const spoiled = await legacyRow();
+      await t.exec("UPDATE media SET analysis_json = '{' WHERE id = ?", spoiled);
+      const spy = counted();
+      const media = new SqlMediaStore(storeDb(t.stores), undefined, spy.analyse);
+      const dir = tempDir();
+      try {
+        const blobs = new FileBlobStore(dir);
+        const orphan = newId('med');
+        for (const id of [legacy, spoiled, orphan]) {
+          const temp = blobs.createTemp();
+          temp.stream.end('x');
+          await new Promise<void>((r) => temp.stream.once('close', () => r()));
+          await blobs.commit(temp.path, id);
+        }
+        // As serve.ts sweeps (files older than 0 ms here, where it waits a minute).
+        assert.equal(await blobs.sweepOrphans((id) => media.hasRow(id), -1), 1);
+        assert.deepEqual(readdirSync(path.join(dir, 'media')).sort(), [legacy, spoiled].sort());
+        assert.equal(spy.calls(), 0, 'no owed analysis made');
+        await assert.rejects(media.load(spoiled), SyntaxError, 'load parses the row: the sweep would have stopped the start');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 }
