@@ -135,3 +135,13 @@ test('WebVTT voices: character references decoded in the name, two voices in a c
   // Without voices, the same prefixes as SRT.
   assert.deepEqual(speakersAndWords(vtt('Anna (chair): Order.', '- BOB: Yes.', 'plain')), [['Anna (chair)', 'Order.'], ['BOB', 'Yes.'], [null, 'plain']]);
 });
+
+test('a JSON speaker name is plain data: "<" and ">" kept, only white space collapsed', () => {
+  // Before, the JSON reader dropped every "<" and ">" ("x < y > z" became "x y z", "<b>Ann</b>"
+  // became "bAnn/b"): markup is a WebVTT concern, escaped where that format is written.
+  const names = ['x < y > z', '<b>Ann</b>', '<v Bob>', 'a-->b', '  Q&amp;A  <host> ', '>', '<<'];
+  const t = parseTranscript(JSON.stringify({ segments: names.map((speaker, k) => ({ speaker, start: k, end: k + 1, text: 'hi' })) }));
+  assert.deepEqual(t?.cues.map((c) => c.speaker), ['x < y > z', '<b>Ann</b>', '<v Bob>', 'a-->b', 'Q&amp;A <host>', '>', '<<']);
+  // A name of white space alone is still no name.
+  assert.equal(parseTranscript('{"segments":[{"speaker":" \\t ","start":0,"end":1}]}')?.cues[0]?.speaker, null);
+});

@@ -4,7 +4,7 @@
 // decide whether an upload is a transcript, so it must never throw and must say null for anything
 // that is not clearly one of these formats.
 import type { Transcript, TranscriptCue } from '../types.ts';
-import { readCueSpeakers, spokenText } from './speaker-labels.ts';
+import { normaliseSpeakerName, readCueSpeakers, spokenText } from './speaker-labels.ts';
 
 /** Longest text we try to parse; larger uploads are media, not transcripts. */
 const MAX_TRANSCRIPT_CHARS = 50_000_000;
@@ -95,8 +95,13 @@ function parseCueBlocks(text: string, format: 'webvtt' | 'srt'): Transcript | nu
   return { format, cues };
 }
 
+/**
+ * A JSON name is plain data, stored as every name is (white space collapsed) and otherwise as
+ * written: `<` and `>` are markup only in WebVTT, whose export writes them as references
+ * (speaker-labels.ts), and every page that shows a name escapes it.
+ */
 function cleanName(name: string): string | null {
-  const cleaned = name.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim();
+  const cleaned = normaliseSpeakerName(name);
   return cleaned.length > 0 ? cleaned : null;
 }
 

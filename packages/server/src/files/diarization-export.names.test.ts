@@ -137,6 +137,18 @@ describe('speaker names through the exports and back', () => {
     assert.match(toWebVtt({ mediaId: 'm', durationSec: 1, segments: [{ speaker: 0, start: 0, end: 1 }] }, [null], () => 'Q&A <x> a-->b'), /\n<v Q&amp;A &lt;x&gt; a--&gt;b>\[Q&amp;A &lt;x&gt; a--&gt;b speaking\]\n/);
   });
 
+  it('a JSON transcript\'s names, "<" and ">" too, come back the same through either export', () => {
+    // The JSON reader once dropped "<" and ">" from names; now it keeps them, and only WebVTT,
+    // whose voice tag may not hold them, writes them as references.
+    const json = JSON.stringify({ segments: NAMES.map((speaker, k) => ({ speaker, start: k * 2, end: k * 2 + 1.5, text: `cue ${k}` })) });
+    const fromJson = parseTranscript(json)?.cues.map((c) => c.speaker) ?? [];
+    assert.deepEqual(fromJson, NAMES.map(canonical));
+    const one: Diarization = { mediaId: 'm', durationSec: 1, segments: [{ speaker: 0, start: 0, end: 1 }] };
+    for (const name of fromJson) {
+      for (const write of [toWebVtt, toSrt]) assert.deepEqual(readBack(write(one, ['Hi.'], () => name ?? '')), [[name, 'Hi.']], `${write.name} ${JSON.stringify(name)}`);
+    }
+  });
+
   it('no cue of either file holds a blank line or a stray "-->"', () => {
     for (const file of [toWebVtt(d, texts, names), toSrt(d, texts, names)]) {
       const blocks = file.trimEnd().split('\n\n');
