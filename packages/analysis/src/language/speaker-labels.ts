@@ -11,6 +11,8 @@
 // write the two spaces the SRT reading would split at as a no-break space (U+00A0), which is read
 // as a space: every name they write comes back as it was.
 
+import { stripTags, voiceAnnotations } from './cue-markup.ts';
+
 /** A name as it is stored and compared: white space runs as one space, none at the ends. */
 export function normaliseSpeakerName(name: string): string {
   return normaliseSpace(name);
@@ -89,11 +91,11 @@ interface SplitCue {
   lines: string[];
 }
 
-const VOICE = /<v(?:\.[^\s>]*)?[ \t]+([^>]+)>/g;
-
+// Tags are read in one pass (cue-markup.ts): a regex per tag was quadratic in a cue of many
+// unclosed `<v`.
 function splitCue(raw: string): SplitCue {
-  const voices = [...raw.matchAll(VOICE)].map((m) => normaliseSpeakerName(decodeEntities(m[1] ?? ''))).filter((n) => n !== '');
-  const lines = decodeEntities(raw.replace(/<[^>]*>/g, '')).split('\n').filter((l) => l.trim() !== '');
+  const voices = voiceAnnotations(raw).map((a) => normaliseSpeakerName(decodeEntities(a))).filter((n) => n !== '');
+  const lines = decodeEntities(stripTags(raw)).split('\n').filter((l) => l.trim() !== '');
   return { voices, lines };
 }
 
