@@ -1,6 +1,7 @@
 // `npm run bench`: the two throughput goals of issue 2, measured in one run, then the engine,
 // the speaker metrics' growth with a transcript's cues (bench/speaker-metrics.ts), the growth of
-// placing a transcript's cues on the diarization's segments (bench/segment-texts.ts),
+// placing a transcript's cues on the diarization's segments (bench/segment-texts.ts), the
+// transcript parser's on hostile cue text (bench/cue-text.ts),
 // webhook, liveness (issue 20), /healthz under the request fuzzer (issue 20), dashboard (issue 22)
 // and PostgreSQL (issue 21) benches when their files exist.
 //
@@ -114,6 +115,7 @@ async function main(): Promise<void> {
   await optionalBench('engine.ts', 'benchEngine');
   await optionalBench('speaker-metrics.ts', 'benchSpeakerMetrics');
   await optionalBench('segment-texts.ts', 'benchSegmentTexts');
+  await optionalBench('cue-text.ts', 'benchCueText');
   await optionalBench('speaker-model.ts', 'benchSpeakerModel');
   await optionalBench('webhooks.ts', 'benchWebhooks');
   await optionalBench('liveness.ts', 'benchLiveness');

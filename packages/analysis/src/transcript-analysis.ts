@@ -6,7 +6,8 @@
 import type { MediaAnalysis, SpeakerAnalysis, SpeakerMetrics, SpeechSegment, Transcript, Turn } from './types.ts';
 import { ENGINE_VERSION } from './types.ts';
 import { computeSpeakerMetrics } from './behavior/speaker-metrics.ts';
-import { intersectionLength, unionIntervals } from './behavior/stats.ts';
+import { unionIntervals } from './behavior/stats.ts';
+import { someTwoOverlap } from './behavior/speaker-overlap.ts';
 import { nameKey } from './language/align.ts';
 import { MIN_OVERLAP_SEC } from './language/transcript-guide.ts';
 import { groupTurns, unionPerSpeaker } from './speech/turns.ts';
@@ -48,23 +49,9 @@ function speakersOf(transcript: Transcript): { labels: (string | null)[]; cueSpe
  * measured rather than zero (the rule of overlapCounting, language/cue-timing.ts).
  */
 function cuesOverlap(own: readonly (readonly SpeechSegment[])[]): boolean {
-  const unions = own.map((list) => unionIntervals(list));
-  // Only speakers whose speech meets can overlap by MIN_OVERLAP_SEC: the pairs come from a sweep
-  // over the unions in start order, not from every pair of speakers (a name per cue makes
-  // thousands of speakers); each pair is then measured as before.
-  const pieces = unions.flatMap((u, speaker) => u.map((iv) => ({ speaker, start: iv.start, end: iv.end }))).sort((x, y) => x.start - y.start);
-  const pairs = new Set<number>();
-  let live: typeof pieces = [];
-  for (const p of pieces) {
-    live = live.filter((q) => q.end > p.start);
-    for (const q of live) if (q.speaker !== p.speaker) pairs.add(Math.min(q.speaker, p.speaker) * own.length + Math.max(q.speaker, p.speaker));
-    live.push(p);
-  }
-  for (const pair of pairs) {
-    const a = Math.floor(pair / own.length);
-    if (intersectionLength(unions[a]!, unions[pair - a * own.length]!) >= MIN_OVERLAP_SEC) return true;
-  }
-  return false;
+  // Pairs of speakers summed in one walk per speaker, not a set of every pair that meets: a
+  // crowd of names at one moment made millions (speaker-overlap.ts).
+  return someTwoOverlap(own.map((list) => unionIntervals(list)), MIN_OVERLAP_SEC);
 }
 
 /** Turns from the cue track: the same grouping as from audio (groupTurns), with no prosody. */

@@ -3,6 +3,8 @@
 // the other segments once for each speaker: O(speakers × segments log segments), and a
 // transcript may name a new speaker in each of its 20,000 cues.
 import type { SpeechSegment } from '../types.ts';
+import { IntervalIndex } from './interval-index.ts';
+import type { Interval } from './stats.ts';
 
 interface Edge {
   at: number;
@@ -86,4 +88,46 @@ export function overlapWithOthers(segments: readonly SpeechSegment[], n: number)
     const id = ids.get(i);
     return id === undefined ? 0 : (overlap[id] as number);
   });
+}
+
+/**
+ * Whether some two speakers' speech meets for at least `minSec` in all: for `unions[s]`, speaker
+ * s's speech as disjoint intervals by start (unionIntervals), whether intersectionLength(unions[a],
+ * unions[b]) >= minSec for some a, b, the same answer to the last bit. It was that test for every
+ * pair of speakers that meet: thousands of names talking at once made millions of pairs (20,000
+ * overflowed the Set that held them). Here each speaker's sums with the others are made in one
+ * walk of its pieces over an index of everyone's: intersectionLength adds the same pieces in the
+ * same order (by time), so each running sum is its partial sum, and as the pieces are never
+ * negative the answer is yes as soon as one reaches `minSec`. Speakers whose speech meets no one
+ * else's for `minSec` are left out first (overlapWithOthers, one sweep), so that a crowd of short
+ * cues at one moment costs nothing. What is left is the pieces of the speakers kept that overlap,
+ * each met twice: a definition of pairs this is, and no sweep answers it for every input in less.
+ */
+export function someTwoOverlap(unions: readonly (readonly Interval[])[], minSec: number): boolean {
+  const segments = unions.flatMap((u, speaker) => u.map((iv) => ({ speaker, start: iv.start, end: iv.end })));
+  const withOthers = overlapWithOthers(segments, unions.length);
+  // intersectionLength(a, b) is at most a's overlap with everyone else but for rounding, which is
+  // relative (each piece is one subtraction, each sum of positive terms), far under 1e-9.
+  const kept = unions.map((_u, s) => (withOthers[s] as number) * (1 + 1e-9) >= minSec);
+  const pieces = segments.filter((g) => kept[g.speaker]);
+  const index = new IntervalIndex(pieces);
+  const sums = new Float64Array(unions.length);
+  const met: number[] = [];
+  for (const [a, own] of unions.entries()) {
+    if (!kept[a]) continue;
+    for (const x of own) {
+      // Every piece of a later speaker over x, by start: the order intersectionLength meets them.
+      for (const k of index.overlapping(x.start, x.end)) {
+        const y = pieces[k] as (typeof pieces)[number];
+        if (y.speaker <= a) continue;
+        if (sums[y.speaker] === 0) met.push(y.speaker);
+        const sum = (sums[y.speaker] as number) + (Math.min(x.end, y.end) - Math.max(x.start, y.start));
+        if (sum >= minSec) return true;
+        sums[y.speaker] = sum;
+      }
+    }
+    for (const b of met) sums[b] = 0;
+    met.length = 0;
+  }
+  return false;
 }

@@ -4,6 +4,7 @@ import type { AcousticStats, SpeechSegment, Turn } from '../types.ts';
 import { FRAME_SEC, type FrameFeatures } from './features.ts';
 import { hzToSemitones } from './pitch.ts';
 import { mean, quantile, std } from './stats.ts';
+import { RunIndex, type SpeakerRun } from './run-index.ts';
 
 /** Same-speaker speech separated by less than this (and nobody else in between) is one turn. */
 export const TURN_MERGE_GAP_SEC = 3;
@@ -92,32 +93,44 @@ export function groupTurns(segments: readonly SpeechSegment[]): Span[] {
 const isSpeaker = (w: number): boolean => Number.isInteger(w) && w >= 0;
 
 /**
- * Which segments (sorted by start) are backchannels. Only a speaker with a segment still running
- * at a short segment's start (start at or before it, end no earlier than TOUCH_SEC before it) can
- * run through it, so each is checked against the speakers of the segments live at its start, a
- * sweep, rather than every speaker: a transcript may give each of 20,000 cues its own name.
+ * Which segments (sorted by start) are backchannels. A speaker runs through a short segment
+ * exactly when one of its runs (its segments chained as runsThrough chains them: each starting
+ * at or before the latest end so far plus TOUCH_SEC) starts by the segment's start and reaches
+ * its end: so each segment asks a RunIndex for a run of another speaker with a longer segment,
+ * and runsThrough confirms it. This was a sweep over the speakers of the segments live at its
+ * start, quadratic where a transcript gives thousands of names at the same moment.
  */
 function backchannels(sorted: readonly SpeechSegment[], all: readonly SpeakerReach[]): boolean[] {
-  // The sweep needs starts that do not pass their ends; anything else is checked as before.
-  const sweep = sorted.every((seg) => seg.end >= seg.start);
-  let live: SpeechSegment[] = [];
-  let next = 0;
+  const ranThrough = (seg: SpeechSegment, w: number): boolean => w !== seg.speaker && all[w]!.longest > seg.end - seg.start && all[w]!.runsThrough(seg.start, seg.end);
+  // The runs need starts that do not pass their ends; anything else is checked as before.
+  if (!sorted.every((seg) => seg.end >= seg.start)) return sorted.map((seg) => seg.end - seg.start <= BACKCHANNEL_MAX_SEC && all.some((_, w) => ranThrough(seg, w)));
+  const index = new RunIndex(speakerRuns(sorted, all));
   return sorted.map((seg) => {
     const length = seg.end - seg.start;
     if (length > BACKCHANNEL_MAX_SEC) return false;
-    const ranThrough = (w: number): boolean => w !== seg.speaker && all[w]!.longest > length && all[w]!.runsThrough(seg.start, seg.end);
-    if (!sweep) return all.some((_, w) => ranThrough(w));
-    // The first moment runsThrough looks at, computed as it does (the rounding must agree).
-    const reached = seg.start - TOUCH_SEC;
-    const from = reached + TOUCH_SEC;
-    for (; next < sorted.length && sorted[next]!.start <= from; next++) if (isSpeaker(sorted[next]!.speaker)) live.push(sorted[next]!);
-    // runsThrough needs the latest end from there to pass `reached` (or reach the end, later):
-    // segments that ended before it are of no later segment either, since starts only grow.
-    live = live.filter((g) => g.end >= reached);
-    const speakers = new Set(live.map((g) => g.speaker));
-    for (const w of speakers) if (ranThrough(w)) return true;
-    return false;
+    // The first moment runsThrough looks at, and the end it must reach, computed as it does (the
+    // rounding must agree).
+    index.admit(seg.start - TOUCH_SEC + TOUCH_SEC);
+    return index.some(seg.end - TOUCH_SEC, length, seg.speaker, (w) => ranThrough(seg, w));
   });
+}
+
+/** Each speaker's runs, by start: segments joined while each starts at or before the latest end of the run so far plus TOUCH_SEC. */
+function speakerRuns(sorted: readonly SpeechSegment[], all: readonly SpeakerReach[]): SpeakerRun[] {
+  const runs: SpeakerRun[] = [];
+  const open = new Map<number, SpeakerRun>();
+  for (const seg of sorted) {
+    const w = seg.speaker;
+    if (!isSpeaker(w) || !all[w]) continue;
+    const run = open.get(w);
+    if (run && seg.start <= run.end + TOUCH_SEC) run.end = Math.max(run.end, seg.end);
+    else {
+      const next = { start: seg.start, end: seg.end, speaker: w, weight: all[w].longest };
+      open.set(w, next);
+      runs.push(next);
+    }
+  }
+  return runs;
 }
 
 /**
