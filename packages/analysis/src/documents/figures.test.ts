@@ -34,6 +34,25 @@ test('every illustration of a document has its figure, four variants in a matchi
   for (const f of rep) assert.ok(f.figure, f.block.variant);
 });
 
+test('no figure of a document draws a group of another again: a report\'s growth marks the advice\'s norms', () => {
+  // A report (and a matching document without pairs) drew the target's median gap in its
+  // conversation figure and again in growth, the same bar with the same mark (everyday
+  // conversation's gap): growth is about the norms the advice uses, a gap longer than 1 s.
+  const alone = buildMatching({ target, group: [], media });
+  for (const built of [matching, report, alone]) {
+    const groups = documentFigures(built.document, built.evidence).flatMap((f) => f.figure?.groups ?? []).map((g) => JSON.stringify(g));
+    assert.deepEqual(groups.filter((g, k) => groups.indexOf(g) !== k), [], built.document.title);
+  }
+  const growth = figureFor('growth', report.evidence)!;
+  assert.deepEqual(growth.groups.map((g) => [g.heading, g.marker]), [
+    ['Median gap before taking the floor', { value: report.evidence.method.longGapSec, label: 'long above 1.0 s' }],
+    ['Average talk share', { value: report.evidence.method.dominantShare, label: 'dominant above 60%' }],
+  ]);
+  // The conversation figure keeps everyday conversation's gap, on the same scale.
+  const gap = figureFor('conversation', report.evidence)!.groups.find((g) => g.heading === growth.groups[0]?.heading);
+  assert.deepEqual([gap?.marker?.label, gap?.max], ['everyday conversation 0.2 s', growth.groups[0]?.max]);
+});
+
 test('the Markdown draws each figure as text instead of a comment, and its figures are in the evidence', () => {
   for (const built of [matching, report]) {
     assert.doesNotMatch(built.markdown, /<!-- illustration/);

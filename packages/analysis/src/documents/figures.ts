@@ -98,19 +98,26 @@ function profileConversation(e: MatchingEvidence): Figure {
         max: upTo(x.longestTurnSec),
         bars: [{ label: 'median', value: x.medianTurnSec, text: sec(x.medianTurnSec, 1) }, { label: 'longest', value: x.longestTurnSec, text: duration(x.longestTurnSec) }],
       },
-      gapGroup(e, t),
+      gapGroup(e, t, 'typical'),
     ],
   };
 }
 
-function gapGroup(e: MatchingEvidence, t: MemberEvidence): FigureGroup {
+/**
+ * The target's median gap, on one scale in both figures that draw it, marked with the norm the
+ * figure is about: everyday conversation's gap where it shows how they take part, the long gap
+ * that the advice answers in growth. (Growth once marked everyday conversation too, and so drew
+ * the conversation figure's group again, the same bar and the same mark, for no reason.)
+ */
+function gapGroup(e: MatchingEvidence, t: MemberEvidence, norm: 'typical' | 'long'): FigureGroup {
   const gap = t.metrics.medianGapBeforeTurnSec;
   const typical = constant(e, 'typicalGapSec');
+  const long = constant(e, 'longGapSec');
   return {
     heading: 'Median gap before taking the floor',
-    max: upTo(gap, typical, constant(e, 'longGapSec')),
+    max: upTo(gap, typical, long),
     bars: [{ label: nameOf(t), value: gap, text: sec(gap) }],
-    marker: { value: typical, label: `everyday conversation ${sec(typical, 1)}` },
+    marker: norm === 'typical' ? { value: typical, label: `everyday conversation ${sec(typical, 1)}` } : { value: long, label: `long above ${sec(long, 1)}` },
   };
 }
 
@@ -122,7 +129,7 @@ function growth(e: MatchingEvidence): Figure {
       variant: 'growth',
       title: `${nameOf(t)} against conversational norms`,
       groups: [
-        gapGroup(e, t),
+        gapGroup(e, t, 'long'),
         {
           heading: 'Average talk share',
           max: 1,
