@@ -1,6 +1,6 @@
 // Small shared pieces: the error note (every API error in words with its request id), an async
 // loader hook, pagination by cursor, an inline confirmation, a region that scrolls sideways with
-// a cue, and formatting helpers.
+// a cue, an element's measured width, and formatting helpers.
 import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from './api.ts';
@@ -154,6 +154,26 @@ export function ScrollRegion({ label, children }: { label: string; children: Com
       </div>
     </div>
   );
+}
+
+/**
+ * The content width of the element `ref` is given to, in CSS pixels, followed as the page
+ * resizes (undefined until it is measured): what a drawing needs to be drawn one unit a pixel,
+ * text at its size, across the room there is.
+ */
+export function useBoxWidth<T extends HTMLElement>(): { ref: { current: T | null }; px: number | undefined } {
+  const ref = useRef<T | null>(null);
+  const [px, setPx] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => setPx(Math.floor(el.clientWidth));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, px };
 }
 
 export function slug(s: string): string {

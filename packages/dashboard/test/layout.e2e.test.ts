@@ -1,11 +1,12 @@
 // The dashboard's layout at a phone, a tablet and a laptop width (issue 40 item 8), in Debian's
 // chromium against a real service, by measurement: the page never scrolls sideways, and every
-// table or timeline wider than its box sits in a scroll region (focusable, named) whose cue
-// ("scroll →") is visible on screen and whose overflowing side is shaded; a region that does not
-// overflow shows no cue; the arrow keys scroll it, and at its far end the cue turns ("← scroll").
-// Before, the timeline and the tables were cut off at a phone's right edge with nothing to say
-// that they scroll. A full-page screenshot of each page at each width goes to $SCREENSHOT_DIR
-// (else a fresh temporary folder); the test prints the paths.
+// table wider than its box sits in a scroll region (focusable, named) whose cue ("scroll →") is
+// visible on screen and whose overflowing side is shaded; a region that does not overflow shows
+// no cue; the arrow keys scroll it, and at its far end the cue turns ("← scroll"). The speaker
+// timeline fits every width, a phone's of 375 px too, drawn one unit a pixel (it kept 640 px and
+// scrolled sideways). Before issue 40, the timeline and the tables were cut off at a phone's
+// right edge with nothing to say that they scroll. A full-page screenshot of each page at each
+// width goes to $SCREENSHOT_DIR (else a fresh temporary folder); the test prints the paths.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ import { CHROMIUM, LAPTOP, assertAccessible, launch, signIn, uploadTranscript } 
 import { TWO_NAMES_VTT as VTT } from '../../server/src/files/files.fixtures.testkit.ts';
 
 const skip = existsSync(CHROMIUM) ? false : `no ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
-const WIDTHS = [390, 768, 1280] as const;
+const WIDTHS = [375, 390, 768, 1280] as const;
 
 let service: Awaited<ReturnType<typeof startService>>;
 let browser: Browser;
@@ -85,12 +86,41 @@ function layout(): Layout {
   return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, wide, regions };
 }
 
+/**
+ * The speaker timeline as drawn at this width: inside the viewport and its box (nothing to scroll
+ * to), one unit a pixel (its 12 px text at 12 px, give or take the border), every segment drawn,
+ * every name inside the drawing and the names' column at most 40 % of it, no tick label cut off.
+ */
+async function assertTimelineFits(at: string): Promise<void> {
+  const t = await page.evaluate(() => {
+    const svg = document.querySelector('main .timeline svg') as SVGSVGElement;
+    const box = svg.getBoundingClientRect();
+    const viewBox = svg.viewBox.baseVal;
+    const scale = box.width / viewBox.width;
+    const rects = (sel: string) => Array.from(svg.querySelectorAll(sel)).map((e) => e.getBoundingClientRect());
+    const names = rects('text.name');
+    const ticks = rects('text.axis:not(.name)');
+    return {
+      right: box.right, innerWidth: window.innerWidth, width: box.width, room: svg.parentElement?.clientWidth ?? 0,
+      overflows: Array.from(document.querySelectorAll('main *')).some((e) => e.scrollWidth > e.clientWidth + 1 && e.contains(svg) && getComputedStyle(e).overflowX !== 'visible'),
+      scale, segments: rects('rect.seg').map((r) => r.width), namesLeft: Math.min(...names.map((r) => r.left)) - box.left,
+      namesColumn: -viewBox.x / viewBox.width, ticksInside: ticks.every((r) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5), ticks: ticks.length,
+    };
+  });
+  assert.ok(t.right <= t.innerWidth && t.width <= t.room + 0.5, `${at}: the timeline is ${t.width.toFixed(0)} px wide in ${t.room} px (right edge ${t.right.toFixed(0)} of ${t.innerWidth})`);
+  assert.equal(t.overflows, false, `${at}: something around the timeline scrolls sideways`);
+  assert.ok(t.scale > 0.98 && t.scale < 1.02, `${at}: drawn ${t.scale.toFixed(3)} px a unit, its text not at its size`);
+  assert.ok(t.segments.length >= 4 && t.segments.every((w) => w >= 1), `${at}: segments ${JSON.stringify(t.segments)}`);
+  assert.ok(t.namesLeft >= 0 && t.namesColumn <= 0.4 + 1e-9, `${at}: names from ${t.namesLeft.toFixed(1)} px, their column ${(t.namesColumn * 100).toFixed(0)} %`);
+  assert.ok(t.ticks >= 2 && t.ticksInside, `${at}: ${t.ticks} tick labels, all inside: ${t.ticksInside}`);
+}
+
 async function settle(): Promise<void> {
   // Two frames: the regions measure themselves after layout (ResizeObserver), then draw the cue.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
-test('at 390, 768 and 1280 px nothing is cut off: wide tables and the timeline scroll in place with a visible cue', { skip, timeout: 180_000 }, async () => {
+test('at 375, 390, 768 and 1280 px nothing is cut off: wide tables scroll in place with a visible cue, the timeline fits', { skip, timeout: 180_000 }, async () => {
   const id = await uploadTranscript(service.url, service.apiKey, VTT, 'a-team-retrospective-with-a-long-name.vtt');
   await signIn(page, service.url, service.apiKey);
   await page.goto(`${service.url}/#/recordings/${id}`);
@@ -123,18 +153,20 @@ test('at 390, 768 and 1280 px nothing is cut off: wide tables and the timeline s
         assert.ok(w.shaded, `${says}: the right edge is shaded`);
       }
       for (const r of m.regions) assert.equal(r.cue, r.overflows, `${at}: ${r.label}: a cue ${r.cue ? 'shown' : 'missing'} where the content ${r.overflows ? 'overflows' : 'fits'}`);
+      if (p.name === 'recording') await assertTimelineFits(at);
       if (width === 390 && p.name === 'recording') {
-        // The recording timeline and the speakers table are what a phone cut off.
-        assert.ok(m.wide.some((w) => w.what === 'the timeline'), `${at}: the timeline is wider than a phone (${JSON.stringify(m.wide.map((w) => w.what))})`);
+        // The speakers table is what a phone cuts off; the timeline fits.
+        assert.ok(m.wide.some((w) => w.what.startsWith('table')) && !m.wide.some((w) => w.what === 'the timeline'), `${at}: ${JSON.stringify(m.wide.map((w) => w.what))}`);
         await assertAccessible(page, 'recording with scroll regions (phone)');
         // The arrow keys scroll the focused region; at the far end the cue points back.
-        const region = page.locator('.timeline .scroll-inner');
-        await region.focus();
+        const region = page.locator('.scroll-region:has(table.speakers)');
+        const inner = region.locator('.scroll-inner');
+        await inner.focus();
         await page.keyboard.press('ArrowRight');
-        await page.waitForFunction(() => (document.querySelector('.timeline .scroll-inner')?.scrollLeft ?? 0) > 0);
-        await region.evaluate((e) => e.scrollTo({ left: e.scrollWidth }));
-        await page.locator('.timeline .scroll-cue', { hasText: '← scroll' }).waitFor();
-        assert.equal(await page.locator('.timeline .scroll-region.more-right').count(), 0, 'no shade on the right at the far end');
+        await page.waitForFunction(() => (document.querySelector('.scroll-region:has(table.speakers) .scroll-inner')?.scrollLeft ?? 0) > 0);
+        await inner.evaluate((e) => e.scrollTo({ left: e.scrollWidth }));
+        await region.locator('.scroll-cue', { hasText: '← scroll' }).waitFor();
+        assert.equal(await page.locator('.scroll-region.more-right:has(table.speakers)').count(), 0, 'no shade on the right at the far end');
         await page.screenshot({ path: join(shots, 'dashboard-recording-390-scrolled.png'), fullPage: true });
       }
       if (width === 1280 && p.name === 'recording') await assertAccessible(page, 'recording with scroll regions (laptop)');

@@ -3,10 +3,11 @@
 // Markdown), from the same evidence. Under the `conversation` figure, the pair's turns on their
 // shared recording (its diarization), overlaps shaded, drawn by the same renderer as in the report.
 import type { JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { figureFor, figureSvg, pairRecording, pairTimelineCaption, pairTimelineSvg } from '@rapport/analysis/render';
 import type { Figure, IllustrationVariant, MatchingEvidence, PairEvidence, ResultDocument } from '@rapport/analysis/render';
 import type { Diarization } from '@rapport/client';
+import { useBoxWidth } from '../ui.tsx';
 
 export interface Drawn {
   figure: Figure | null;
@@ -32,22 +33,6 @@ export function illustrationsOf(doc: ResultDocument, evidence: MatchingEvidence)
   return out;
 }
 
-/** The figure's width in pixels, followed as the page resizes, so that it is drawn one unit a pixel: text at its size, bars across the column. */
-function useWidth(): { ref: { current: HTMLElement | null }; px: number | undefined } {
-  const ref = useRef<HTMLElement | null>(null);
-  const [px, setPx] = useState<number | undefined>(undefined);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => setPx(Math.min(900, Math.floor(el.clientWidth - 24)));
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, px };
-}
-
 const MISSING: Record<IllustrationVariant, string> = {
   connection: 'No pair of this result was scored, so there is no connection to draw.',
   conversation: 'No pair of this result spoke in the same recording, so there is no shared conversation to draw.',
@@ -62,7 +47,9 @@ export function Illustration({ variant, drawn, evidence, diarization }: {
   diarization: (mediaId: string) => Promise<Diarization>;
 }): JSX.Element {
   const figure = drawn?.figure ?? null;
-  const width = useWidth();
+  // Drawn one unit a pixel across its box (less its padding), up to 900.
+  const width = useBoxWidth<HTMLElement>();
+  const px = width.px === undefined ? undefined : Math.min(900, width.px - 24);
   return (
     <figure class="illustration" data-variant={variant} ref={width.ref}>
       {!evidence ? <p>The evidence behind this result is not available, so this figure cannot be drawn.</p>
@@ -70,7 +57,7 @@ export function Illustration({ variant, drawn, evidence, diarization }: {
           <>
             <figcaption>{figure.title}</figcaption>
             {/* The shared renderer's SVG: built from escaped text and numbers only, no script, nothing fetched. */}
-            <div class="figure-svg" dangerouslySetInnerHTML={{ __html: figureSvg(figure, { width: width.px }) }} />
+            <div class="figure-svg" dangerouslySetInnerHTML={{ __html: figureSvg(figure, { width: px }) }} />
           </>
         ) : <p>{MISSING[variant]}</p>}
       {evidence && drawn?.pair ? <PairTimeline evidence={evidence} pair={drawn.pair} diarization={diarization} /> : null}
