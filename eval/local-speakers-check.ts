@@ -27,7 +27,7 @@ import { readManifest, readRttm } from './dataset.ts';
 import { scoreDiarization } from './der.ts';
 import { equalErrorRate } from './eer.ts';
 
-const { values } = parseArgs({ options: { dataset: { type: 'string' }, segmentation: { type: 'string' }, model: { type: 'string' }, files: { type: 'string' } } });
+const { values } = parseArgs({ options: { dataset: { type: 'string' }, segmentation: { type: 'string' }, model: { type: 'string' }, files: { type: 'string' }, 'per-file': { type: 'boolean' } } });
 if (!values.dataset) throw new Error('usage: node eval/local-speakers-check.ts --dataset DIR [--segmentation FILE.onnx] [--model LDA.json]');
 const model = values.segmentation ? loadSegmentationEnsemble(values.segmentation.split(',')) : builtInSegmentation();
 const embModel = values.model ? parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8'))) : DEFAULT_EMBEDDING;
@@ -40,6 +40,7 @@ const diff: number[] = [];
 let locals = 0;
 let embedded = 0;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
+const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))] ?? NaN;
 function cosineDistance(a: Float64Array, b: Float64Array): number {
   let dot = 0;
   let na = 0;
@@ -104,11 +105,37 @@ for (const file of readManifest(values.dataset).files) {
     oracle.scored += r.scored;
   }
   const emb = ls.filter((l) => l.embedding);
+  const fileSame: number[] = [];
+  const fileDiff: number[] = [];
+  const fileWindow: number[] = [];
   for (let a = 0; a < emb.length; a++)
     for (let b = a + 1; b < emb.length; b++) {
-      if (emb[a]!.window === emb[b]!.window || voiceOf[a]! < 0 || voiceOf[b]! < 0) continue;
-      (voiceOf[a] === voiceOf[b] ? same : diff).push(cosineDistance(emb[a]!.embedding!, emb[b]!.embedding!));
+      const d = cosineDistance(emb[a]!.embedding!, emb[b]!.embedding!);
+      if (emb[a]!.window === emb[b]!.window) {
+        fileWindow.push(d);
+        continue;
+      }
+      if (voiceOf[a]! < 0 || voiceOf[b]! < 0) continue;
+      (voiceOf[a] === voiceOf[b] ? same : diff).push(d);
+      (voiceOf[a] === voiceOf[b] ? fileSame : fileDiff).push(d);
     }
+  // Each item's nearest item of a window that shares no frame with its own: most voices speak
+  // again, so this is the near end of the same-voice distances, seen without the reference.
+  const nearest: number[] = [];
+  for (let a = 0; a < emb.length; a++) {
+    let best = Infinity;
+    for (let b = 0; b < emb.length; b++) {
+      const wa = wf[emb[a]!.window]!;
+      const wb = wf[emb[b]!.window]!;
+      if (a === b || (wb.start < wa.end && wa.start < wb.end)) continue;
+      best = Math.min(best, cosineDistance(emb[a]!.embedding!, emb[b]!.embedding!));
+    }
+    if (Number.isFinite(best)) nearest.push(best);
+  }
+  // Per file: what the reference says of the distances, beside what the recording alone shows
+  // (pairs of one window: two voices by the segmentation's word).
+  if (values['per-file'])
+    console.log(`${file.name}\tvoices ${names.length}\titems ${emb.length}\tsame ${median(fileSame).toFixed(3)}\tdiff ${median(fileDiff).toFixed(3)}\tone-window ${median(fileWindow).toFixed(3)} (${fileWindow.length})\tq10 diff ${quantile(fileDiff, 0.1).toFixed(3)}\tq90 same ${quantile(fileSame, 0.9).toFixed(3)}\tnearest ${median(nearest).toFixed(3)}`);
 }
 purities.sort((a, b) => a - b);
 console.log(`local speakers ${locals}, embedded ${embedded}; purity median ${median(purities).toFixed(3)}, share under 0.9: ${(purities.filter((p) => p < 0.9).length / purities.length).toFixed(3)}`);
