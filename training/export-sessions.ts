@@ -2,12 +2,13 @@
 // neural speaker embedding's trainer (train-speaker-net.py):
 //   node training/export-sessions.ts --data /work/spk-train --out DIR --sessions 600 [--folds 3] [--seed 1]
 //     [--speeds 0.88,0.94,1,1.06,1.12] [--voices 2,4] [--voice-sec 10,40] [--telephone 0.15]
-//     [--reverb 0.15] [--room 0] [--noise 0]
+//     [--reverb 0.15] [--room 0] [--noise 0] [--narrowband 0]
 // Session s draws its voices from leave-voices-out fold s mod folds alone (eval/validation-corpus.ts):
 // the trainer's --exclude-fold K keeps only the sessions of the other folds, so a model for
 // fold K never heard the voices of fold K's validation set; without it every session is used.
 // --room and --noise: shares of voices put through the corpus's real room responses and of
 // sessions under its recorded noise at 5-20 dB SNR (augment.ts; CORPUS/_rir, CORPUS/_noise).
+// --narrowband: share of voices taken down to 8 kHz and back (sessions.ts, narrowbandShare).
 // Only the frames the engine models (voiced speech; standardised c1..c19 and log F0 over the
 // session) are written, with their class (voice x speed factor, numbered over the whole corpus)
 // and frame number: DIR/cep.f32 (frames x 20), cls.i16, frame.i32, session.i32, meta.json.
@@ -42,6 +43,7 @@ const { values } = parseArgs({
     reverb: { type: 'string', default: '0.15' },
     room: { type: 'string', default: '0' },
     noise: { type: 'string', default: '0' },
+    narrowband: { type: 'string', default: '0' },
     features: { type: 'string', default: 'cepstra' },
     'first-session': { type: 'string', default: '0' },
   },
@@ -77,6 +79,7 @@ const sims = Array.from({ length: folds }, (_, fold) => {
     reverbShare: Number(values.reverb),
     voices: pair(values.voices!),
     voiceSec: pair(values['voice-sec']!),
+    narrowbandShare: Number(values.narrowband),
     ...(real ? { real, roomShare: Number(values.room), noiseShare: Number(values.noise) } : {}),
   };
   return { sim: new SessionSimulator(speakers, rand, true, options), toGlobal };

@@ -107,6 +107,13 @@ export interface SimulatorOptions {
   real?: Augmentation;
   roomShare?: number;
   noiseShare?: number;
+  /**
+   * Share of the voices recorded at 8 kHz: each is taken down to 8 kHz and back, so that nothing
+   * of it lies above 4 kHz, as an IVR prompt or a telephone recording played among wide-band
+   * voices has (the per-voice channel's low-pass is gentle, the session's telephone codec takes
+   * every voice at once). Default 0: no random number is drawn, so earlier exports stay the same.
+   */
+  narrowbandShare?: number;
 }
 
 /** Decoded clips, shared by every simulator of the process (keyed by speed and path). */
@@ -191,6 +198,8 @@ export class SessionSimulator {
         at += p.length;
       }
       this.channel(x);
+      const nb = this.options.narrowbandShare ?? 0;
+      if (nb > 0 && rand() < nb) x.set(resample(resample(x, SR, 8000), 8000, SR).subarray(0, x.length));
       const real = this.options.real;
       if (real && real.rirs.length > 0 && rand() < (this.options.roomShare ?? 0)) x.set(reverberate(x, real.rirs[Math.floor(rand() * real.rirs.length)]!.x));
       blocks.push({ spk: si * this.speeds.length + j, x });
