@@ -32,6 +32,9 @@ if (!values.dataset) throw new Error('usage: node eval/local-speakers-check.ts -
 const model = values.segmentation ? loadSegmentationEnsemble(values.segmentation.split(',')) : builtInSegmentation();
 const embModel = values.model ? parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8'))) : DEFAULT_EMBEDDING;
 const purities: number[] = [];
+// Clean frames of embedded local speakers, and those of them that are not the majority voice's.
+let cleanFrames = 0;
+let minorityFrames = 0;
 // DER with the local speakers given their reference voice (the clustering made perfect): what the
 // segmentation and the reconstruction alone cost.
 const oracle = { missed: 0, falseAlarm: 0, confusion: 0, scored: 0 };
@@ -86,6 +89,8 @@ for (const file of readManifest(values.dataset).files) {
     const best = votes.indexOf(Math.max(...votes));
     voiceOf.push(n > 0 ? best : -1);
     if (n > 0) purities.push(votes[best]! / n);
+    cleanFrames += n;
+    minorityFrames += n - (votes[best] ?? 0);
   }
   {
     const L = segmentation!.speakers;
@@ -138,7 +143,7 @@ for (const file of readManifest(values.dataset).files) {
     console.log(`${file.name}\tvoices ${names.length}\titems ${emb.length}\tsame ${median(fileSame).toFixed(3)}\tdiff ${median(fileDiff).toFixed(3)}\tone-window ${median(fileWindow).toFixed(3)} (${fileWindow.length})\tq10 diff ${quantile(fileDiff, 0.1).toFixed(3)}\tq90 same ${quantile(fileSame, 0.9).toFixed(3)}\tnearest ${median(nearest).toFixed(3)}`);
 }
 purities.sort((a, b) => a - b);
-console.log(`local speakers ${locals}, embedded ${embedded}; purity median ${median(purities).toFixed(3)}, share under 0.9: ${(purities.filter((p) => p < 0.9).length / purities.length).toFixed(3)}`);
+console.log(`local speakers ${locals}, embedded ${embedded}; purity median ${median(purities).toFixed(3)}, share under 0.9: ${(purities.filter((p) => p < 0.9).length / purities.length).toFixed(3)}; clean frames not the majority voice's: ${((100 * minorityFrames) / Math.max(1, cleanFrames)).toFixed(1)} %`);
 console.log(`cosine distance same voice median ${median(same).toFixed(3)} (${same.length} pairs), different ${median(diff).toFixed(3)} (${diff.length}); EER ${(100 * equalErrorRate(same.map((d) => -d), diff.map((d) => -d))).toFixed(1)} %`);
 const pct = (x: number): string => ((100 * x) / oracle.scored).toFixed(1);
 console.log(`DER at collar 0.25 s with the clustering made perfect (local speakers given their reference voice): ${pct(oracle.missed + oracle.falseAlarm + oracle.confusion)} % (missed ${pct(oracle.missed)}, false alarm ${pct(oracle.falseAlarm)}, confusion ${pct(oracle.confusion)}; a file without an embedded local speaker scores as all missed)`);
