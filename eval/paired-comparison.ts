@@ -1,7 +1,7 @@
 // File-by-file comparison of two evaluations of the same files: how many files a change helps and
 // hurts (DER moved by more than `margin` points), and how the exact counts and the mean of the
 // files' DER move. Means over a few dozen files move by a point or two on noise alone
-// (docs/analysis-speech.md, "Speaker-disjoint folds").
+// (docs/speech-validation.md, "Speaker-disjoint folds").
 
 /** The per-file figures `eval/run.ts --json` writes. */
 export interface FileFigures {

@@ -1,6 +1,6 @@
 // The summary of an evaluation run at several UBM seed phases (eval/run.ts --seeds N): one row
 // per seed, then the mean and the range of each figure, because a single seed's figures are one
-// draw of a result that depends on it (docs/analysis-speech.md).
+// draw of a result that depends on it (docs/speech-validation.md, "Dev set (smoke test)").
 /** The figures of one evaluation run over a set (eval/run.ts); fractions, except where named. */
 export interface SetSummary {
   files: number;

@@ -24,7 +24,7 @@ set of their crops measures the network on voices it never heard (within-window 
 overlap and speaker-change detection): OUT.record.json holds those figures with the run's
 settings, data and timings. It checkpoints every 500 steps (OUT.ckpt) and resumes from there.
 Writes OUT.onnx (log-probabilities [batch, frames, 7] from fbank [batch, frames, 40]) and
-OUT.json, its description for the engine (docs/analysis-speech.md, "Speaker segmentation").
+OUT.json, its description for the engine (docs/analysis-speech.md, "Diarization").
 Needs Debian's python3-torch and python3-numpy; CPU only.
 """
 import argparse

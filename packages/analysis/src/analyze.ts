@@ -238,7 +238,7 @@ function analyzeFeatures(front: FrontEndOutput, durationSec: number, started: nu
   const metrics = computeSpeakerMetrics({ durationSec, segments, turns, acoustic, transcript, labels, overlapMeasured: overlapsTimed });
   // The cepstral voiceprint: on the speaker-disjoint folds it links voices better than the mean LDA
   // embedding of the same speakers (identity F1 0.48 against 0.17 at one threshold; issue 38 §4,
-  // docs/analysis-speech.md), so the embedding voiceprint is measured (eval --voiceprint lda), not shipped.
+  // docs/speech-validation.md), so the embedding voiceprint is measured (eval --voiceprint lda), not shipped.
   const extractor = options.voiceprint ?? new CepstralVoiceprint();
   // A voiceprint is of one voice: frames where the segmentation hears two are left out.
   if (segmented) voiceTrack = voiceTrack.map((x, i) => (segmented.overlapSpeaker[i]! >= 0 ? -1 : x));

@@ -9,7 +9,7 @@ const voices = (n: number): string => `${n} ${n === 1 ? 'voice' : 'voices'}`;
 
 /**
  * A count found from the voices alone is uncertain, and the analysis says so. On the
- * speaker-disjoint folds of real voices (eval/count-certainty.ts, docs/analysis-speech.md,
+ * speaker-disjoint folds of real voices (eval/count-certainty.ts, docs/speech-validation.md,
  * "Issue 38") the count found without a hint was exact on 36 % of the files (15 of 42; AMI: 5 of
  * 15). The clustering's margin (method.countEvidence) flagged 16 of the 27 wrong counts on
  * held-out folds but also 5 of the 15 right ones: too weak to tell a sure count from an unsure

@@ -5,7 +5,7 @@
 
 /**
  * Seconds of speech below which a speaker's voice is not judged (no entity of its own, no
- * matching, `enough: false`). Measured on the real-voice folds (issue 31, docs/analysis-speech.md,
+ * matching, `enough: false`). Measured on the real-voice folds (issue 31, docs/speech-validation.md,
  * "Speaker-count hints, enough speech"): the shipped window embedding tells an unheard voice from
  * another at an equal error rate of 12.4 % from 1 s, 9.2 % from 1.5 s (worst fold 10.2 %), 5.5 %
  * from 3 s (worst 6.1 %) and 4.0 % from 5 s; 3 s is the shortest length under 10 % in every fold.

@@ -11,7 +11,7 @@ import { VOICEPRINT_CENTER, VOICEPRINT_SCALE } from './voiceprint-calibration.ts
  * conservative, since a wrong merge costs a user more than a missed link). It is the lowest
  * threshold of the sweep over the speaker-disjoint folds (eval/run.ts identity_sweep, 0.30-0.98 in
  * steps of 0.02, each fold analysed with its own LDA) at which pairwise precision is at least 0.95
- * on every fold: 13 links made, none wrong, 8 % of the true links (docs/analysis-speech.md,
+ * on every fold: 13 links made, none wrong, 8 % of the true links (docs/speech-validation.md,
  * "Issue 38"). The dev set's F1-best threshold (DEV_SET_F1_THRESHOLD, 0.71) had precision
  * 0.34-0.54 on the folds and linked 44 wrong pairs across the AMI excerpts; at 0.98 AMI has none.
  */

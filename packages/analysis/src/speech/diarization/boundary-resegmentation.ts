@@ -8,7 +8,8 @@
 // here on each speaker's clean frames (those where one speaker speaks). Only frames within
 // `reachFrames` of a change (of speaker, or of speech to non-speech) may move: the models decide
 // the edges, never whole stretches. Everywhere at once, the same models moved whole turns to the
-// wrong voice on one file in two (measured: docs/analysis-speech.md, "Boundary resegmentation").
+// wrong voice on one file in two (measured: docs/speech-validation.md, "Issue 38: boundary
+// resegmentation").
 // The count does not change: a speaker the models lose keeps its frames.
 import type { FrameFeatures } from '../features.ts';
 import type { FrameRegion } from '../vad.ts';
