@@ -7,6 +7,7 @@
 // Run alone: node_modules/.bin/node bench/cue-text.ts   (BENCH_QUICK=1: 5,000 units, 1,000 names)
 import { parseTranscript } from '../packages/analysis/src/language/transcripts.ts';
 import { analyzeTranscript } from '../packages/analysis/src/transcript-analysis.ts';
+import { cpuSec } from './cpu-time.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 /** Units of hostile text in a cue, and names at once (the cue cap is 20,000 = 4 × 5,000). */
@@ -15,19 +16,6 @@ const NAMES = QUICK ? 1000 : 5000;
 
 /** A WebVTT of one cue of `text` and one ordinary cue after it. */
 const oneCue = (text: string) => `WEBVTT\n\n00:00.000 --> 00:01.000\n${text}\n\n00:01.000 --> 00:02.000\n<v Ann>after\n`;
-
-/** Median CPU seconds of three runs of `fn`, after one to warm up. */
-function cpuSec(fn: () => unknown): number {
-  fn();
-  const runs: number[] = [];
-  for (let r = 0; r < 3; r++) {
-    const start = process.cpuUsage();
-    fn();
-    const used = process.cpuUsage(start);
-    runs.push((used.user + used.system) / 1e6);
-  }
-  return runs.sort((a, b) => a - b)[1] as number;
-}
 
 export async function benchCueText(): Promise<Record<string, number | string>> {
   const rows: Record<string, number | string> = {};

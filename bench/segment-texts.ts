@@ -8,6 +8,7 @@
 // Run alone: node_modules/.bin/node bench/segment-texts.ts   (BENCH_QUICK=1: N = 1,000)
 import { segmentTexts } from '../packages/server/src/files/diarization-export.ts';
 import type { Transcript } from '../packages/analysis/src/types.ts';
+import { cpuSec } from './cpu-time.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const N = QUICK ? 1000 : 5000;
@@ -20,19 +21,6 @@ function input(n: number, long: boolean): { segments: { speaker: number; start: 
   if (long) segments.push({ speaker: 0, start: 0, end: DURATION });
   const cues = Array.from({ length: n }, (_, k) => ({ speaker: k % 2 ? 'Bob' : 'Alice', start: k * step, end: k * step + step * 0.9, text: `words of cue ${k}` }));
   return { segments, transcript: { format: 'webvtt', cues } };
-}
-
-/** Median CPU seconds of three runs of `fn`, after one to warm up. */
-function cpuSec(fn: () => unknown): number {
-  fn();
-  const runs: number[] = [];
-  for (let r = 0; r < 3; r++) {
-    const start = process.cpuUsage();
-    fn();
-    const used = process.cpuUsage(start);
-    runs.push((used.user + used.system) / 1e6);
-  }
-  return runs.sort((a, b) => a - b)[1] as number;
 }
 
 export async function benchSegmentTexts(): Promise<Record<string, number | string>> {

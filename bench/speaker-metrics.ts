@@ -10,6 +10,7 @@
 import { analyzeTranscript } from '../packages/analysis/src/transcript-analysis.ts';
 import { computeSpeakerMetrics } from '../packages/analysis/src/behavior/speaker-metrics.ts';
 import type { Transcript } from '../packages/analysis/src/types.ts';
+import { cpuSec } from './cpu-time.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const N = QUICK ? 1000 : 5000;
@@ -37,19 +38,6 @@ export function benchTranscript(n: number): Transcript {
 export function oneNameCuesTranscript(n: number): Transcript {
   const cues = Array.from({ length: n }, (_, k) => ({ speaker: `Speaker ${k + 1}`, start: k, end: k + 1.3, text: 'a few words here' }));
   return { format: 'webvtt', cues };
-}
-
-/** Median CPU seconds of three runs of `fn`, after one to warm up. */
-function cpuSec(fn: () => unknown): number {
-  fn();
-  const runs: number[] = [];
-  for (let r = 0; r < 3; r++) {
-    const start = process.cpuUsage();
-    fn();
-    const used = process.cpuUsage(start);
-    runs.push((used.user + used.system) / 1e6);
-  }
-  return runs.sort((a, b) => a - b)[1] as number;
 }
 
 /** The metrics of the cues' track: with the transcript's text (language measures, unnamed cues placed by time), or the timing alone. */
