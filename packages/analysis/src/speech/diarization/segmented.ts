@@ -77,7 +77,8 @@ export function diarizeSegmented(
   clustered.forEach((ls, x) => (speakerOf[ls.window * L + ls.local] = clustering.labels[x]!));
   assignLocalSpeakers(seg, windows, speech, locals, speakerOf, clustering.centroids, embedder);
   const { first, second } = reconstruct(seg, windows, speakerOf, clustering.k, f.frames, regions, speech, s.overlap);
-  keepEverySpeaker(first, second, clustering.k, clustered, clustering.labels);
+  // Every speaker the user's minimum asked for is one that must keep its voice's own speech.
+  keepEverySpeaker(first, second, clustering.k, clustered, clustering.labels, clustering.k >= 2 && bounds.min >= clustering.k);
   resegmentBoundaries(f, regions, speech, first, second, clustering.k, Math.round(s.boundaries.reachSec * 100), s.guided, { model, cep });
   const order = renumberByFirstSpeech(first, Math.max(1, Math.round(s.numbering.firstSpeechMinSec * 100)));
   for (let i = 0; i < second.length; i++) {
@@ -105,17 +106,26 @@ export function evenlySpread<T>(items: T[], max: number): T[] {
 /**
  * A speaker the clustering found keeps at least its own clean speech: where the windows' scores
  * gave all its frames to others (a speaker the user's minimum asked for, heard beside louder
- * ones), the clean frames of its clustered local speakers are given back to it.
+ * ones), the clean frames of its clustered local speakers are given back to it. With `asked`
+ * (every speaker was asked for), also a speaker left fewer frames than that clean speech: else
+ * the gap restoring after the diarization absorbs its fragments and the hint comes back short.
  */
-function keepEverySpeaker(first: Int16Array, second: Int16Array, k: number, clustered: { clean: Int32Array }[], labels: Int32Array): void {
-  const has = new Uint8Array(k);
+function keepEverySpeaker(first: Int16Array, second: Int16Array, k: number, clustered: { clean: Int32Array }[], labels: Int32Array, asked = false): void {
+  const has = new Int32Array(k);
   for (let i = 0; i < first.length; i++) {
-    if (first[i]! >= 0) has[first[i]!] = 1;
-    if (second[i]! >= 0) has[second[i]!] = 1;
+    if (first[i]! >= 0) has[first[i]!]!++;
+    if (second[i]! >= 0) has[second[i]!]!++;
   }
+  const clean = new Int32Array(k);
   clustered.forEach((ls, x) => {
     const c = labels[x]!;
-    if (c < 0 || has[c]) return;
+    if (c >= 0) clean[c] = clean[c]! + ls.clean.length;
+  });
+  const short = (c: number): boolean => has[c] === 0 || (asked && has[c]! < clean[c]!);
+  const restore = Uint8Array.from({ length: k }, (_, c) => (short(c) ? 1 : 0));
+  clustered.forEach((ls, x) => {
+    const c = labels[x]!;
+    if (c < 0 || !restore[c]) return;
     for (const i of ls.clean) {
       if (second[i] === c) second[i] = -1;
       first[i] = c;
