@@ -4,7 +4,8 @@
 // visible on screen and whose overflowing side is shaded; a region that does not overflow shows
 // no cue; the arrow keys scroll it, and at its far end the cue turns ("← scroll"). The speaker
 // timeline fits every width, a phone's of 375 px too, drawn one unit a pixel (it kept 640 px and
-// scrolled sideways). Before issue 40, the timeline and the tables were cut off at a phone's
+// scrolled sideways), and so is the talk-share chart, its text at least 12 px (it was scaled down
+// to about 9 px at 375 px). Before issue 40, the timeline and the tables were cut off at a phone's
 // right edge with nothing to say that they scroll. A full-page screenshot of each page at each
 // width goes to $SCREENSHOT_DIR (else a fresh temporary folder); the test prints the paths.
 import assert from 'node:assert/strict';
@@ -115,12 +116,37 @@ async function assertTimelineFits(at: string): Promise<void> {
   assert.ok(t.ticks >= 2 && t.ticksInside, `${at}: ${t.ticks} tick labels, all inside: ${t.ticksInside}`);
 }
 
+/**
+ * The talk-share chart as drawn at this width: its text at least 12 px on screen (it was drawn at
+ * a fixed width and scaled to its box, about 9 px at 375 px), and nothing of it past its box, its
+ * parent's or the viewport's right edge.
+ */
+async function assertShareChartLegible(at: string): Promise<void> {
+  const c = await page.evaluate(() => {
+    const svg = document.querySelector('main svg.bars[aria-label^="Talk share"]') as SVGSVGElement | null;
+    if (!svg) return null;
+    const box = svg.getBoundingClientRect();
+    const texts = Array.from(svg.querySelectorAll('text'));
+    const parts = Array.from(svg.querySelectorAll('text, rect')).map((e) => e.getBoundingClientRect());
+    return {
+      sizes: texts.map((t) => Number.parseFloat(getComputedStyle(t).fontSize) * (t.getScreenCTM()?.a ?? 0)),
+      words: texts.map((t) => Array.from(t.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join('')),
+      inside: parts.every((r) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5),
+      width: box.width, room: svg.parentElement?.clientWidth ?? 0, right: box.right, innerWidth: window.innerWidth,
+    };
+  });
+  assert.ok(c, `${at}: no talk-share chart`);
+  assert.ok(c.sizes.length >= 4 && c.sizes.every((px) => px >= 11.99), `${at}: the talk-share chart's text is drawn at ${c.sizes.map((px) => px.toFixed(1)).join(', ')} px (${JSON.stringify(c.words)}), under 12`);
+  assert.ok(c.inside, `${at}: part of the talk-share chart is past its edges (${JSON.stringify(c.words)})`);
+  assert.ok(c.width <= c.room + 0.5 && c.right <= c.innerWidth, `${at}: the talk-share chart is ${c.width.toFixed(0)} px wide in ${c.room} px (right edge ${c.right.toFixed(0)} of ${c.innerWidth})`);
+}
+
 async function settle(): Promise<void> {
   // Two frames: the regions measure themselves after layout (ResizeObserver), then draw the cue.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
-test('at 375, 390, 768 and 1280 px nothing is cut off: wide tables scroll in place with a visible cue, the timeline fits', { skip, timeout: 180_000 }, async () => {
+test('at 375, 390, 768 and 1280 px nothing is cut off: wide tables scroll in place with a visible cue, the timeline and the talk-share chart fit', { skip, timeout: 180_000 }, async () => {
   const id = await uploadTranscript(service.url, service.apiKey, VTT, 'a-team-retrospective-with-a-long-name.vtt');
   await signIn(page, service.url, service.apiKey);
   await page.goto(`${service.url}/#/recordings/${id}`);
@@ -153,7 +179,10 @@ test('at 375, 390, 768 and 1280 px nothing is cut off: wide tables scroll in pla
         assert.ok(w.shaded, `${says}: the right edge is shaded`);
       }
       for (const r of m.regions) assert.equal(r.cue, r.overflows, `${at}: ${r.label}: a cue ${r.cue ? 'shown' : 'missing'} where the content ${r.overflows ? 'overflows' : 'fits'}`);
-      if (p.name === 'recording') await assertTimelineFits(at);
+      if (p.name === 'recording') {
+        await assertTimelineFits(at);
+        await assertShareChartLegible(at);
+      }
       if (width === 390 && p.name === 'recording') {
         // The speakers table is what a phone cuts off; the timeline fits.
         assert.ok(m.wide.some((w) => w.what.startsWith('table')) && !m.wide.some((w) => w.what === 'the timeline'), `${at}: ${JSON.stringify(m.wide.map((w) => w.what))}`);

@@ -105,20 +105,3 @@ function envPath(env: number[], W: number): string {
   const down = env.map((v, i) => `${((i / n) * W).toFixed(1)},${(mid + v * mid).toFixed(1)}`).reverse();
   return `M${up.join('L')}L${down.join('L')}Z`;
 }
-
-/** A horizontal bar chart of shares (0–1), one bar per row. */
-export function ShareBars({ rows }: { rows: { label: string; share: number; colour: string }[] }): JSX.Element {
-  const label = (t: string): string => (t.length > MAX_NAME ? `${t.slice(0, MAX_NAME - 1)}…` : t);
-  const left = Math.max(120, Math.min(MAX_NAME * 7 + 10, 10 + 7 * Math.max(0, ...rows.map((r) => label(r.label).length))));
-  return (
-    <svg class="bars" viewBox={`0 0 ${left + 290} ${rows.length * 24 + 4}`} role="img" aria-label={`Talk share: ${rows.map((r) => `${r.label} ${Math.round(r.share * 100)}%`).join(', ')}`}>
-      {rows.map((r, i) => (
-        <g key={r.label}>
-          <rect x={left} y={i * 24 + 4} width={Math.max(1, r.share * 230)} height={16} fill={r.colour} />
-          <text x={left - 6} y={i * 24 + 16} text-anchor="end" class="axis">{label(r.label)}<title>{r.label}</title></text>
-          <text x={left + 6 + r.share * 230} y={i * 24 + 16} class="axis">{Math.round(r.share * 100)}%</text>
-        </g>
-      ))}
-    </svg>
-  );
-}

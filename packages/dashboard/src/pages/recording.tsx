@@ -10,7 +10,8 @@ import type { Diarization, Media, MediaMetrics, SpeakerHints } from '@rapport/cl
 import type { Session } from '../api.ts';
 import { HintsFields, cleanHints, hintsText } from '../hints.tsx';
 import { Downloads, recordingDownloads } from '../downloads.tsx';
-import { Timeline, ShareBars } from '../figures/timeline.tsx';
+import { Timeline } from '../figures/timeline.tsx';
+import { ShareBars } from '../figures/bars.tsx';
 import type { Segment } from '../figures/speaker-stats.ts';
 import { MeasureCell, MeasureHeader, SPEAKER_TABLE } from '../figures/measures.tsx';
 import { AnalysisStages, useMediaAnalysis } from '../media/live.tsx';
