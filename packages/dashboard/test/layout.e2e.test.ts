@@ -5,7 +5,9 @@
 // no cue; the arrow keys scroll it, and at its far end the cue turns ("← scroll"). The speaker
 // timeline fits every width, a phone's of 375 px too, drawn one unit a pixel (it kept 640 px and
 // scrolled sideways), and so is the talk-share chart, its text at least 12 px (it was scaled down
-// to about 9 px at 375 px). Before issue 40, the timeline and the tables were cut off at a phone's
+// to about 9 px at 375 px). On an hour-long recording at 375 px, a second-long segment, drawn a
+// sliver wide, has a hit area of at least 24 px (WCAG 2.2's minimum target size) that the pointer
+// lands on beside it. Before issue 40, the timeline and the tables were cut off at a phone's
 // right edge with nothing to say that they scroll. A full-page screenshot of each page at each
 // width goes to $SCREENSHOT_DIR (else a fresh temporary folder); the test prints the paths.
 import assert from 'node:assert/strict';
@@ -17,6 +19,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startService } from '@rapport/server';
 import { buildDashboard } from '../src/build.ts';
 import { CHROMIUM, LAPTOP, assertAccessible, launch, signIn, uploadTranscript } from './browser.ts';
+import { MIN_HIT } from '../src/figures/hit-areas.ts';
 import { TWO_NAMES_VTT as VTT } from '../../server/src/files/files.fixtures.testkit.ts';
 
 const skip = existsSync(CHROMIUM) ? false : `no ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)`;
@@ -201,5 +204,94 @@ test('at 375, 390, 768 and 1280 px nothing is cut off: wide tables scroll in pla
       if (width === 1280 && p.name === 'recording') await assertAccessible(page, 'recording with scroll regions (laptop)');
     }
   }
+  assert.deepEqual(pageErrors, []);
+});
+
+/** Minutes and seconds as a WebVTT time. */
+function vttTime(sec: number): string {
+  const m = Math.floor(sec / 60);
+  return `00:${String(m).padStart(2, '0')}:${(sec - m * 60).toFixed(3).padStart(6, '0')}`;
+}
+
+const LONG_NAME = 'Bartholomew Featherstonehaugh-Montgomery';
+/**
+ * An hour: turns of minutes, a second-long one of Bartholomew's at 30:00 eleven minutes from any
+ * other of his (room for a whole hit area), and three of two seconds, 5 s apart, at 45:00.
+ */
+const HOUR: [string, number, number][] = [
+  ['Ana', 0, 240], [LONG_NAME, 300, 540], ['Ana', 600, 840], [LONG_NAME, 900, 1140], ['Ana', 1200, 1700], [LONG_NAME, 1800, 1801],
+  ['Ana', 1860, 2400], [LONG_NAME, 2460, 2640], [LONG_NAME, 2700, 2702], [LONG_NAME, 2705, 2707], [LONG_NAME, 2710, 2712],
+  ['Ana', 2760, 3300], [LONG_NAME, 3300, 3600],
+];
+const HOUR_VTT = `WEBVTT\n\n${HOUR.map(([who, from, to]) => `${vttTime(from)} --> ${vttTime(to)}\n<v ${who}>Words of ${who.split(' ')[0]} from ${from} s.\n`).join('\n')}`;
+
+test(`at 375 px a second-long segment of an hour's recording has a hit area of at least ${MIN_HIT} px, without being drawn wider`, { skip, timeout: 60_000 }, async () => {
+  const id = await uploadTranscript(service.url, service.apiKey, HOUR_VTT, 'an-hour.vtt');
+  await page.setViewportSize({ width: 375, height: 844 });
+  await page.goto(`${service.url}/#/recordings/${id}`);
+  await page.locator('.timeline svg rect.seg').first().waitFor();
+  await settle();
+  await page.screenshot({ path: join(shots, 'dashboard-recording-hour-375.png'), fullPage: true });
+  const at = 'an hour at 375 px';
+  await assertTimelineFits(at);
+  await assertShareChartLegible(at);
+  const g = await page.evaluate(() => {
+    const svg = document.querySelector('main .timeline svg') as SVGSVGElement;
+    const box = svg.getBoundingClientRect();
+    const find = (cls: string, start: number) => svg.querySelector(`rect.${cls}[data-start="${start}"]`) as SVGRectElement;
+    const seg = find('seg', 1800);
+    const hit = find('seg-hit', 1800);
+    const s = seg.getBoundingClientRect();
+    const h = hit.getBoundingClientRect();
+    const cx = s.left + s.width / 2;
+    const cy = s.top + s.height / 2;
+    /** What the pointer lands on: its speaker and start, from whichever of the two rects. */
+    const under = (dx: number) => {
+      const e = document.elementFromPoint(cx + dx, cy);
+      return e instanceof SVGRectElement ? `${e.classList[0]} ${e.dataset.speaker} ${e.dataset.start}` : e?.tagName ?? null;
+    };
+    // Every row's hit areas: none overlaps another more than their bars do, each covers its bar, all inside the drawing.
+    const rows = new Map<string, { seg: DOMRect; hit: DOMRect }[]>();
+    for (const r of Array.from(svg.querySelectorAll('rect.seg'))) {
+      const el = r as SVGRectElement;
+      const sp = el.dataset.speaker ?? '';
+      const hr = svg.querySelector(`rect.seg-hit[data-speaker="${sp}"][data-start="${el.dataset.start}"]`);
+      if (!hr) return { missing: el.dataset.start };
+      rows.set(sp, [...(rows.get(sp) ?? []), { seg: el.getBoundingClientRect(), hit: hr.getBoundingClientRect() }]);
+    }
+    const overlap = (a: DOMRect, b: DOMRect) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left));
+    const bad: string[] = [];
+    for (const [sp, list] of rows) {
+      list.forEach((a, i) => {
+        if (a.hit.left > a.seg.left + 0.01 || a.hit.right < a.seg.right - 0.01) bad.push(`${sp}#${i} does not cover its bar`);
+        if (a.hit.left < box.left - 0.5 || a.hit.right > box.right + 0.5) bad.push(`${sp}#${i} is outside the drawing`);
+        list.forEach((b, j) => {
+          if (j > i && overlap(a.hit, b.hit) > overlap(a.seg, b.seg) + 0.01) bad.push(`${sp}#${i} and #${j} overlap`);
+        });
+      });
+    }
+    return {
+      missing: null, bad, spanPx: find('seg', 300).getBoundingClientRect().width / 240, drawn: s.width, hitWidth: h.width, hitHeight: h.height,
+      centre: under(0), left: under(-10), right: under(10), speaker: seg.dataset.speaker,
+      role: seg.getAttribute('role'), segTitle: seg.querySelector('title')?.textContent, hitTitle: hit.querySelector('title')?.textContent,
+      hitHidden: hit.getAttribute('aria-hidden'), hitFocusable: hit.hasAttribute('tabindex'), label: seg.getAttribute('aria-label'),
+    };
+  });
+  assert.equal(g.missing, null, `${at}: no hit area for the segment at ${g.missing} s`);
+  assert.deepEqual(g.bad, [], `${at}: hit areas`);
+  // Drawn no wider than its second (a 1.5 px sliver at least), reached on a hit area of MIN_HIT by a row.
+  assert.ok(g.drawn! <= Math.max(1.5, g.spanPx) + 0.01, `${at}: the 1 s segment is drawn ${g.drawn} px wide (its second is ${g.spanPx!.toFixed(2)} px)`);
+  assert.ok(g.hitWidth! >= MIN_HIT - 0.01 && g.hitHeight! >= MIN_HIT, `${at}: its hit area is ${g.hitWidth!.toFixed(1)} by ${g.hitHeight!.toFixed(1)} px`);
+  // The pointer lands on it there: the bar under its middle, its hit area 10 px either side.
+  assert.equal(g.centre, `seg ${g.speaker} 1800`, `${at}: under the bar's middle`);
+  assert.equal(g.left, `seg-hit ${g.speaker} 1800`, `${at}: 10 px left of the bar`);
+  assert.equal(g.right, `seg-hit ${g.speaker} 1800`, `${at}: 10 px right of the bar`);
+  // Its tooltip is the bar's; the keyboard and screen readers reach the bar as before, not the hit area.
+  assert.equal(g.role, 'img');
+  assert.ok(g.label && g.segTitle === g.label && g.hitTitle === g.label, `${at}: tooltips ${JSON.stringify([g.label, g.segTitle, g.hitTitle])}`);
+  assert.equal(g.hitHidden, 'true');
+  assert.equal(g.hitFocusable, false);
+  // (axe runs on the recording page of the test above, hit areas included: here the transcript's
+  // list, taller than its box with nothing focusable in it, would fail scrollable-region-focusable.)
   assert.deepEqual(pageErrors, []);
 });

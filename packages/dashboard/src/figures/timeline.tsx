@@ -3,9 +3,12 @@
 // transcript on the segments they were spoken in, and a playhead. Every bar is a button that
 // plays its stretch. It is drawn as wide as its box, one unit a pixel (text at 12 px, the names'
 // column at most 40 % of it, ticks far enough apart to read), so that it fits a phone's width
-// instead of scrolling sideways.
+// instead of scrolling sideways. A bar is drawn as long as its stretch (a sliver at least), but
+// the pointer reaches it on an invisible hit area at least 24 px wide and a row high (hit-areas.ts),
+// so that a short stretch of a long recording can still be tapped and its tooltip hovered.
 import type { JSX } from 'preact';
 import { fmtSec, speakerColour, useBoxWidth } from '../ui.tsx';
+import { hitSpans } from './hit-areas.ts';
 import type { Segment } from './speaker-stats.ts';
 
 /** The width drawn before the box is measured (the SVG scales to its box meanwhile). */
@@ -61,31 +64,46 @@ export function Timeline({ segments, durationSec, names, env, onPlay, playing, t
             <text x={-8} y={ENV_H / 2} text-anchor="end" class="axis">loudness</text>
           </g>
         ) : null}
-        {speakers.map((sp, row) => (
-          <g key={sp}>
-            <text x={-8} y={top + row * ROW + 17} text-anchor="end" class="axis name">{shown(sp)}<title>{names(sp)}</title></text>
-            {segments.map((s, k) => ({ s, words: texts?.[k] ?? null })).filter(({ s }) => s.speaker === sp).map(({ s, words }) => {
-              const label = `${names(sp)}, ${fmtSec(s.start)} to ${fmtSec(s.end)}${words ? `: “${words.length > 120 ? `${words.slice(0, 119)}…` : words}”` : ''}${onPlay ? ', play' : ''}`;
-              const active = playing === s;
-              const props = onPlay ? {
-                role: 'button' as const, tabIndex: 0, 'aria-label': label, 'aria-pressed': active,
-                onClick: () => onPlay(s),
-                onKeyDown: (e: KeyboardEvent) => {
-                  if (e.key === 'Enter' || e.key === ' ') {
-                    e.preventDefault();
-                    onPlay(s);
-                  }
-                },
-              } : { role: 'img' as const, 'aria-label': label };
-              return (
-                <rect key={`${s.start}`} class={`seg${active ? ' active' : ''}${words ? ' worded' : ''}`} data-speaker={sp} data-start={s.start} data-end={s.end} x={x(s.start)} y={top + row * ROW + 3}
-                  width={Math.max(1.5, x(s.end) - x(s.start))} height={ROW - 6} fill={speakerColour(sp)} {...props}>
-                  <title>{label}</title>
-                </rect>
-              );
-            })}
-          </g>
-        ))}
+        {speakers.map((sp, row) => {
+          const mine = segments.map((s, k) => ({ s, words: texts?.[k] ?? null })).filter(({ s }) => s.speaker === sp);
+          // Drawn as long as its stretch, a sliver at least; reached on a hit area at least 24 px wide.
+          const drawn = mine.map(({ s }) => ({ from: x(s.start), to: x(s.start) + Math.max(1.5, x(s.end) - x(s.start)) }));
+          const hits = hitSpans(drawn, { from: 0, to: W + 10 });
+          return (
+            <g key={sp}>
+              <text x={-8} y={top + row * ROW + 17} text-anchor="end" class="axis name">{shown(sp)}<title>{names(sp)}</title></text>
+              {mine.map(({ s, words }, k) => {
+                const label = `${names(sp)}, ${fmtSec(s.start)} to ${fmtSec(s.end)}${words ? `: “${words.length > 120 ? `${words.slice(0, 119)}…` : words}”` : ''}${onPlay ? ', play' : ''}`;
+                const active = playing === s;
+                const props = onPlay ? {
+                  role: 'button' as const, tabIndex: 0, 'aria-label': label, 'aria-pressed': active,
+                  onClick: () => onPlay(s),
+                  onKeyDown: (e: KeyboardEvent) => {
+                    if (e.key === 'Enter' || e.key === ' ') {
+                      e.preventDefault();
+                      onPlay(s);
+                    }
+                  },
+                } : { role: 'img' as const, 'aria-label': label };
+                const d = drawn[k]!;
+                const hit = hits[k]!;
+                return (
+                  <g key={`${s.start}`}>
+                    {/* For the pointer only (the bar itself is what the keyboard and screen readers reach), under the bar. */}
+                    <rect class={`seg-hit${onPlay ? ' playable' : ''}`} aria-hidden="true" data-speaker={sp} data-start={s.start} data-end={s.end}
+                      x={hit.from} y={top + row * ROW} width={hit.to - hit.from} height={ROW} fill="transparent" {...(onPlay ? { onClick: () => onPlay(s) } : {})}>
+                      <title>{label}</title>
+                    </rect>
+                    <rect class={`seg${active ? ' active' : ''}${words ? ' worded' : ''}`} data-speaker={sp} data-start={s.start} data-end={s.end} x={d.from} y={top + row * ROW + 3}
+                      width={d.to - d.from} height={ROW - 6} fill={speakerColour(sp)} {...props}>
+                      <title>{label}</title>
+                    </rect>
+                  </g>
+                );
+              })}
+            </g>
+          );
+        })}
         {at !== null && at !== undefined && at > 0 ? <path class="playhead" aria-hidden="true" d={`M${x(Math.min(at, dur)).toFixed(1)} 0V${h - 16}`} /> : null}
         <g aria-hidden="true">
           {/* Each label whole inside the drawing (about 18 units either side of its tick). */}
