@@ -4,8 +4,8 @@
 // visible on screen and whose overflowing side is shaded; a region that does not overflow shows
 // no cue; the arrow keys scroll it, and at its far end the cue turns ("← scroll"). The speaker
 // timeline fits every width, a phone's of 375 px too, drawn one unit a pixel (it kept 640 px and
-// scrolled sideways), and so is the talk-share chart, its text at least 12 px (it was scaled down
-// to about 9 px at 375 px). On an hour-long recording at 375 px, a second-long segment, drawn a
+// scrolled sideways), and so are the bar charts of talk share, pace and pitch, their text at least
+// 12 px (they were scaled down to about 9 px at 375 px). On an hour-long recording at 375 px, a second-long segment, drawn a
 // sliver wide, has a hit area of at least 24 px (WCAG 2.2's minimum target size) that the pointer
 // lands on beside it. Before issue 40, the timeline and the tables were cut off at a phone's
 // right edge with nothing to say that they scroll. A full-page screenshot of each page at each
@@ -120,28 +120,30 @@ async function assertTimelineFits(at: string): Promise<void> {
 }
 
 /**
- * The talk-share chart as drawn at this width: its text at least 12 px on screen (it was drawn at
- * a fixed width and scaled to its box, about 9 px at 375 px), and nothing of it past its box, its
- * parent's or the viewport's right edge.
+ * The recording page's bar charts (talk share, pace, pitch) as drawn at this width: their text at
+ * least 12 px on screen (they were drawn at a fixed width and scaled to their box, about 9 px at
+ * 375 px), and nothing of them past their box, their parent's or the viewport's right edge.
  */
-async function assertShareChartLegible(at: string): Promise<void> {
-  const c = await page.evaluate(() => {
-    const svg = document.querySelector('main svg.bars[aria-label^="Talk share"]') as SVGSVGElement | null;
-    if (!svg) return null;
+async function assertChartsLegible(at: string): Promise<void> {
+  const charts = await page.evaluate(() => Array.from(document.querySelectorAll('main svg.bars')).map((svg) => {
     const box = svg.getBoundingClientRect();
     const texts = Array.from(svg.querySelectorAll('text'));
     const parts = Array.from(svg.querySelectorAll('text, rect')).map((e) => e.getBoundingClientRect());
     return {
+      name: (svg.getAttribute('aria-label') ?? '').split(':')[0] ?? '',
       sizes: texts.map((t) => Number.parseFloat(getComputedStyle(t).fontSize) * (t.getScreenCTM()?.a ?? 0)),
       words: texts.map((t) => Array.from(t.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join('')),
       inside: parts.every((r) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5),
       width: box.width, room: svg.parentElement?.clientWidth ?? 0, right: box.right, innerWidth: window.innerWidth,
     };
-  });
-  assert.ok(c, `${at}: no talk-share chart`);
-  assert.ok(c.sizes.length >= 4 && c.sizes.every((px) => px >= 11.99), `${at}: the talk-share chart's text is drawn at ${c.sizes.map((px) => px.toFixed(1)).join(', ')} px (${JSON.stringify(c.words)}), under 12`);
-  assert.ok(c.inside, `${at}: part of the talk-share chart is past its edges (${JSON.stringify(c.words)})`);
-  assert.ok(c.width <= c.room + 0.5 && c.right <= c.innerWidth, `${at}: the talk-share chart is ${c.width.toFixed(0)} px wide in ${c.room} px (right edge ${c.right.toFixed(0)} of ${c.innerWidth})`);
+  }));
+  assert.deepEqual(charts.map((c) => c.name), ['Talk share', 'Pace', 'Median pitch'], `${at}: the recording's charts`);
+  for (const c of charts) {
+    const says = `${at}: the ${c.name.toLowerCase()} chart`;
+    assert.ok(c.sizes.length >= 4 && c.sizes.every((px) => px >= 11.99), `${says}'s text is drawn at ${c.sizes.map((px) => px.toFixed(1)).join(', ')} px (${JSON.stringify(c.words)}), under 12`);
+    assert.ok(c.inside, `${says}: part of it is past its edges (${JSON.stringify(c.words)})`);
+    assert.ok(c.width <= c.room + 0.5 && c.right <= c.innerWidth, `${says} is ${c.width.toFixed(0)} px wide in ${c.room} px (right edge ${c.right.toFixed(0)} of ${c.innerWidth})`);
+  }
 }
 
 async function settle(): Promise<void> {
@@ -149,7 +151,7 @@ async function settle(): Promise<void> {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
-test('at 375, 390, 768 and 1280 px nothing is cut off: wide tables scroll in place with a visible cue, the timeline and the talk-share chart fit', { skip, timeout: 180_000 }, async () => {
+test('at 375, 390, 768 and 1280 px nothing is cut off: wide tables scroll in place with a visible cue, the timeline and the charts fit', { skip, timeout: 180_000 }, async () => {
   const id = await uploadTranscript(service.url, service.apiKey, VTT, 'a-team-retrospective-with-a-long-name.vtt');
   await signIn(page, service.url, service.apiKey);
   await page.goto(`${service.url}/#/recordings/${id}`);
@@ -184,7 +186,7 @@ test('at 375, 390, 768 and 1280 px nothing is cut off: wide tables scroll in pla
       for (const r of m.regions) assert.equal(r.cue, r.overflows, `${at}: ${r.label}: a cue ${r.cue ? 'shown' : 'missing'} where the content ${r.overflows ? 'overflows' : 'fits'}`);
       if (p.name === 'recording') {
         await assertTimelineFits(at);
-        await assertShareChartLegible(at);
+        await assertChartsLegible(at);
       }
       if (width === 390 && p.name === 'recording') {
         // The speakers table is what a phone cuts off; the timeline fits.
@@ -234,7 +236,7 @@ test(`at 375 px a second-long segment of an hour's recording has a hit area of a
   await page.screenshot({ path: join(shots, 'dashboard-recording-hour-375.png'), fullPage: true });
   const at = 'an hour at 375 px';
   await assertTimelineFits(at);
-  await assertShareChartLegible(at);
+  await assertChartsLegible(at);
   const g = await page.evaluate(() => {
     const svg = document.querySelector('main .timeline svg') as SVGSVGElement;
     const box = svg.getBoundingClientRect();

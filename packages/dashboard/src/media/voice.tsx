@@ -8,6 +8,7 @@ import type { MediaMetrics } from '@rapport/client';
 import { semitonesToHz } from '@rapport/analysis/render';
 import { ScrollRegion, speakerColour } from '../ui.tsx';
 import { MeasureCell, MeasureHeader, VOICE_TABLE } from '../figures/measures.tsx';
+import { BarChart } from '../figures/bars.tsx';
 
 /** Hertz of a pitch in semitones above 27.5 Hz (A0): the engine's conversion, not a second one. */
 export const hz = semitonesToHz;
@@ -21,23 +22,15 @@ export const UNITS = {
   loudness: 'decibels below the loudest level the recording can hold (0 dBFS); speech is usually about −35 to −15 dBFS, depending on the microphone',
 } as const;
 
+/** A chart of one figure per speaker, drawn one unit a pixel across its box (figures/bars.tsx): 12 px text on a phone too. */
 function Bars({ title, rows, unit }: { title: string; rows: { label: string; value: number | null; colour: string }[]; unit: string }): JSX.Element {
   const max = Math.max(1e-9, ...rows.map((r) => r.value ?? 0));
   const text = (v: number | null) => (v === null ? 'not measured' : `${v.toFixed(unit === ' Hz' ? 0 : 1)}${unit}`);
-  const short = (t: string): string => (t.length > 40 ? `${t.slice(0, 39)}…` : t);
-  const left = Math.max(120, Math.min(40 * 7 + 10, 10 + 7 * Math.max(0, ...rows.map((r) => short(r.label).length))));
   return (
     <figure class="voice-chart">
       <figcaption>{title}</figcaption>
-      <svg class="bars" viewBox={`0 0 ${left + 300} ${rows.length * 24 + 4}`} role="img" aria-label={`${title}: ${rows.map((r) => `${r.label} ${text(r.value)}`).join(', ')}`}>
-        {rows.map((r, i) => (
-          <g key={r.label}>
-            <text x={left - 6} y={i * 24 + 16} text-anchor="end" class="axis">{short(r.label)}<title>{r.label}</title></text>
-            {r.value !== null ? <rect x={left} y={i * 24 + 4} width={Math.max(1, (r.value / max) * 200)} height={16} fill={r.colour} /> : null}
-            <text x={left + 6 + (r.value !== null ? (r.value / max) * 200 : 0)} y={i * 24 + 16} class="axis">{text(r.value)}</text>
-          </g>
-        ))}
-      </svg>
+      <BarChart label={`${title}: ${rows.map((r) => `${r.label} ${text(r.value)}`).join(', ')}`}
+        rows={rows.map((r) => ({ label: r.label, fraction: r.value === null ? null : r.value / max, text: text(r.value), colour: r.colour }))} />
     </figure>
   );
 }
