@@ -19,7 +19,8 @@ export function Transcript({ cues, name, at, onPlay }: { cues: readonly Cue[]; n
   const lines = cues.filter((c) => c.text !== null);
   if (!lines.length) return <p>The transcript attached to this recording has no words on its speech.</p>;
   return (
-    <ol class="transcript" aria-label="Transcript, aligned to the timeline">
+    // Without audio its lines hold no button: the list itself takes the focus, so that a keyboard can scroll it.
+    <ol class="transcript" aria-label="Transcript, aligned to the timeline" tabIndex={onPlay ? undefined : 0}>
       {lines.map((c) => {
         const playing = at !== null && at >= c.start && at < c.end;
         const label = `${fmtSec(c.start)} ${name(c.speaker)}`;
