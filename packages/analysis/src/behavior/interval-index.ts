@@ -9,6 +9,24 @@ export interface SpeakerInterval {
   speaker: number;
 }
 
+/**
+ * One node of a tree that keeps, per node, the largest value below it (`best`), the speaker of a
+ * leaf holding it (`speaker`), and the largest value among leaves of other speakers than that one
+ * (`second`): from its two children. The second is what lets "of another speaker" prune a
+ * subtree. Speakers are compared with !==, as the callers compare them.
+ */
+export function combineBySpeaker(best: Float64Array, speaker: Float64Array, second: Float64Array, node: number): void {
+  const [l, r] = [2 * node, 2 * node + 1];
+  const left = (best[l] as number) >= (best[r] as number);
+  const top = left ? l : r;
+  const other = left ? r : l;
+  const s = speaker[top] as number;
+  best[node] = best[top] as number;
+  speaker[node] = s;
+  const fromOther = speaker[other] !== s ? (best[other] as number) : (second[other] as number);
+  second[node] = Math.max(second[top] as number, fromOther);
+}
+
 export class IntervalIndex {
   /** Positions, into the list given, of the intervals kept, by start; equal starts: the later listed first. */
   private readonly order: Int32Array;
@@ -47,18 +65,7 @@ export class IntervalIndex {
       this.end1[size + leaf] = iv.end;
       this.speaker1[size + leaf] = iv.speaker;
     });
-    for (let node = size - 1; node >= 1; node -= 1) {
-      const [l, r] = [2 * node, 2 * node + 1];
-      const left = (this.end1[l] as number) >= (this.end1[r] as number);
-      const top = left ? l : r;
-      const other = left ? r : l;
-      const s = this.speaker1[top] as number;
-      this.end1[node] = this.end1[top] as number;
-      this.speaker1[node] = s;
-      // Speakers compared with !==, as the callers compare them.
-      const fromOther = this.speaker1[other] !== s ? (this.end1[other] as number) : (this.end2[other] as number);
-      this.end2[node] = Math.max(this.end2[top] as number, fromOther);
-    }
+    for (let node = size - 1; node >= 1; node -= 1) combineBySpeaker(this.end1, this.speaker1, this.end2, node);
   }
 
   /** How many intervals start before `t`: they are the first that many of `order`. */

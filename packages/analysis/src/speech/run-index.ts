@@ -5,6 +5,8 @@
 // moment, which was quadratic where thousands of names speak at once (a transcript may give
 // each of its 20,000 cues its own name, all at the same time).
 
+import { combineBySpeaker } from '../behavior/interval-index.ts';
+
 export interface SpeakerRun {
   start: number;
   end: number;
@@ -53,20 +55,8 @@ export class RunIndex {
       let node = this.size + (this.leafOf[this.admitted] as number);
       this.weight1[node] = run.weight;
       this.speaker1[node] = run.speaker;
-      for (node >>= 1; node >= 1; node >>= 1) this.combine(node);
+      for (node >>= 1; node >= 1; node >>= 1) combineBySpeaker(this.weight1, this.speaker1, this.weight2, node);
     }
-  }
-
-  private combine(node: number): void {
-    const [l, r] = [2 * node, 2 * node + 1];
-    const left = (this.weight1[l] as number) >= (this.weight1[r] as number);
-    const top = left ? l : r;
-    const other = left ? r : l;
-    const s = this.speaker1[top] as number;
-    this.weight1[node] = this.weight1[top] as number;
-    this.speaker1[node] = s;
-    const fromOther = this.speaker1[other] !== s ? (this.weight1[other] as number) : (this.weight2[other] as number);
-    this.weight2[node] = Math.max(this.weight2[top] as number, fromOther);
   }
 
   /**

@@ -121,11 +121,11 @@ function keepEverySpeaker(first: Int16Array, second: Int16Array, k: number, clus
     const c = labels[x]!;
     if (c >= 0) clean[c] = clean[c]! + ls.clean.length;
   });
-  const short = (c: number): boolean => has[c] === 0 || (asked && has[c]! < clean[c]!);
-  const restore = Uint8Array.from({ length: k }, (_, c) => (short(c) ? 1 : 0));
+  // Decided on the counts before any frame is given back, so that giving back never changes them.
+  const short = Array.from({ length: k }, (_, c) => has[c] === 0 || (asked && has[c]! < clean[c]!));
   clustered.forEach((ls, x) => {
     const c = labels[x]!;
-    if (c < 0 || !restore[c]) return;
+    if (c < 0 || !short[c]) return;
     for (const i of ls.clean) {
       if (second[i] === c) second[i] = -1;
       first[i] = c;
