@@ -6,7 +6,7 @@
 // (media-reanalysis.ts; audio for a transcript on its own: audio-attach.ts). Every
 // change of an existing row reads it FOR UPDATE first (on PostgreSQL), so that two processes
 // (an API process deleting the media, a worker completing its analysis) take turns on it.
-import type { Sql } from '../store/sql.ts';
+import { jsonList, type Sql } from '../store/sql.ts';
 import { nowIso } from '../ids.ts';
 import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
 import { chargeCredits, InsufficientCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
@@ -60,6 +60,8 @@ export interface MediaStore {
   /** The record without its transcript and analysis, with their summary (the resource). */
   getLight(workspaceId: string, id: string): Promise<MediaRecord | null>;
   exists(workspaceId: string, id: string): Promise<boolean>;
+  /** Which of these ids any workspace's media rows have, unread, in one query: the start-up sweep asks it of each batch of stored files (serve.ts). */
+  idsWithRows(ids: readonly string[]): Promise<Set<string>>;
   /** Whether any workspace has a media row with this id, unread: the start-up sweep asks it of every stored file (serve.ts). */
   hasRow(id: string): Promise<boolean>;
   load(id: string): Promise<MediaRecord | null>;
@@ -218,6 +220,11 @@ export class SqlMediaStore implements MediaStore {
 
   async exists(workspaceId: string, id: string): Promise<boolean> {
     return (await this.db.get('SELECT 1 AS x FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId)) !== undefined;
+  }
+
+  async idsWithRows(ids: readonly string[]): Promise<Set<string>> {
+    const rows = ids.length ? await this.db.all<{ id: string }>(`SELECT id FROM media WHERE ${this.db.dialect.inJsonList('id')}`, jsonList(ids)) : [];
+    return new Set(rows.map((r) => r.id));
   }
 
   async hasRow(id: string): Promise<boolean> {
