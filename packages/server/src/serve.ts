@@ -60,9 +60,9 @@ export async function runService(config: Config, opts: { logger?: boolean; engin
   for (const warning of boot.warnings) composed.app.log.warn(warning);
   const { blobs, media } = composed.services.stores;
   await blobs.sweepTemp(60 * 60 * 1000);
-  // Only whether a row has the file's id: loading every row whole cost 11-16 ms per hour of
-  // analysed audio, at every start.
-  await blobs.sweepOrphans((id) => media.hasRow(id), 60 * 1000);
+  // Only whether rows have the files' ids, a batch of files per query: loading every row whole
+  // cost 11-16 ms per hour of analysed audio, and a query per file a round trip each, at every start.
+  await blobs.sweepOrphans((ids) => media.idsWithRows(ids), 60 * 1000);
   const address = config.role === 'worker' ? null : await composed.app.listen({ port: config.port, host: config.host });
   composed.worker?.start();
   return {

@@ -62,8 +62,6 @@ export interface MediaStore {
   exists(workspaceId: string, id: string): Promise<boolean>;
   /** Which of these ids any workspace's media rows have, unread, in one query: the start-up sweep asks it of each batch of stored files (serve.ts). */
   idsWithRows(ids: readonly string[]): Promise<Set<string>>;
-  /** Whether any workspace has a media row with this id, unread: the start-up sweep asks it of every stored file (serve.ts). */
-  hasRow(id: string): Promise<boolean>;
   load(id: string): Promise<MediaRecord | null>;
   /** A page of light records (getLight), newest first. */
   list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }>;
@@ -225,10 +223,6 @@ export class SqlMediaStore implements MediaStore {
   async idsWithRows(ids: readonly string[]): Promise<Set<string>> {
     const rows = ids.length ? await this.db.all<{ id: string }>(`SELECT id FROM media WHERE ${this.db.dialect.inJsonList('id')}`, jsonList(ids)) : [];
     return new Set(rows.map((r) => r.id));
-  }
-
-  async hasRow(id: string): Promise<boolean> {
-    return (await this.db.get('SELECT 1 AS x FROM media WHERE id = ?', id)) !== undefined;
   }
 
   async load(id: string): Promise<MediaRecord | null> {

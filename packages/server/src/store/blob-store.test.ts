@@ -1,12 +1,15 @@
 // The start-up sweep of temporary upload files when several hosts share the media folder: a
 // partial upload of a crashed process of this host goes, one of another host is judged by its
 // age only (its pid means nothing here), and anything old enough goes.
+// The start-up sweep of stored files without a media row asks the store about a batch of files
+// at a time (one query each), not one file at a time; it still removes only old files no row
+// claims when their batch is asked, so that a row committed during the sweep keeps its file.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FileBlobStore } from './blob-store.ts';
+import { FileBlobStore, ORPHAN_BATCH } from './blob-store.ts';
 
 describe('FileBlobStore.sweepTemp', () => {
   it("removes this host's crashed uploads, keeps another host's until they are old", async () => {
@@ -29,6 +32,103 @@ describe('FileBlobStore.sweepTemp', () => {
       // This process's own file counts as an earlier process's with its pid (the sweep runs at start).
       assert.equal(await blobs.sweepTemp(3600 * 1000), 3);
       assert.deepEqual(readdirSync(tmp), [otherHost]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('FileBlobStore.sweepOrphans', () => {
+  /** A media folder with these files, written an hour ago unless `young`; answers the store and its folder. */
+  function folder(old: string[], young: string[] = []): { blobs: FileBlobStore; media: string; dir: string } {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
+    const blobs = new FileBlobStore(dir);
+    const media = path.join(dir, 'media');
+    const hourAgo = (Date.now() - 3600 * 1000) / 1000;
+    for (const name of old) {
+      writeFileSync(path.join(media, name), 'x');
+      utimesSync(path.join(media, name), hourAgo, hourAgo);
+    }
+    for (const name of young) writeFileSync(path.join(media, name), 'x');
+    return { blobs, media, dir };
+  }
+
+  const ids = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `med_${prefix}${i}`);
+
+  it('asks about more files than one batch holds a batch at a time, and removes the old ones no row claims', async () => {
+    const all = ids(2 * ORPHAN_BATCH + 7, 'f');
+    const rows = new Set(all.filter((_, i) => i % 3 === 0));
+    const { blobs, media, dir } = folder(all);
+    try {
+      const asked: number[] = [];
+      const seen = new Set<string>();
+      const removed = await blobs.sweepOrphans(async (batch) => {
+        asked.push(batch.length);
+        for (const id of batch) seen.add(id);
+        return new Set(batch.filter((id) => rows.has(id)));
+      }, 60 * 1000);
+      assert.deepEqual(asked, [ORPHAN_BATCH, ORPHAN_BATCH, 7], 'one question per batch');
+      assert.equal(seen.size, all.length, 'every file asked about once');
+      assert.equal(removed, all.length - rows.size);
+      assert.deepEqual(readdirSync(media).sort(), [...rows].sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps files younger than the age bound without asking about them', async () => {
+    const { blobs, media, dir } = folder(['med_old1', 'med_old2'], ['med_young1', 'med_young2']);
+    try {
+      const asked: string[] = [];
+      const removed = await blobs.sweepOrphans(async (batch) => {
+        asked.push(...batch);
+        return new Set(batch.filter((id) => id === 'med_old2'));
+      }, 60 * 1000);
+      assert.equal(removed, 1);
+      assert.deepEqual(asked.sort(), ['med_old1', 'med_old2']);
+      assert.deepEqual(readdirSync(media).sort(), ['med_old2', 'med_young1', 'med_young2']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the file of a row committed while an earlier batch was asked about', async () => {
+    const all = ids(ORPHAN_BATCH + 1, 'r');
+    const { blobs, media, dir } = folder(all);
+    try {
+      const rows = new Set<string>();
+      let late: string | undefined;
+      await blobs.sweepOrphans(async (batch) => {
+        if (late === undefined) {
+          // The upload's row of a file the sweep has not asked about yet (the folder's order is the file system's).
+          late = all.find((id) => !batch.includes(id));
+          assert.ok(late);
+          rows.add(late);
+        }
+        return new Set(batch.filter((id) => rows.has(id)));
+      }, 60 * 1000);
+      assert.deepEqual(readdirSync(media), [late]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a failed question stops the sweep and removes nothing of its batch (the start fails, as before the batches)', async () => {
+    const { blobs, media, dir } = folder(ids(3, 'e'));
+    try {
+      await assert.rejects(blobs.sweepOrphans(async () => Promise.reject(new Error('store gone')), 60 * 1000), /store gone/);
+      assert.equal(readdirSync(media).length, 3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an empty folder asks nothing', async () => {
+    const { blobs, dir } = folder([]);
+    try {
+      let asked = 0;
+      assert.equal(await blobs.sweepOrphans(async () => (asked++, new Set()), 60 * 1000), 0);
+      assert.equal(asked, 0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -5,6 +5,7 @@
 // aborted upload never leaves a partial file under a media id.
 import { mkdirSync, createWriteStream, type WriteStream } from 'node:fs';
 import { rename, rm, readdir, stat } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
@@ -12,6 +13,16 @@ import { randomToken } from '../ids.ts';
 
 /** This host, in temporary file names: processes on several hosts may share MEDIA_DIR. */
 const HOST = createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
+
+/**
+ * How many stored files the orphan sweep asks the store about in one question (one query):
+ * asked one by one, a deployment with 100,000 media made 100,000 sequential round trips to
+ * PostgreSQL at every start.
+ */
+export const ORPHAN_BATCH = 500;
+
+/** Which of these media ids (at most ORPHAN_BATCH) some media row has: one question to the store. */
+export type IdsWithRows = (mediaIds: readonly string[]) => Promise<ReadonlySet<string>>;
 
 export interface BlobStore {
   /** A new temporary file to stream an upload into. */
@@ -27,8 +38,9 @@ export interface BlobStore {
   /**
    * Removes committed files that no media row claims (a crash between the rename and the row
    * insert), once older than `olderThanMs` so that an upload in flight elsewhere is left alone.
+   * `withRows` is asked about ORPHAN_BATCH files at a time.
    */
-  sweepOrphans(isKnown: (mediaId: string) => Promise<boolean>, olderThanMs: number): Promise<number>;
+  sweepOrphans(withRows: IdsWithRows, olderThanMs: number): Promise<number>;
 }
 
 export class FileBlobStore implements BlobStore {
@@ -61,17 +73,34 @@ export class FileBlobStore implements BlobStore {
     await rm(filePath, { force: true });
   }
 
-  async sweepOrphans(isKnown: (mediaId: string) => Promise<boolean>, olderThanMs: number): Promise<number> {
+  async sweepOrphans(withRows: IdsWithRows, olderThanMs: number): Promise<number> {
     let removed = 0;
-    for (const name of await readdir(this.mediaDir)) {
-      const p = path.join(this.mediaDir, name);
-      const s = await stat(p).catch(() => null);
-      if (s && Date.now() - s.mtimeMs > olderThanMs && !(await isKnown(name))) {
-        await rm(p, { force: true });
+    const names = await readdir(this.mediaDir);
+    for (let start = 0; start < names.length; start += ORPHAN_BATCH) {
+      // A turn of the event loop between batches: a huge folder never holds it for long.
+      if (start > 0) await nextTurn();
+      const old = await this.olderThan(names.slice(start, start + ORPHAN_BATCH), olderThanMs);
+      if (old.length === 0) continue;
+      // Asked after the files' ages are read, as when each file was asked alone: a row committed
+      // before the question keeps its file; a later one is an upload's in flight, which the age
+      // bound keeps.
+      const claimed = await withRows(old);
+      for (const name of old) {
+        if (claimed.has(name)) continue;
+        await rm(path.join(this.mediaDir, name), { force: true });
         removed++;
       }
     }
     return removed;
+  }
+
+  /** The names among these of files in the media folder older than `olderThanMs` (one gone meanwhile is not). */
+  private async olderThan(names: string[], olderThanMs: number): Promise<string[]> {
+    const aged = await Promise.all(names.map(async (name) => {
+      const s = await stat(path.join(this.mediaDir, name)).catch(() => null);
+      return s !== null && Date.now() - s.mtimeMs > olderThanMs;
+    }));
+    return names.filter((_, i) => aged[i]);
   }
 
   async sweepTemp(olderThanMs: number): Promise<number> {

@@ -4,11 +4,15 @@
 // a batch of ids have rows in one query; the statements are counted through the store's database.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { BACKENDS, newWorkspace, postgresMissing, type OpenedTestStores } from '../store-backends.ts';
 import { newId } from '../../src/ids.ts';
 import { storeDb } from '../../src/compose/stores.ts';
 import { SqlMediaStore } from '../../src/files/media.store.ts';
+import { FileBlobStore, ORPHAN_BATCH } from '../../src/store/blob-store.ts';
 import type { Sql } from '../../src/store/sql.ts';
+import { tempDir } from '../helpers.ts';
 
 const pgSkip = await postgresMissing();
 
@@ -57,6 +61,43 @@ for (const backend of BACKENDS) {
       assert.equal(statements(), 1);
       assert.deepEqual([...(await media.idsWithRows([]))], []);
       assert.equal(statements(), 1, 'no ids, no query');
+    });
+
+    it('sweeps more files than a batch holds with one query per batch, keeps rows and young files, and the file of a row committed meanwhile', async () => {
+      const dir = tempDir();
+      try {
+        const blobs = new FileBlobStore(dir);
+        const folder = path.join(dir, 'media');
+        const claimed = [await row(), await row(other), await row()];
+        const files = [...claimed, ...Array.from({ length: 2 * ORPHAN_BATCH + 3 - claimed.length }, () => newId('med'))];
+        const hourAgo = (Date.now() - 3600 * 1000) / 1000;
+        for (const id of files) {
+          writeFileSync(path.join(folder, id), 'x');
+          utimesSync(path.join(folder, id), hourAgo, hourAgo);
+        }
+        const young = newId('med');
+        writeFileSync(path.join(folder, young), 'x');
+        const { db, statements } = counted(storeDb(t.stores));
+        const media = new SqlMediaStore(db);
+        let late: string | undefined;
+        let batches = 0;
+        const removed = await blobs.sweepOrphans(async (ids) => {
+          batches++;
+          if (late === undefined) {
+            // An upload's row committed while the first batch is asked about, for a file of a later batch.
+            late = files.find((id) => !ids.includes(id) && !claimed.includes(id));
+            assert.ok(late);
+            await row(ws, late);
+          }
+          return media.idsWithRows(ids);
+        }, 60 * 1000);
+        assert.equal(batches, 3);
+        assert.equal(statements(), 3, 'one query per batch');
+        assert.equal(removed, files.length - claimed.length - 1);
+        assert.deepEqual(readdirSync(folder).sort(), [...claimed, late, young].sort());
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 }
