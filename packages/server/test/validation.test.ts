@@ -123,6 +123,7 @@ const INVALID: Case[] = [
   { name: "another workspace's media", code: 'REFERENCE_NOT_FOUND', body: (b) => ({ ...b, group: [{ type: 'media_target', mediaId: otherMediaId, selector: { strategy: 'dominant' } }] }), path: '/group/0/mediaId' },
   // The schema is checked first: VALIDATION_FAILED wins over REFERENCE_NOT_FOUND.
   { name: 'unknown media and a schema fault', body: (b) => ({ ...b, label: '', target: { type: 'media_target', mediaId: 'med_doesnotexist0000000000', selector: { strategy: 'dominant' } } }), path: '/label' },
+  { name: 'unknown media and differing idempotency keys', body: (b) => ({ ...b, idempotencyKey: 'key-a', target: { type: 'media_target', mediaId: 'med_doesnotexist0000000000', selector: { strategy: 'dominant' } } }), headers: { 'idempotency-key': 'key-b' }, path: '/idempotencyKey' },
   { name: 'unknown media and a rule fault', body: (b) => ({ ...b, target: { type: 'media_target', mediaId: 'med_doesnotexist0000000000', selector: { strategy: 'magic_hint' } } }), path: '/target/selector/hint' },
 ];
 

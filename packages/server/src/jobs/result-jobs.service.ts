@@ -9,7 +9,7 @@ import { memberRuleErrors, webhookRuleErrors } from './job-request.rules.ts';
 import type { ResultStore } from '../results/results.store.ts';
 import type { MediaStore } from '../files/media.store.ts';
 import { resultHtml } from '../results/result-html.ts';
-import type { JobService } from './jobs.service.ts';
+import { idempotencyKeyErrors, type JobService } from './jobs.service.ts';
 import type { JobStore } from './jobs.store.ts';
 import type { Reference, ReferenceStore } from './references.store.ts';
 import type { JobKind, JobRequest } from './result-kind.ts';
@@ -61,7 +61,13 @@ export class ResultJobService {
     const members: Located[] = [{ member: target, at: '/target' }, ...group.map((member, i) => ({ member, at: `/group/${i}` }))];
     const webhook = webhookRuleErrors(body.webhook);
     const destination = body.webhook && webhook.length === 0 ? destinationErrors(body.webhook.url, this.deps.webhookRules) : [];
-    const rules = [...kind.ruleErrors(body), ...members.flatMap(({ member, at }) => memberRuleErrors(member, at)), ...webhook, ...destination];
+    const rules = [
+      ...kind.ruleErrors(body),
+      ...members.flatMap(({ member, at }) => memberRuleErrors(member, at)),
+      ...webhook,
+      ...destination,
+      ...idempotencyKeyErrors(body.idempotencyKey, headerKey),
+    ];
     if (rules.length) throw new ApiError('VALIDATION_FAILED', 'The request is not valid; see details.', { details: rules });
     const refs = await referenceErrors(this.deps.references, auth.workspaceId, members);
     if (refs.length) throw new ApiError('REFERENCE_NOT_FOUND', 'The request references media or entities that do not exist in this workspace.', { details: refs });
