@@ -54,6 +54,11 @@ describe('bad input never yields a 500', () => {
       assertClientError(await postJob('', 'application/json'), 400, 'INVALID_JSON', 'empty');
     });
 
+    it('no body and no content type on a route that needs a body → 400 INVALID_JSON', async () => {
+      assertClientError(await send({ method: 'POST', url: '/v1/matching/jobs' }), 400, 'INVALID_JSON', 'no body');
+      assertClientError(await send({ method: 'POST', url: '/v1/entities/merge' }), 400, 'INVALID_JSON', 'no body on merge');
+    });
+
     it('JSON that is not an object → 400 VALIDATION_FAILED', async () => {
       for (const text of ['null', '[]', '"text"', '42', 'true']) assertClientError(await postJob(text, 'application/json'), 400, 'VALIDATION_FAILED', text);
     });

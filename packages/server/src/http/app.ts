@@ -10,7 +10,7 @@ import { validatorCompiler, ajvDetails } from './validation.ts';
 import { OpenApiBuilder } from './openapi.ts';
 import { registerIdempotencyHooks } from './idempotency-hooks.ts';
 import { clientErrorHandler } from './client-errors.ts';
-import { registerJsonBodyParser } from './json-body.ts';
+import { registerJsonBodyParser, takesNoBody } from './json-body.ts';
 import { checkRateLimit, type RateLimitCounter } from './rate-limit.ts';
 import { newId } from '../ids.ts';
 import { StoreUnavailableError } from '../store/sql.ts';
@@ -166,6 +166,12 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     }
     if (!wantsMultipart && ct.startsWith('multipart/')) {
       throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'This route takes a JSON body (application/json).');
+    }
+    // No body at all (and so no content type) on a route that needs one is the empty body that
+    // docs/api.md answers INVALID_JSON, as it is with `Content-Type: application/json`; the
+    // schema would otherwise say `must be object` at `/`.
+    if (!wantsMultipart && req.body === undefined && !takesNoBody(req)) {
+      throw new ApiError('INVALID_JSON', 'The request body is empty; send a JSON object.');
     }
   });
 

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 interface BodyDoc { doc?: { bodyOptional?: boolean } }
 
-function takesNoBody(req: FastifyRequest): boolean {
+export function takesNoBody(req: FastifyRequest): boolean {
   const route = req.routeOptions;
   return route.schema?.body === undefined || (route.config as BodyDoc | undefined)?.doc?.bodyOptional === true;
 }
