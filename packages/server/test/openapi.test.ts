@@ -58,6 +58,13 @@ describe('GET /v1/openapi.json', () => {
     assert.ok(doc.paths['/v1/matching/jobs']?.post?.requestBody, 'the matching request body is described');
   });
 
+  it('documents the Location header of the 202 answers that send one (docs/api.md)', () => {
+    const responses = (p: string, m: string) => (doc.paths[p]?.[m] as unknown as { responses: Record<string, { headers?: Record<string, unknown> }> }).responses;
+    for (const [p, m] of [['/v1/matching/jobs', 'post'], ['/v1/reports/jobs', 'post'], ['/v1/files/{id}/reanalyze', 'post']] as const) {
+      assert.ok(responses(p, m)['202']?.headers?.Location, `${m} ${p} 202 documents Location`);
+    }
+  });
+
   it('says that its own route needs no key, and is the same document with a key as without one', async () => {
     const op = doc.paths['/v1/openapi.json']?.get;
     assert.ok(op, 'GET /v1/openapi.json is in the document');

@@ -71,7 +71,7 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
         summary: 'Analyse audio or video media again with the current engine, optionally with new speaker-count hints (402 without the credits of an analysis; 409 while it is analysed or a queued or running job uses it)',
         tags: ['files'],
         bodyOptional: true,
-        responses: { 202: { description: 'The media, its analysis pending again (already pending: it takes the new hints)', schema: Media } },
+        responses: { 202: { description: 'The media, its analysis pending again (already pending: it takes the new hints)', schema: Media, headers: { Location: 'the media: /v1/files/{id}' } } },
       },
     },
   }, async (req, reply) => {

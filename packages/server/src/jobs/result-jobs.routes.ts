@@ -25,7 +25,7 @@ export function registerResultJobRoutes(app: FastifyInstance, services: Services
     config: {
       ...(kind.createRateClass ? { rateClass: kind.createRateClass } : {}),
       ownIdempotency: true,
-      doc: { summary: doc.create, tags: [doc.tag], responses: { 202: { description: doc.accepted, schema: JobReceipt } } },
+      doc: { summary: doc.create, tags: [doc.tag], responses: { 202: { description: doc.accepted, schema: JobReceipt, headers: { Location: 'the job: /v1/jobs/{jobId}' } } } },
     },
   }, async (req, reply) => {
     const created = await jobs.create(kind, requireAuth(req.auth), req.body as JobRequest, idempotencyKeyOf(req));
