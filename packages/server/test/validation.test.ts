@@ -260,6 +260,22 @@ describe('query and path validation', () => {
     });
   }
 
+  it('a value outside a set of literals is one detail naming them all, as an enum is', async () => {
+    for (const [url, path, message] of [
+      ['/v1/jobs?type=bogus', '/query/type', 'must be one of: matching, report'],
+      ['/v1/jobs?status=done', '/query/status', 'must be one of: queued, running, succeeded, failed'],
+    ] as const) {
+      const res = await call(t, t.main, { method: 'GET', url });
+      assert.deepEqual(json<ErrorJson>(res).error.details, [{ path, message }], res.body);
+    }
+  });
+
+  it('a nullable field of the wrong type is one detail, "must be integer or null"', async () => {
+    const body = { ...matchingBody('med_x', 'ent_x'), target: { type: 'media_target', mediaId: 'med_x', selector: { strategy: 'speaker_index', speaker_index: '1' } } };
+    const res = await call(t, t.main, { method: 'POST', url: '/v1/matching/jobs', payload: body });
+    assert.deepEqual(json<ErrorJson>(res).error.details, [{ path: '/target/selector/speaker_index', message: 'must be integer or null' }], res.body);
+  });
+
   it('limit 1 and 100 are accepted', async () => {
     assert.equal((await call(t, t.main, { method: 'GET', url: '/v1/jobs?limit=1' })).statusCode, 200);
     assert.equal((await call(t, t.main, { method: 'GET', url: '/v1/jobs?limit=100' })).statusCode, 200);

@@ -50,6 +50,10 @@ export function ajvDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
   const prefix = part === 'body' ? '' : `/${part === 'querystring' ? 'query' : part}`;
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
+  // The alternatives of a union at one path (TypeBox writes a set of literals, and a nullable
+  // field, as anyOf) are one fault: one detail naming them all (`must be one of: matching, report`,
+  // `must be integer or null`), as an enum's is, not one detail per alternative.
+  const alternatives = new Map<string, { detail: ErrorDetail; values: string[] }>();
   // Past a few times the listed maximum, deeper errors are only counted: the work per error
   // then is a comparison, whatever the body holds. Top-level ones are always read.
   let unread = 0;
@@ -79,6 +83,19 @@ export function ajvDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
       message = `must be ${JSON.stringify(e.params.allowedValue)}`;
     }
     const full = prefix + path || '/';
+    if (e.keyword === 'const' || e.keyword === 'type') {
+      const value = e.keyword === 'const' ? String(e.params.allowedValue) : String(e.params.type);
+      const alt = alternatives.get(`${full}|${e.keyword}`);
+      if (alt) {
+        if (!alt.values.includes(value)) alt.values.push(value);
+        alt.detail.message = e.keyword === 'const' ? `must be one of: ${alt.values.join(', ')}` : `must be ${alt.values.join(' or ')}`;
+        continue;
+      }
+      const detail = { path: full, message };
+      alternatives.set(`${full}|${e.keyword}`, { detail, values: [value] });
+      details.push(detail);
+      continue;
+    }
     const key = `${full}|${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
