@@ -30,6 +30,10 @@ describe('parseRange', () => {
       assert.equal(parseRange(h, 100).kind, 'unsatisfiable', h);
     }
   });
+  it('says why: an open range past the end starts after the file, it does not end before it starts', () => {
+    assert.deepEqual(parseRange('bytes=500-', 100), { kind: 'unsatisfiable', reason: 'the range 500- starts at or after the end of the file (100 bytes)' });
+    assert.deepEqual(parseRange('bytes=9-3', 100), { kind: 'unsatisfiable', reason: 'the range 9-3 ends before it starts' });
+  });
 });
 
 describe('GET /v1/files/:id/content', () => {

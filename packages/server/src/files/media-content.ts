@@ -34,8 +34,10 @@ export function parseRange(header: string | undefined, size: number): RangeAnswe
   }
   const start = Number(r[1]);
   const end = r[2] === '' ? size - 1 : Number(r[2]);
-  if (end < start) return { kind: 'unsatisfiable', reason: `the range ${spec} ends before it starts` };
+  // Past the end first: `start-` with start at or past it has end = size - 1 < start, and is
+  // refused for where it starts, not as a range that ends before it starts.
   if (start >= size) return { kind: 'unsatisfiable', reason: `the range ${spec} starts at or after the end of the file (${size} bytes)` };
+  if (end < start) return { kind: 'unsatisfiable', reason: `the range ${spec} ends before it starts` };
   return { kind: 'partial', start, end: Math.min(end, size - 1) };
 }
 
