@@ -276,6 +276,15 @@ describe('query and path validation', () => {
     assert.deepEqual(json<ErrorJson>(res).error.details, [{ path: '/target/selector/speaker_index', message: 'must be integer or null' }], res.body);
   });
 
+  it('a nullable field whose value has the right type names only what is wrong with it', async () => {
+    const entityId = await insertEntity(t.services, t.main.workspaceId);
+    const res = await call(t, t.main, { method: 'PATCH', url: `/v1/entities/${entityId}`, payload: { label: 'Bo\u001bb' } });
+    const details = json<ErrorJson>(res).error.details ?? [];
+    assert.equal(details.length, 1, res.body);
+    assert.equal(details[0]?.path, '/label');
+    assert.match(details[0]?.message ?? '', /control characters/);
+  });
+
   it('limit 1 and 100 are accepted', async () => {
     assert.equal((await call(t, t.main, { method: 'GET', url: '/v1/jobs?limit=1' })).statusCode, 200);
     assert.equal((await call(t, t.main, { method: 'GET', url: '/v1/jobs?limit=100' })).statusCode, 200);

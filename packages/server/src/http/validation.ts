@@ -53,7 +53,7 @@ export function ajvDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
   // The alternatives of a union at one path (TypeBox writes a set of literals, and a nullable
   // field, as anyOf) are one fault: one detail naming them all (`must be one of: matching, report`,
   // `must be integer or null`), as an enum's is, not one detail per alternative.
-  const alternatives = new Map<string, { detail: ErrorDetail; values: string[] }>();
+  const alternatives = new Map<string, { detail: ErrorDetail; keyword: 'const' | 'type'; values: string[] }>();
   // Past a few times the listed maximum, deeper errors are only counted: the work per error
   // then is a comparison, whatever the body holds. Top-level ones are always read.
   let unread = 0;
@@ -92,7 +92,7 @@ export function ajvDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
         continue;
       }
       const detail = { path: full, message };
-      alternatives.set(`${full}|${e.keyword}`, { detail, values: [value] });
+      alternatives.set(`${full}|${e.keyword}`, { detail, keyword: e.keyword, values: [value] });
       details.push(detail);
       continue;
     }
@@ -116,7 +116,12 @@ export function ajvDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
     }
     covered.add('/');
   }
-  const precise = details.filter((d) => !(isUnion(d) && covered.has(d.path)));
+  // A type fault beside another fault at the same path is a union's other alternative (a nullable
+  // label with a control character: `must be null` beside the control-character rule): the value
+  // has the right type for the alternative that says what is wrong with it, so only that one is kept.
+  const typeOnly = new Set([...alternatives.values()].filter((a) => a.keyword === 'type').map((a) => a.detail));
+  const otherAt = new Set(details.filter((d) => !typeOnly.has(d) && !isUnion(d)).map((d) => d.path));
+  const precise = details.filter((d) => !(isUnion(d) && covered.has(d.path)) && !(typeOnly.has(d) && otherAt.has(d.path)));
   // Top-level faults (a group over its size limit) come first: they are the first thing to fix.
   const topLevel = (d: ErrorDetail): boolean => d.path.indexOf('/', 1) < 0;
   const kept = [...precise.filter(topLevel), ...precise.filter((d) => !topLevel(d))];
