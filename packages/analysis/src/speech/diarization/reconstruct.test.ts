@@ -49,3 +49,16 @@ test('overlap heard by too few windows gives one speaker; outside speech nobody;
   assert.equal(first[145], -1, 'outside the speech detector: nobody');
   assert.ok(first.subarray(0, 140).every((s) => s >= 0), 'every speech frame has a speaker');
 });
+
+test('two voices where the windows are sure of both; one where their most likely class says two but the second voice is unsure', () => {
+  // Both windows' most likely class is "local 0 + local 1" from 0.5 s on; local 1's probability is
+  // 1 before 1 s and 0.6 after. The expected number of speakers, 2 then 1.6, decides, not the class.
+  const seg = segmentation((w, t) => (w * 0.5 + t / 100 >= 0.5 ? 3 : 1));
+  seg.activity.forEach((a, w) => {
+    for (let t = 0; t < 100; t++) if (w * 0.5 + t / 100 >= 1) a[t * 3 + 1] = 0.6;
+  });
+  const { first, second } = reconstruct(seg, windowFrames(seg, 1, 150), Int16Array.from([0, 1, -1, 0, 1, -1]), 2, 150, regions, speech, rule);
+  assert.deepEqual([first[70], second[70]].sort(), [0, 1], 'both speak at 0.7 s');
+  assert.equal(first[120], 0);
+  assert.equal(second[120], -1, 'an unsure second voice at 1.2 s is not given');
+});

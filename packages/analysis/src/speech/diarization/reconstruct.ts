@@ -1,9 +1,11 @@
 // From the windows' local speakers, once each is a speaker of the recording, back to one track of
 // the whole recording (pyannote's reconstruction): in every 10 ms frame, each speaker's score is
 // the mean over the windows that cover the frame of its local speaker's activity there, and how
-// many speak is the mean over those windows of how many local speakers the network heard, rounded.
-// That many speakers, the best scored, speak in the frame (at most two: the network's classes hold
-// no more). So a frame where the segmentation hears two voices gives both.
+// many speak is read off the mean over those windows of how many local speakers the network
+// expects (the sum of their probabilities, not the count of its most likely class: a window
+// unsure whether a second voice speaks counts as unsure). That many speakers, the best scored,
+// speak in the frame (at most two: the network's classes hold no more). So a frame where the
+// segmentation hears two voices gives both.
 //
 // Only the speech detector's frames are speech; a speech frame where the windows hear nobody is
 // given the best scored speaker if there is one, else the nearest speaker of its region.
@@ -28,7 +30,7 @@ const MIN_FILL_ACTIVITY = 0.05;
 export interface OverlapRule {
   /** At most this many speakers in one frame (2: overlap given to both; 1: one speaker per frame). */
   maxPerFrame: number;
-  /** Two speak where the windows hear at least this many on average (pyannote rounds: 1.5). */
+  /** Two speak where the windows expect at least this many speakers on average (the sum of the local speakers' probabilities; pyannote rounds the count of its most likely class: 1.5). */
   minHeard: number;
 }
 
@@ -39,20 +41,14 @@ export function reconstruct(seg: LocalSegmentation, windows: WindowFrames[], spe
   const L = seg.speakers;
   windows.forEach((wf, w) => {
     const activity = seg.activity[w]!;
-    const active = seg.active[w]!;
     for (let i = wf.start; i < wf.end; i++) {
       const t = wf.outputFrame[i - wf.start]!;
       cover[i] = cover[i]! + 1;
-      let a = active[t]!;
-      let n = 0;
-      while (a) {
-        n += a & 1;
-        a >>= 1;
-      }
-      heard[i] = heard[i]! + n;
       for (let s = 0; s < L; s++) {
+        const p = activity[t * L + s]!;
+        heard[i] = heard[i]! + p;
         const c = speakerOf[w * L + s]!;
-        if (c >= 0) score[i * k + c] = score[i * k + c]! + activity[t * L + s]!;
+        if (c >= 0) score[i * k + c] = score[i * k + c]! + p;
       }
     }
   });

@@ -69,8 +69,12 @@ export const DIARIZATION_SETTINGS: DiarizationSettings = {
   overlap: {
     // The segmentation's classes hold at most two speakers at once.
     maxPerFrame: 2,
-    // Two speak where the windows hear 1.8 on average; pyannote rounds (1.5), which on the folds
-    // cost 3.2 points of false alarm for 0.2 of missed speech.
+    // Two speak where the windows expect 1.8 speakers on average (reconstruct.ts: the sum of the
+    // local speakers' probabilities). On the folds (diarization alone, fold LDAs) 1.6 / 1.7 / 1.75
+    // / 1.8 / 1.9 read DER 16.6 / 16.2 / 16.0 / 15.9 / 15.9 % at overlap precision 0.44 / 0.58 /
+    // 0.65 / 0.75 / 0.95 (recall 0.47 / 0.38 / 0.32 / 0.26 / 0.11): 1.8 is the lowest DER and the
+    // first that reaches precision 0.7 (docs/speech-validation.md, fourth session). Counting the
+    // windows' most likely classes instead (the rule until 2026-12-03) read 16.3 % at precision 0.49.
     minHeard: 1.8,
   },
   guided: { ubmComponents: 24, ubmSeedPhase: 0.5, switchPenalty: 60, pitchStreamWeight: 1 },
