@@ -6,7 +6,7 @@
 // claims when their batch is asked, so that a row committed during the sweep keeps its file.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FileBlobStore, ORPHAN_BATCH } from './blob-store.ts';
@@ -129,6 +129,50 @@ describe('FileBlobStore.sweepOrphans', () => {
       let asked = 0;
       assert.equal(await blobs.sweepOrphans(async () => (asked++, new Set()), 60 * 1000), 0);
       assert.equal(asked, 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('FileBlobStore: what the start-up sweeps leave alone', () => {
+  it('a folder or a link left in the media or temporary folder is neither removed nor stops the sweep', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
+    try {
+      const blobs = new FileBlobStore(dir);
+      const media = path.join(dir, 'media');
+      const tmp = path.join(dir, 'tmp');
+      const hourAgo = (Date.now() - 3600 * 1000) / 1000;
+      const target = path.join(dir, 'elsewhere');
+      writeFileSync(target, 'x');
+      for (const folder of [media, tmp]) {
+        mkdirSync(path.join(folder, 'med_stray'));
+        symlinkSync(target, path.join(folder, 'med_link'));
+        writeFileSync(path.join(folder, 'med_orphan'), 'x');
+        for (const name of ['med_stray', 'med_orphan']) utimesSync(path.join(folder, name), hourAgo, hourAgo);
+      }
+      assert.equal(await blobs.sweepOrphans(async () => new Set(), 60 * 1000), 1);
+      assert.deepEqual(readdirSync(media).sort(), ['med_link', 'med_stray']);
+      assert.equal(await blobs.sweepTemp(60 * 1000), 1);
+      assert.deepEqual(readdirSync(tmp).sort(), ['med_link', 'med_stray']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a committed file's age starts at its commit, not at the upload's last write", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
+    try {
+      const blobs = new FileBlobStore(dir);
+      const temp = blobs.createTemp();
+      temp.stream.end('x');
+      await new Promise<void>((r) => temp.stream.once('close', () => r()));
+      // Written an hour ago, inspected since: committed now, it is young.
+      const hourAgo = (Date.now() - 3600 * 1000) / 1000;
+      utimesSync(temp.path, hourAgo, hourAgo);
+      await blobs.commit(temp.path, 'med_slow');
+      assert.equal(await blobs.sweepOrphans(async () => new Set(), 60 * 1000), 0);
+      assert.deepEqual(readdirSync(path.join(dir, 'media')), ['med_slow']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

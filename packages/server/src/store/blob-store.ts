@@ -4,7 +4,7 @@
 // written to a temporary name and renamed into place only once complete, so a crash or an
 // aborted upload never leaves a partial file under a media id.
 import { mkdirSync, createWriteStream, type WriteStream } from 'node:fs';
-import { rename, rm, readdir, stat } from 'node:fs/promises';
+import { rename, rm, readdir, lstat, utimes } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -66,6 +66,11 @@ export class FileBlobStore implements BlobStore {
   async commit(tempPath: string, mediaId: string): Promise<string> {
     const finalPath = path.join(this.mediaDir, mediaId);
     await rename(tempPath, finalPath);
+    // The orphan sweep's age bound counts from here, not from the upload's last write: a file
+    // inspected for longer than the bound before its commit would otherwise look like an old
+    // orphan to another process starting up before the row is inserted.
+    const now = new Date();
+    await utimes(finalPath, now, now);
     return finalPath;
   }
 
@@ -97,8 +102,10 @@ export class FileBlobStore implements BlobStore {
   /** The names among these of files in the media folder older than `olderThanMs` (one gone meanwhile is not). */
   private async olderThan(names: string[], olderThanMs: number): Promise<string[]> {
     const aged = await Promise.all(names.map(async (name) => {
-      const s = await stat(path.join(this.mediaDir, name)).catch(() => null);
-      return s !== null && Date.now() - s.mtimeMs > olderThanMs;
+      const s = await lstat(path.join(this.mediaDir, name)).catch(() => null);
+      // Only the service's own files: a folder or link someone left in the media folder is not
+      // an orphaned upload (and removing it would fail, stopping every start).
+      return s !== null && s.isFile() && Date.now() - s.mtimeMs > olderThanMs;
     }));
     return names.filter((_, i) => aged[i]);
   }
@@ -107,8 +114,8 @@ export class FileBlobStore implements BlobStore {
     let removed = 0;
     for (const name of await readdir(this.tmpDir)) {
       const p = path.join(this.tmpDir, name);
-      const s = await stat(p).catch(() => null);
-      if (s && (Date.now() - s.mtimeMs > olderThanMs || writerIsGone(name))) {
+      const s = await lstat(p).catch(() => null);
+      if (s?.isFile() && (Date.now() - s.mtimeMs > olderThanMs || writerIsGone(name))) {
         await rm(p, { force: true });
         removed++;
       }
