@@ -56,11 +56,12 @@ async function signingSecretOf(secrets: Promise<SigningSecrets>): Promise<Static
 
 const toKey = (k: ApiKeyRecord): Static<typeof ApiKey> => ({ id: k.id, scope: k.scope, name: k.name, hint: k.hint, createdAt: k.createdAt, revokedAt: k.revokedAt });
 
-const admin = (summary: string, status: number, description: string, schema?: TSchema, errors: Record<number, string> = {}) => ({
+const admin = (summary: string, status: number, description: string, schema?: TSchema, errors: Record<number, string> = {}, bodyOptional = false) => ({
   admin: true,
   doc: {
     summary,
     tags: ['workspace'],
+    ...(bodyOptional ? { bodyOptional } : {}),
     responses: { [status]: { description, ...(schema ? { schema } : {}) }, ...Object.fromEntries(Object.entries(errors).map(([s, d]) => [s, { description: d }])) },
   },
 });
@@ -104,7 +105,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, services: Services
     config: {
       ...admin('Create an API key (shown once, in this answer)', 201, 'The key, with the secret apiKey', CreatedApiKey, {
         409: 'QUOTA_EXCEEDED: the workspace already holds its quota of active keys (MAX_API_KEYS); revoke one first',
-      }),
+      }, true),
       revealsSecret: true,
     },
   }, async (req, reply) => {
