@@ -8,33 +8,17 @@
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { loadConfig } from '../packages/server/src/config.ts';
-import { openStores } from '../packages/server/src/compose/open-stores.ts';
 import { storeDb, type Stores } from '../packages/server/src/compose/stores.ts';
 import { SqlMediaStore } from '../packages/server/src/files/media.store.ts';
 import { FileBlobStore, type IdsWithRows } from '../packages/server/src/store/blob-store.ts';
-import type { Sql } from '../packages/server/src/store/sql.ts';
+import { countedSql } from '../packages/server/test/counted-sql.ts';
 import { generateApiKey, generateSigningSecret } from '../packages/server/src/workspace/workspace.store.ts';
 import { randomToken } from '../packages/server/src/ids.ts';
+import { onEachStore } from './each-store.ts';
 
 const N = Number(process.env.ORPHAN_BENCH_FILES ?? 2_500);
 let seq = 1_000_000;
 
-/** The database, its statements counted. */
-function counted(db: Sql): { db: Sql; statements: () => number } {
-  let n = 0;
-  return {
-    statements: () => n,
-    db: {
-      dialect: db.dialect,
-      get: (sql, ...p) => (n++, db.get(sql, ...p)),
-      all: (sql, ...p) => (n++, db.all(sql, ...p)),
-      run: (sql, ...p) => (n++, db.run(sql, ...p)),
-      transaction: (fn) => db.transaction(fn),
-    },
-  };
-}
 
 /** `files` files an hour old in a fresh media folder, every other one with a row (written in bulk: the sweep is measured). */
 async function fill(stores: Stores, ws: string, files: number): Promise<{ blobs: FileBlobStore; dir: string }> {
@@ -59,7 +43,7 @@ async function fill(stores: Stores, ws: string, files: number): Promise<{ blobs:
 
 async function sweepOnce(stores: Stores, ws: string, files: number, perFile: boolean): Promise<{ statements: number; ms: number; maxGapMs: number; removed: number }> {
   const { blobs, dir } = await fill(stores, ws, files);
-  const { db, statements } = counted(storeDb(stores));
+  const { db, statements } = countedSql(storeDb(stores));
   const media = new SqlMediaStore(db);
   const withRows: IdsWithRows = perFile
     ? async (ids) => {
@@ -100,28 +84,4 @@ async function measure(name: string, stores: Stores): Promise<void> {
   }
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rapport-orphans-db-'));
-try {
-  const { stores } = await openStores(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), () => undefined);
-  try {
-    await measure('embedded store', stores);
-  } finally {
-    await stores.backend.close();
-  }
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    const schema = `bench_${randomToken(10).toLowerCase()}`;
-    const opened = await openStores(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: url, DATABASE_SCHEMA: schema }), () => undefined);
-    try {
-      await measure('PostgreSQL', opened.stores);
-    } finally {
-      await opened.stores.backend.close();
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await admin.end();
-    }
-  }
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-}
+await onEachStore('rapport-orphans-db-', measure);

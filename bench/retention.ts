@@ -5,16 +5,10 @@
 // first sweep after an upgrade of a busy store), plus one live job. The sweep deletes them in
 // batches of 500 with a turn of the event loop between; a 5 ms timer measures the longest gap of
 // the event loop meanwhile. Prints rows per second and the longest gap.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { loadConfig } from '../packages/server/src/config.ts';
-import { openStores } from '../packages/server/src/compose/open-stores.ts';
 import type { Stores } from '../packages/server/src/compose/stores.ts';
 import { RetentionSweeper } from '../packages/server/src/retention/retention.ts';
 import { generateApiKey, generateSigningSecret } from '../packages/server/src/workspace/workspace.store.ts';
-import { randomToken } from '../packages/server/src/ids.ts';
+import { onEachStore } from './each-store.ts';
 import type { PgStores } from '../packages/server/src/compose/open-pg-stores.ts';
 
 const JOBS = Number(process.env.RETENTION_BENCH_JOBS ?? 20_000);
@@ -76,28 +70,4 @@ async function measure(name: string, stores: Stores): Promise<void> {
   console.log(`${name}: ${deleted} of ${rows} rows deleted (job events ${swept.jobEvents}, events ${swept.events}, deliveries ${swept.deliveries} with their attempts) in ${sec.toFixed(2)} s, ${Math.round(deleted / sec)} rows/s; longest event-loop gap ${maxGap.toFixed(1)} ms (5 ms timer)`);
 }
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-retention-'));
-try {
-  const { stores } = await openStores(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), () => undefined);
-  try {
-    await measure('embedded store', stores);
-  } finally {
-    await stores.backend.close();
-  }
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    const schema = `bench_${randomToken(10).toLowerCase()}`;
-    const opened = await openStores(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: url, DATABASE_SCHEMA: schema }), () => undefined);
-    try {
-      await measure('PostgreSQL', opened.stores);
-    } finally {
-      await opened.stores.backend.close();
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await admin.end();
-    }
-  }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
+await onEachStore('rapport-retention-', measure);

@@ -11,25 +11,11 @@ import { newId } from '../../src/ids.ts';
 import { storeDb } from '../../src/compose/stores.ts';
 import { SqlMediaStore } from '../../src/files/media.store.ts';
 import { FileBlobStore, ORPHAN_BATCH } from '../../src/store/blob-store.ts';
-import type { Sql } from '../../src/store/sql.ts';
+import { countedSql } from '../counted-sql.ts';
 import { tempDir } from '../helpers.ts';
 
 const pgSkip = await postgresMissing();
 
-/** The database, its statements counted (transactions are the store's writes: not counted). */
-function counted(db: Sql): { db: Sql; statements: () => number } {
-  let n = 0;
-  return {
-    statements: () => n,
-    db: {
-      dialect: db.dialect,
-      get: (sql, ...p) => (n++, db.get(sql, ...p)),
-      all: (sql, ...p) => (n++, db.all(sql, ...p)),
-      run: (sql, ...p) => (n++, db.run(sql, ...p)),
-      transaction: (fn) => db.transaction(fn),
-    },
-  };
-}
 
 for (const backend of BACKENDS) {
   describe(`the start-up sweep of files without a media row (${backend.name})`, { skip: backend.name === 'postgres' && pgSkip ? pgSkip : false }, () => {
@@ -54,7 +40,7 @@ for (const backend of BACKENDS) {
     it('answers which of the ids have rows, of any workspace, in one query', async () => {
       const mine = await row();
       const theirs = await row(other);
-      const { db, statements } = counted(storeDb(t.stores));
+      const { db, statements } = countedSql(storeDb(t.stores));
       const media = new SqlMediaStore(db);
       const found = await media.idsWithRows([newId('med'), mine, newId('med'), theirs, "med_'; --"]);
       assert.deepEqual([...found].sort(), [mine, theirs].sort());
@@ -77,7 +63,7 @@ for (const backend of BACKENDS) {
         }
         const young = newId('med');
         writeFileSync(path.join(folder, young), 'x');
-        const { db, statements } = counted(storeDb(t.stores));
+        const { db, statements } = countedSql(storeDb(t.stores));
         const media = new SqlMediaStore(db);
         let late: string | undefined;
         let batches = 0;
