@@ -102,6 +102,19 @@ describe('entities', () => {
     assert.equal((await req('DELETE', `/v1/entities/${newId('ent')}/tags/a`)).statusCode, 404);
   });
 
+  it('an edit of the tags that changes nothing leaves updatedAt where it was', async () => {
+    const id = await insertEntity(t.services, t.main.workspaceId);
+    const tagged = json<Entity>(await req('POST', `/v1/entities/${id}/tags`, { tags: ['vip'] }));
+    await new Promise((r) => setTimeout(r, 5));
+    const absent = json<Entity>(await req('DELETE', `/v1/entities/${id}/tags/nothere`));
+    const present = json<Entity>(await req('POST', `/v1/entities/${id}/tags`, { tags: ['vip'] }));
+    assert.equal(absent.updatedAt, tagged.updatedAt, 'removing an absent tag');
+    assert.equal(present.updatedAt, tagged.updatedAt, 'adding a tag already there');
+    await new Promise((r) => setTimeout(r, 5));
+    const removed = json<Entity>(await req('DELETE', `/v1/entities/${id}/tags/vip`));
+    assert.ok(removed.updatedAt > tagged.updatedAt, 'a real change moves it');
+  });
+
   it('merges entities: appearances and tags move into `into`, the others are gone', async () => {
     const into = await insertEntity(t.services, t.main.workspaceId);
     const from1 = await insertEntity(t.services, t.main.workspaceId, 'Known name');

@@ -170,12 +170,19 @@ export class SqlEntityStore implements EntityStore {
     return this.get(workspaceId, id);
   }
 
-  /** Rewrites the entity's tags under a row lock, so that two edits at once both count. */
+  /**
+   * Rewrites the entity's tags under a row lock, so that two edits at once both count. An edit that
+   * changes nothing (a tag already there added, an absent one removed) writes nothing: the entity's
+   * updatedAt says when it last changed.
+   */
   private async editTags(workspaceId: string, id: string, edit: (tags: string[]) => string[]): Promise<EntityRecord | null> {
     const found = await this.db.transaction(async (tx) => {
       const r = await tx.get<EntityRow>(`SELECT * FROM entities WHERE id = ? AND workspace_id = ?${tx.dialect.forUpdate}`, id, workspaceId);
       if (!r) return false;
-      await tx.run('UPDATE entities SET tags_json = ?, updated_at = ? WHERE id = ?', JSON.stringify(edit(JSON.parse(r.tags_json) as string[])), nowIso(), id);
+      const current = JSON.parse(r.tags_json) as string[];
+      const edited = edit(current);
+      if (edited.length === current.length && edited.every((t, i) => t === current[i])) return true;
+      await tx.run('UPDATE entities SET tags_json = ?, updated_at = ? WHERE id = ?', JSON.stringify(edited), nowIso(), id);
       return true;
     });
     return found ? this.get(workspaceId, id) : null;
