@@ -61,10 +61,7 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
 
   app.post('/v1/files/:id/reanalyze', {
     schema: { params: IdParams, body: ReanalyzeBody },
-    // The body is optional: no body is the same as `{}` (keep the stored hints).
-    preValidation: async (req) => {
-      req.body ??= {};
-    },
+    // The body is optional (bodyOptional): no body is the same as `{}` (keep the stored hints).
     config: {
       rateClass: 'files',
       doc: {
@@ -124,9 +121,6 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
 
   app.post('/v1/files/:id/content-links', {
     schema: { params: IdParams, body: ContentLinkBody },
-    preValidation: async (req) => {
-      req.body ??= {};
-    },
     config: {
       rateClass: 'files',
       // The link is a bearer capability: never kept for an idempotent replay.

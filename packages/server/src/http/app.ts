@@ -169,9 +169,11 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     }
     // No body at all (and so no content type) on a route that needs one is the empty body that
     // docs/api.md answers INVALID_JSON, as it is with `Content-Type: application/json`; the
-    // schema would otherwise say `must be object` at `/`.
-    if (!wantsMultipart && req.body === undefined && !takesNoBody(req)) {
-      throw new ApiError('INVALID_JSON', 'The request body is empty; send a JSON object.');
+    // schema would otherwise say `must be object` at `/`. On a route whose body is optional
+    // (`doc.bodyOptional`: every field is), no body means `{}`, as it would at Stripe.
+    if (!wantsMultipart && req.body === undefined) {
+      if (!takesNoBody(req)) throw new ApiError('INVALID_JSON', 'The request body is empty; send a JSON object.');
+      if (req.routeOptions.schema?.body !== undefined) req.body = {};
     }
   });
 

@@ -7,6 +7,15 @@ import type { Member, WebhookTarget } from './job-request.schemas.ts';
 const RESERVED_HEADERS = new Set(['host', 'content-type', 'content-length', 'transfer-encoding', 'connection', 'user-agent']);
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/**
+ * The body's `idempotencyKey` and the `Idempotency-Key` header, when both are sent, must be equal
+ * (docs/api.md): a rule of the request, so it is checked with the others, before its references.
+ */
+export function idempotencyKeyErrors(bodyKey: string | undefined, headerKey: string | undefined): ErrorDetail[] {
+  if (bodyKey === undefined || headerKey === undefined || bodyKey === headerKey) return [];
+  return [{ path: '/idempotencyKey', message: 'must equal the Idempotency-Key header when both are sent' }];
+}
+
 export function memberRuleErrors(member: Member, at: string): ErrorDetail[] {
   if (member.type !== 'media_target') return [];
   const s = member.selector;

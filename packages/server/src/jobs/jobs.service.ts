@@ -1,7 +1,7 @@
 // Creating, reading, listing and cancelling jobs, shared by matching and report jobs: credits
 // are reserved with the job, the job is queued in the same transaction, idempotency keys are
 // honoured, and the receipt carries an estimate of the wait.
-import { ApiError, type ErrorDetail } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import type { JobError } from './job-failure.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
 import { requestHash, type IdempotencyStore, type IdempotencyScope } from '../idempotency/idempotency.store.ts';
@@ -14,15 +14,6 @@ import { jobKind } from './registered-kinds.ts';
 
 /** A matching or report job costs 1 credit (decisions §10). */
 export const JOB_COST = 1;
-
-/**
- * The body's `idempotencyKey` and the `Idempotency-Key` header, when both are sent, must be equal
- * (docs/api.md): a rule of the request, so it is checked with the others, before its references.
- */
-export function idempotencyKeyErrors(bodyKey: string | undefined, headerKey: string | undefined): ErrorDetail[] {
-  if (bodyKey === undefined || headerKey === undefined || bodyKey === headerKey) return [];
-  return [{ path: '/idempotencyKey', message: 'must equal the Idempotency-Key header when both are sent' }];
-}
 
 export interface CreatedJob {
   statusCode: number;
@@ -49,8 +40,8 @@ export class JobService {
     auth: AuthContext,
     input: { type: JobType; route: string; body: unknown; label: string | undefined; bodyKey: string | undefined; headerKey: string | undefined },
   ): Promise<CreatedJob & { replayed: boolean }> {
-    const keyErrors = idempotencyKeyErrors(input.bodyKey, input.headerKey);
-    if (keyErrors.length) throw new ApiError('VALIDATION_FAILED', 'The Idempotency-Key header and the body idempotencyKey differ.', { details: keyErrors });
+    // The caller checked that the two keys agree when both are sent (idempotencyKeyErrors, with
+    // the request's other rules, before its references).
     const key = input.bodyKey ?? input.headerKey;
     const scope: IdempotencyScope | null = key === undefined ? null : { workspaceId: auth.workspaceId, route: input.route, key };
     if (scope) {

@@ -98,10 +98,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, services: Services
 
   app.post('/v1/workspace/keys', {
     schema: { body: CreateKeyBody },
-    // Every field is optional, so a POST without any body means `{}` (as it would at Stripe).
-    preValidation: async (req) => {
-      req.body ??= {};
-    },
+    // Every field is optional (bodyOptional), so a POST without any body means `{}`.
     config: {
       ...admin('Create an API key (shown once, in this answer)', 201, 'The key, with the secret apiKey', CreatedApiKey, {
         409: 'QUOTA_EXCEEDED: the workspace already holds its quota of active keys (MAX_API_KEYS); revoke one first',
