@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { compileCacheDir, flushCompileCache } from './compile-cache.ts';
 import { composeService, type ComposedService } from './compose/compose.ts';
 import type { AnalysisEngine } from './analysis/engine.ts';
+import { sweepAtStart } from './store/blob-store.ts';
 
 export interface RunningService {
   url: string;
@@ -59,10 +60,9 @@ export async function runService(config: Config, opts: { logger?: boolean; engin
   const boot = await composed.services.workspace.bootstrap({ serviceApiKey: config.serviceApiKey, signingSecret: config.signingSecret });
   for (const warning of boot.warnings) composed.app.log.warn(warning);
   const { blobs, media } = composed.services.stores;
-  await blobs.sweepTemp(60 * 60 * 1000);
-  // Only whether rows have the files' ids, a batch of files per query: loading every row whole
-  // cost 11-16 ms per hour of analysed audio, and a query per file a round trip each, at every start.
-  await blobs.sweepOrphans((ids) => media.idsWithRows(ids), 60 * 1000);
+  // Before listening, so that no upload of this process is in flight; whatever the sweeps cannot
+  // do is logged, never a reason not to start (blob-store.ts).
+  await sweepAtStart(blobs, (ids) => media.idsWithRows(ids), (msg, extra) => composed.app.log.warn(extra ?? {}, msg));
   const address = config.role === 'worker' ? null : await composed.app.listen({ port: config.port, host: config.host });
   composed.worker?.start();
   return {

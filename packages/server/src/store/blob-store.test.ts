@@ -4,12 +4,15 @@
 // The start-up sweep of stored files without a media row asks the store about a batch of files
 // at a time (one query each), not one file at a time; it still removes only old files no row
 // claims when their batch is asked, so that a row committed during the sweep keeps its file.
+// The sweeps are housekeeping: a file they cannot inspect or remove is logged and the rest swept,
+// and a sweep that fails as a whole is logged by sweepAtStart, which never stops the start.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { FileBlobStore, ORPHAN_BATCH } from './blob-store.ts';
+import { FileBlobStore, ORPHAN_BATCH, sweepAtStart, type BlobStore, type SweepLog } from './blob-store.ts';
 
 describe('FileBlobStore.sweepTemp', () => {
   it("removes this host's crashed uploads, keeps another host's until they are old", async () => {
@@ -113,7 +116,7 @@ describe('FileBlobStore.sweepOrphans', () => {
     }
   });
 
-  it('a failed question stops the sweep and removes nothing of its batch (the start fails, as before the batches)', async () => {
+  it('a failed question stops the sweep and removes nothing of its batch (sweepAtStart logs it and the start goes on)', async () => {
     const { blobs, media, dir } = folder(ids(3, 'e'));
     try {
       await assert.rejects(blobs.sweepOrphans(async () => Promise.reject(new Error('store gone')), 60 * 1000), /store gone/);
@@ -176,5 +179,128 @@ describe('FileBlobStore: what the start-up sweeps leave alone', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the start-up sweeps never stop the start', () => {
+  /** What the sweeps told the log. */
+  function logged(): { log: SweepLog; lines: { msg: string; extra?: Record<string, unknown> }[] } {
+    const lines: { msg: string; extra?: Record<string, unknown> }[] = [];
+    return { lines, log: (msg, extra) => lines.push({ msg, ...(extra ? { extra } : {}) }) };
+  }
+  const fsError = (code: string, file: string) => Object.assign(new Error(`${code}: refused, '${file}'`), { code });
+  const hourAgo = () => (Date.now() - 3600 * 1000) / 1000;
+
+  it('a media file that cannot be removed or inspected is logged and left; the other orphans go', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
+    try {
+      const media = path.join(dir, 'media');
+      const blobs = new FileBlobStore(dir, {
+        fs: {
+          readdir: async (folder) => {
+            const listed = await readdir(folder);
+            // Removed by another process sharing the folder once listed, before its age is read.
+            rmSync(path.join(folder, 'med_vanished'), { force: true });
+            return listed;
+          },
+          lstat: async (file) => {
+            if (path.basename(file) === 'med_unreadable') throw fsError('EACCES', file);
+            return lstat(file);
+          },
+          rm: async (file, opts) => {
+            if (path.basename(file) === 'med_stuck') throw fsError('EPERM', file);
+            return rm(file, opts);
+          },
+        },
+      });
+      const names = ['med_a', 'med_stuck', 'med_b', 'med_unreadable', 'med_c', 'med_vanished'];
+      for (const name of names) {
+        writeFileSync(path.join(media, name), 'x');
+        utimesSync(path.join(media, name), hourAgo(), hourAgo());
+      }
+      const { log, lines } = logged();
+      const removed = await blobs.sweepOrphans(async (batch) => new Set(batch.filter((id) => id === 'med_b')), 60 * 1000, log);
+      assert.equal(removed, 2);
+      assert.deepEqual(readdirSync(media).sort(), ['med_b', 'med_stuck', 'med_unreadable']);
+      assert.deepEqual(lines.map((l) => path.basename(String(l.extra?.file))).sort(), ['med_stuck', 'med_unreadable']);
+      assert.ok(lines.every((l) => /left for the next start/.test(l.msg) && /EACCES|EPERM/.test(String(l.extra?.err))), JSON.stringify(lines));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a temporary file that cannot be removed is logged and left; the others go', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
+    try {
+      const tmp = path.join(dir, 'tmp');
+      const blobs = new FileBlobStore(dir, {
+        fs: {
+          rm: async (file, opts) => {
+            if (path.basename(file) === 'upload-stuck') throw fsError('EBUSY', file);
+            return rm(file, opts);
+          },
+        },
+      });
+      for (const name of ['upload-a', 'upload-stuck', 'upload-b']) {
+        writeFileSync(path.join(tmp, name), 'x');
+        utimesSync(path.join(tmp, name), hourAgo(), hourAgo());
+      }
+      const { log, lines } = logged();
+      assert.equal(await blobs.sweepTemp(60 * 1000, log), 2);
+      assert.deepEqual(readdirSync(tmp), ['upload-stuck']);
+      assert.equal(lines.length, 1);
+      assert.match(lines[0]?.msg ?? '', /cannot remove a temporary upload file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('sweepAtStart resolves when a sweep fails as a whole, logs why, and still runs the other', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
+    try {
+      const media = path.join(dir, 'media');
+      const blobs = new FileBlobStore(dir, {
+        fs: {
+          readdir: async (folder) => {
+            if (path.basename(folder) === 'tmp') throw fsError('EACCES', folder);
+            return readdir(folder);
+          },
+        },
+      });
+      writeFileSync(path.join(media, 'med_orphan'), 'x');
+      utimesSync(path.join(media, 'med_orphan'), hourAgo(), hourAgo());
+      const { log, lines } = logged();
+      assert.deepEqual(await sweepAtStart(blobs, async () => new Set(), log), { temp: null, orphans: 1 });
+      assert.deepEqual(readdirSync(media), [], 'the orphan sweep ran after the temporary one failed');
+      assert.equal(lines.length, 1);
+      assert.match(lines[0]?.msg ?? '', /sweep of temporary upload files failed; the service starts anyway/);
+      assert.match(String(lines[0]?.extra?.err), /EACCES/);
+
+      // A store that does not answer the orphan sweep's question: logged, nothing removed, no throw.
+      writeFileSync(path.join(media, 'med_kept'), 'x');
+      utimesSync(path.join(media, 'med_kept'), hourAgo(), hourAgo());
+      const second = logged();
+      assert.deepEqual(await sweepAtStart(blobs, async () => Promise.reject(new Error('store gone')), second.log), { temp: null, orphans: null });
+      assert.deepEqual(readdirSync(media), ['med_kept']);
+      assert.equal(second.lines.length, 2);
+      assert.match(second.lines[1]?.msg ?? '', /sweep of orphaned media files failed/);
+      assert.equal(second.lines[1]?.extra?.err, 'store gone');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('sweepAtStart resolves whatever a store throws, a non-Error included', async () => {
+    const { log, lines } = logged();
+    const broken: BlobStore = {
+      createTemp: () => assert.fail('not called'),
+      commit: () => assert.fail('not called'),
+      remove: () => assert.fail('not called'),
+      sweepTemp: () => Promise.reject(Object.assign(new Error("ENOENT: no such file or directory, scandir '/data/tmp'"), { code: 'ENOENT' })),
+      // Not an Error: what a faulty fake or library might throw.
+      sweepOrphans: async () => { throw 'odd'; },
+    };
+    assert.deepEqual(await sweepAtStart(broken, async () => new Set(), log), { temp: null, orphans: null });
+    assert.deepEqual(lines.map((l) => l.extra?.err), ["ENOENT: no such file or directory, scandir '/data/tmp'", 'odd']);
   });
 });

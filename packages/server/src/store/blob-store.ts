@@ -3,7 +3,9 @@
 // system so that a rename completes an upload. Uploads are
 // written to a temporary name and renamed into place only once complete, so a crash or an
 // aborted upload never leaves a partial file under a media id.
-import { mkdirSync, createWriteStream, type WriteStream } from 'node:fs';
+// The start-up sweeps are housekeeping: a file they cannot inspect or remove is logged and left
+// for the next start, and a sweep that fails as a whole is logged too; neither stops the start.
+import { mkdirSync, createWriteStream, type Stats, type WriteStream } from 'node:fs';
 import { rename, rm, readdir, lstat, utimes } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import path from 'node:path';
@@ -24,6 +26,18 @@ export const ORPHAN_BATCH = 500;
 /** Which of these media ids (at most ORPHAN_BATCH) some media row has: one question to the store. */
 export type IdsWithRows = (mediaIds: readonly string[]) => Promise<ReadonlySet<string>>;
 
+/** Where the sweeps say what they could not do (the service's logger, at warn). */
+export type SweepLog = (msg: string, extra?: Record<string, unknown>) => void;
+
+/** The file-system calls of the sweeps: tests replace one with a failing fake. */
+export interface SweepFs {
+  readdir(dir: string): Promise<string[]>;
+  lstat(file: string): Promise<Stats>;
+  rm(file: string, opts: { force: boolean }): Promise<void>;
+}
+
+const NODE_FS: SweepFs = { readdir: (dir) => readdir(dir), lstat: (file) => lstat(file), rm: (file, opts) => rm(file, opts) };
+
 export interface BlobStore {
   /** A new temporary file to stream an upload into. */
   createTemp(): { path: string; stream: WriteStream };
@@ -32,22 +46,28 @@ export interface BlobStore {
   remove(filePath: string): Promise<void>;
   /**
    * Removes temporary files left by a crash: those whose writing process is gone, and any older
-   * than `olderThanMs`. Call at start, before this process accepts uploads.
+   * than `olderThanMs`. Call at start, before this process accepts uploads. A file it cannot
+   * inspect or remove is told to `log` and left; the others are still swept.
    */
-  sweepTemp(olderThanMs: number): Promise<number>;
+  sweepTemp(olderThanMs: number, log?: SweepLog): Promise<number>;
   /**
    * Removes committed files that no media row claims (a crash between the rename and the row
    * insert), once older than `olderThanMs` so that an upload in flight elsewhere is left alone.
-   * `withRows` is asked about ORPHAN_BATCH files at a time.
+   * `withRows` is asked about ORPHAN_BATCH files at a time; a failed question stops the sweep
+   * (the store is likely out of reach: no file of its batch is removed). A file it cannot inspect
+   * or remove is told to `log` and left; the others are still swept.
    */
-  sweepOrphans(withRows: IdsWithRows, olderThanMs: number): Promise<number>;
+  sweepOrphans(withRows: IdsWithRows, olderThanMs: number, log?: SweepLog): Promise<number>;
 }
 
 export class FileBlobStore implements BlobStore {
   private readonly mediaDir: string;
   private readonly tmpDir: string;
+  private readonly fs: SweepFs;
 
-  constructor(dataDir: string) {
+  /** `opts.fs` replaces some of the sweeps' file-system calls (tests). */
+  constructor(dataDir: string, opts: { fs?: Partial<SweepFs> } = {}) {
+    this.fs = { ...NODE_FS, ...opts.fs };
     this.mediaDir = path.join(dataDir, 'media');
     this.tmpDir = path.join(dataDir, 'tmp');
     // Uploads are the workspaces' private data: only the service's user may read them.
@@ -78,13 +98,13 @@ export class FileBlobStore implements BlobStore {
     await rm(filePath, { force: true });
   }
 
-  async sweepOrphans(withRows: IdsWithRows, olderThanMs: number): Promise<number> {
+  async sweepOrphans(withRows: IdsWithRows, olderThanMs: number, log: SweepLog = noLog): Promise<number> {
     let removed = 0;
-    const names = await readdir(this.mediaDir);
+    const names = await this.fs.readdir(this.mediaDir);
     for (let start = 0; start < names.length; start += ORPHAN_BATCH) {
       // A turn of the event loop between batches: a huge folder never holds it for long.
       if (start > 0) await nextTurn();
-      const old = await this.olderThan(names.slice(start, start + ORPHAN_BATCH), olderThanMs);
+      const old = await this.olderThan(names.slice(start, start + ORPHAN_BATCH), olderThanMs, log);
       if (old.length === 0) continue;
       // Asked after the files' ages are read, as when each file was asked alone: a row committed
       // before the question keeps its file; a later one is an upload's in flight, which the age
@@ -92,36 +112,85 @@ export class FileBlobStore implements BlobStore {
       const claimed = await withRows(old);
       for (const name of old) {
         if (claimed.has(name)) continue;
-        await rm(path.join(this.mediaDir, name), { force: true });
-        removed++;
+        if (await this.removeSwept(path.join(this.mediaDir, name), 'an orphaned media file', log)) removed++;
       }
     }
     return removed;
   }
 
   /** The names among these of files in the media folder older than `olderThanMs` (one gone meanwhile is not). */
-  private async olderThan(names: string[], olderThanMs: number): Promise<string[]> {
+  private async olderThan(names: string[], olderThanMs: number, log: SweepLog): Promise<string[]> {
     const aged = await Promise.all(names.map(async (name) => {
-      const s = await lstat(path.join(this.mediaDir, name)).catch(() => null);
+      const s = await this.inspect(path.join(this.mediaDir, name), log);
       // Only the service's own files: a folder or link someone left in the media folder is not
-      // an orphaned upload (and removing it would fail, stopping every start).
+      // an orphaned upload (removing it would fail, and be logged at every start).
       return s !== null && s.isFile() && Date.now() - s.mtimeMs > olderThanMs;
     }));
     return names.filter((_, i) => aged[i]);
   }
 
-  async sweepTemp(olderThanMs: number): Promise<number> {
+  async sweepTemp(olderThanMs: number, log: SweepLog = noLog): Promise<number> {
     let removed = 0;
-    for (const name of await readdir(this.tmpDir)) {
+    for (const name of await this.fs.readdir(this.tmpDir)) {
       const p = path.join(this.tmpDir, name);
-      const s = await lstat(p).catch(() => null);
+      const s = await this.inspect(p, log);
       if (s?.isFile() && (Date.now() - s.mtimeMs > olderThanMs || writerIsGone(name))) {
-        await rm(p, { force: true });
-        removed++;
+        if (await this.removeSwept(p, 'a temporary upload file', log)) removed++;
       }
     }
     return removed;
   }
+
+  /**
+   * The file's lstat, or null when it cannot be read: gone since the folder was listed (another
+   * process sharing the folder removed it; nothing to say), or refused (logged, left alone).
+   */
+  private async inspect(file: string, log: SweepLog): Promise<Stats | null> {
+    try {
+      return await this.fs.lstat(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log('start-up sweep: cannot inspect a file; left for the next start', { file, err: errorText(err) });
+      return null;
+    }
+  }
+
+  /** Removes a swept file; one that cannot be removed is logged and left, and the sweep goes on. */
+  private async removeSwept(file: string, what: string, log: SweepLog): Promise<boolean> {
+    try {
+      await this.fs.rm(file, { force: true });
+      return true;
+    } catch (err) {
+      log(`start-up sweep: cannot remove ${what}; left for the next start`, { file, err: errorText(err) });
+      return false;
+    }
+  }
+}
+
+/**
+ * The start-up sweeps (serve.ts): temporary files, then orphaned media files. Housekeeping only,
+ * so it never fails: a sweep that stops (a folder it cannot list, a store question that fails) is
+ * logged, the other still runs, and the service starts with the files left for the next start.
+ */
+export async function sweepAtStart(blobs: BlobStore, withRows: IdsWithRows, log: SweepLog): Promise<{ temp: number | null; orphans: number | null }> {
+  const attempt = async (what: string, sweep: () => Promise<number>): Promise<number | null> => {
+    try {
+      return await sweep();
+    } catch (err) {
+      log(`start-up sweep of ${what} failed; the service starts anyway and sweeps again at its next start`, { err: errorText(err) });
+      return null;
+    }
+  };
+  const temp = await attempt('temporary upload files', () => blobs.sweepTemp(60 * 60 * 1000, log));
+  // Only whether rows have the files' ids, a batch of files per query: loading every row whole
+  // cost 11-16 ms per hour of analysed audio, and a query per file a round trip each, at every start.
+  const orphans = await attempt('orphaned media files', () => blobs.sweepOrphans(withRows, 60 * 1000, log));
+  return { temp, orphans };
+}
+
+const noLog: SweepLog = () => undefined;
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /**
