@@ -147,6 +147,41 @@ describe('GET /v1/files/:id/content', () => {
       assert.equal((await get(`/v1/files/${audio.id}/content?token=rl_guess`, {}, null)).statusCode, 401);
     });
 
+    it('anywhere else, as ?token= or sent as the key, is 401 UNAUTHENTICATED saying it is a content link for its media\'s content URL only', async () => {
+      const { url } = json<ContentLink>(await mint(audio.id));
+      const token = new URL(url, 'http://x').searchParams.get('token') as string;
+      const onlyThere = /content link.*valid only on the content URL of its own media, GET \/v1\/files\/\{id\}\/content\?token=/;
+      const refused = async (method: 'GET' | 'POST' | 'DELETE', path: string, headers: Record<string, string>) => {
+        const res = await call(t, null, { method, url: path, headers });
+        assert.equal(res.statusCode, 401, `${method} ${path} ${JSON.stringify(headers)}`);
+        const body = json<ErrorJson>(res);
+        assert.equal(body.error.code, 'UNAUTHENTICATED');
+        assert.match(body.error.requestId, /^req_/);
+        assert.match(body.error.message, onlyThere, `${method} ${path}`);
+        return body.error.message;
+      };
+      for (const [method, path] of [
+        ['GET', `/v1/files/${audio.id}`], ['GET', `/v1/files/${audio.id}/diarization`], ['GET', '/v1/files'], ['GET', '/v1/credits'],
+        ['POST', `/v1/files/${audio.id}/content-links`], ['DELETE', `/v1/files/${audio.id}`],
+      ] as const) {
+        const asQuery = await refused(method, `${path}?token=${token}`, {});
+        assert.match(asQuery, /^A \?token= is a content link, not an API key/);
+      }
+      // Sent as the key, on another route or on its own content route (where it goes in the URL).
+      for (const headers of [{ authorization: `Bearer ${token}` }, { 'service-api-key': token }] as Record<string, string>[]) {
+        for (const path of [`/v1/files/${audio.id}`, `/v1/files/${audio.id}/content`]) {
+          assert.match(await refused('GET', path, headers), /^This is a content link's token, not an API key: sent as \?token=/);
+        }
+      }
+      // The link still streams its media, and an unknown key keeps the generic message.
+      assert.equal((await get(url, {}, null)).statusCode, 200);
+      const unknown = await call(t, null, { method: 'GET', url: `/v1/files/${audio.id}`, headers: { 'service-api-key': 'rk_unknown' } });
+      assert.equal(unknown.statusCode, 401);
+      assert.doesNotMatch(json<ErrorJson>(unknown).error.message, /content link/);
+      // Nothing is deleted or minted through it.
+      assert.equal((await get(`/v1/files/${audio.id}`)).statusCode, 200);
+    });
+
     it('takes expiresInSec within 60–3600 and refuses others', async () => {
       const short = json<ContentLink>(await mint(audio.id, { expiresInSec: 60 }));
       assert.ok(Date.parse(short.expiresAt) - Date.now() <= 60_000);

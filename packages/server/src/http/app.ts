@@ -3,7 +3,7 @@
 // handlers stay thin; the services in `Services` do the work.
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { apiKeyOf, KEY_CONFLICT_MESSAGE } from './api-key.ts';
+import { apiKeyOf, CONTENT_LINK_AS_KEY_MESSAGE, CONTENT_LINK_ELSEWHERE_MESSAGE, isContentLinkToken, KEY_CONFLICT_MESSAGE } from './api-key.ts';
 import { ApiError } from '../errors.ts';
 import { errorBody } from './errors.ts';
 import { validatorCompiler, ajvDetails } from './validation.ts';
@@ -115,19 +115,24 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     const isPublic = routeConfig?.doc?.public === true;
     const sent = apiKeyOf(req.headers);
     let refused: string | undefined;
+    const query = req.query as Record<string, unknown> | undefined;
     if (sent.key !== null) {
       req.auth = await services.workspace.authenticate(sent.key);
+      if (!req.auth && isContentLinkToken(sent.key)) refused = CONTENT_LINK_AS_KEY_MESSAGE;
     } else if (sent.conflict) {
       refused = KEY_CONFLICT_MESSAGE;
     } else if (routeConfig?.doc?.contentLink) {
       // A content link's token stands in for the key on the route it was made for, and only there.
-      const token = (req.query as Record<string, unknown> | undefined)?.token;
+      const token = query?.token;
       const id = (req.params as Record<string, unknown> | undefined)?.id;
       if (typeof token === 'string' && token.length < 512 && typeof id === 'string') {
         const link = await services.files.authenticateLink(token, id);
         if ('auth' in link) req.auth = link.auth;
         else refused = link.refused;
       }
+    } else if (query?.token !== undefined) {
+      // A content link taken to another route (its media's resource, the diarization, …).
+      refused = CONTENT_LINK_ELSEWHERE_MESSAGE;
     }
     const subject = req.auth ? `key:${req.auth.keyId}` : `ip:${req.ip}`;
     const rateClass = routeConfig?.rateClass ?? 'default';
