@@ -1,14 +1,28 @@
 // GET /v1/openapi.json: public (no key), valid OpenAPI 3.1, and in step with the routes the app
-// registers: every /v1 route is documented and every documented operation exists.
+// registers: every /v1 route is documented and every documented operation exists, and every
+// operation declares its success answer: a 2xx with its content type and the schema of its body
+// (204 has none), the HTML, evidence and event-stream routes included.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Value } from 'typebox/value';
+import { OpenApiDocument } from '../src/http/openapi.ts';
 import { buildTestApp, call, type TestApp } from './helpers.ts';
 import { registeredRoutes, type RegisteredRoute } from './routes.ts';
 
+interface JsonSchema {
+  type?: string;
+  contentMediaType?: string;
+  properties?: Record<string, unknown>;
+  required?: string[];
+}
+interface OpenApiResponse {
+  description: string;
+  content?: Record<string, { schema?: JsonSchema }>;
+}
 interface OpenApiDoc {
   openapi: string;
-  paths: Record<string, Record<string, { operationId: string; security?: unknown[]; requestBody?: unknown; parameters?: { name: string; in: string }[] }>>;
+  paths: Record<string, Record<string, { operationId: string; security?: unknown[]; requestBody?: unknown; parameters?: { name: string; in: string }[]; responses: Record<string, OpenApiResponse> }>>;
 }
 
 describe('GET /v1/openapi.json', () => {
@@ -63,6 +77,42 @@ describe('GET /v1/openapi.json', () => {
     for (const [p, m] of [['/v1/matching/jobs', 'post'], ['/v1/reports/jobs', 'post'], ['/v1/files/{id}/reanalyze', 'post']] as const) {
       assert.ok(responses(p, m)['202']?.headers?.Location, `${m} ${p} 202 documents Location`);
     }
+  });
+
+  it('every operation declares its 2xx answer: the content type and schema of its body (204: no body)', () => {
+    const undeclared: string[] = [];
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const success = Object.entries(op.responses).filter(([status]) => /^2\d\d$/.test(status));
+        if (success.length === 0) undeclared.push(`${method} ${p}: no 2xx answer`);
+        for (const [status, res] of success) {
+          if (status === '204') {
+            if (res.content) undeclared.push(`${method} ${p} ${status}: a 204 has no body`);
+            continue;
+          }
+          const types = Object.entries(res.content ?? {});
+          if (types.length === 0) undeclared.push(`${method} ${p} ${status}: no content type`);
+          for (const [type, media] of types) if (!media.schema) undeclared.push(`${method} ${p} ${status} ${type}: no schema`);
+        }
+      }
+    }
+    assert.deepEqual(undeclared, []);
+  });
+
+  it('describes the HTML, evidence and event-stream answers and itself', () => {
+    const ok = (p: string, m = 'get') => doc.paths[p]?.[m]?.responses['200']?.content ?? {};
+    for (const kind of ['matching/{matchingId}', 'reports/{reportId}']) {
+      assert.deepEqual(Object.keys(ok(`/v1/${kind}/html`)), ['text/html']);
+      assert.equal(ok(`/v1/${kind}/html`)['text/html']?.schema?.type, 'string');
+      const evidence = ok(`/v1/${kind}/evidence`)['application/json']?.schema;
+      assert.equal(evidence?.type, 'object', `${kind}/evidence`);
+      for (const field of ['kind', 'target', 'group', 'pairs', 'dimensions', 'method']) assert.ok(evidence?.required?.includes(field), `${kind}/evidence requires ${field}`);
+    }
+    for (const p of ['/v1/events', '/v1/jobs/{id}/events', '/v1/files/events', '/v1/files/{id}/events']) {
+      assert.equal(ok(p)['text/event-stream']?.schema?.contentMediaType, 'text/event-stream', p);
+    }
+    assert.equal(ok('/v1/openapi.json')['application/json']?.schema?.type, 'object');
+    assert.ok(Value.Check(OpenApiDocument, doc), 'the document matches the schema it declares for itself');
   });
 
   it('says that its own route needs no key, and is the same document with a key as without one', async () => {

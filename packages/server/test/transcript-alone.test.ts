@@ -4,12 +4,14 @@
 // analysis is canned (canned-engine.ts): two speakers who speak where the transcript says.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { Value } from 'typebox/value';
 import { buildTestApp, call, json, waitFor, type ErrorJson, type TestApp } from './helpers.ts';
 import { cannedAnalysis, cannedEngine } from './canned-engine.ts';
 import { fileUpload, wavFile, TWO_NAMES_VTT as VTT } from '../src/files/files.fixtures.testkit.ts';
 import type { Media } from '../src/files/files.schemas.ts';
 import type { Job } from '../src/jobs/jobs.schemas.ts';
 import type { MediaMetrics } from '../src/metrics/metrics.schemas.ts';
+import { ResultEvidence } from '../src/results/results.schemas.ts';
 
 // The times of cannedAnalysis([8, 8]): Ana 0.5–4.5 and 9.3–13.3, Ben 4.9–8.9 and 13.7–17.7, with
 // Ben's first cue starting 0.5 s before Ana's ends (an interruption in the cues).
@@ -92,7 +94,8 @@ describe('a transcript on its own (decisions §19)', () => {
       return j.status === 'failed' || j.status === 'succeeded' ? j : null;
     }, 30_000, 'job end');
     assert.equal(job.status, 'succeeded', JSON.stringify(job.error));
-    const evidence = json<{ target: { entityId: string; metrics: { speechSec: number; pitchMedianSt: number | null } }; group: { entityId: string; metrics: { speechSec: number } }[] }>(await get(`/v1/matching/${job.resultId}/evidence`));
+    const evidence = json<ResultEvidence>(await get(`/v1/matching/${job.resultId}/evidence`));
+    assert.deepEqual([...Value.Errors(ResultEvidence, evidence)].map((e) => `${e.instancePath}: ${e.message}`), [], 'the evidence its schema describes');
     assert.equal(evidence.target.entityId, people[0]);
     assert.equal(evidence.target.metrics.speechSec, 8);
     assert.equal(evidence.target.metrics.pitchMedianSt, null);

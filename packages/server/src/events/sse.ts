@@ -2,8 +2,15 @@
 // no caching or buffering by proxies), one frame per event with its `id:`, the `: ping` comment
 // every 15 s, and the `Last-Event-ID` a reconnecting client sends back.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 
 export const HEARTBEAT_MS = 15_000;
+
+/** The body of every stream, for the OpenAPI document; what its events carry, each route says. */
+export const EventStream = Type.String({
+  contentMediaType: 'text/event-stream',
+  description: 'Server-sent events: `retry: 2000`, then frames of `id:`, `event:` and `data:` (JSON), and a `: ping` comment every 15 s; reconnect with Last-Event-ID',
+});
 /**
  * The in-process buses only carry events of this process; with ROLE=api and a separate worker the
  * events arrive through the store, so streams also look there on this interval. A cross-process

@@ -10,6 +10,7 @@ import { sendMediaContent } from './media-content.ts';
 import type { MediaRecord } from './media.store.ts';
 import { streamMedia, streamWorkspaceMedia } from './media-stream.ts';
 import { registerStream } from '../events/stream-registry.ts';
+import { EventStream } from '../events/sse.ts';
 
 export function registerFilesRoutes(app: FastifyInstance, services: Services): void {
   const files = services.files;
@@ -141,7 +142,7 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
       doc: {
         summary: 'This media\'s analysis as server-sent events (media.updated with stage and progress, then media.ready or media.failed; closes after it)',
         tags: ['files'],
-        responses: { 200: { description: 'text/event-stream; data: the media resource', contentType: 'text/event-stream' } },
+        responses: { 200: { description: 'text/event-stream; data: the media resource', schema: EventStream, contentType: 'text/event-stream' } },
       },
     },
   }, async (req, reply) => {
@@ -156,7 +157,7 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
       doc: {
         summary: 'The analysis of every media of the workspace as server-sent events, from now on (or after Last-Event-ID); does not close',
         tags: ['files'],
-        responses: { 200: { description: 'text/event-stream; data: the media resource', contentType: 'text/event-stream' } },
+        responses: { 200: { description: 'text/event-stream; data: the media resource', schema: EventStream, contentType: 'text/event-stream' } },
       },
     },
   }, async (req, reply) => {

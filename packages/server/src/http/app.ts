@@ -7,7 +7,7 @@ import { apiKeyOf, CONTENT_LINK_AS_KEY_MESSAGE, CONTENT_LINK_ELSEWHERE_MESSAGE, 
 import { ApiError } from '../errors.ts';
 import { errorBody } from './errors.ts';
 import { validatorCompiler, ajvDetails } from './validation.ts';
-import { OpenApiBuilder } from './openapi.ts';
+import { OpenApiBuilder, OpenApiDocument } from './openapi.ts';
 import { registerIdempotencyHooks } from './idempotency-hooks.ts';
 import { clientErrorHandler } from './client-errors.ts';
 import { registerJsonBodyParser, takesNoBody } from './json-body.ts';
@@ -199,7 +199,7 @@ export async function buildApp(opts: AppOptions, registrars: RouteRegistrar[]): 
     return reply.code(err.status).type('application/json; charset=utf-8').send(errorBody(err, req.id));
   });
 
-  app.get('/v1/openapi.json', { config: { doc: { summary: 'This OpenAPI document', tags: ['meta'], public: true, responses: { 200: { description: 'OpenAPI 3.1' } } } } }, async (_req, reply) =>
+  app.get('/v1/openapi.json', { config: { doc: { summary: 'This OpenAPI document', tags: ['meta'], public: true, responses: { 200: { description: 'OpenAPI 3.1', schema: OpenApiDocument } } } } }, async (_req, reply) =>
     reply.type('application/json; charset=utf-8').send(openapi.json()),
   );
 

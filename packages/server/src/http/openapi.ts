@@ -1,7 +1,7 @@
 // Builds the OpenAPI 3.1 document from the routes as registered: the same TypeBox schemas that
 // validate requests describe them here, so the document cannot drift from the code.
 import type { RouteOptions } from 'fastify';
-import type { TSchema } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { ERRORS } from '../errors.ts';
 
 interface CollectedRoute {
@@ -38,6 +38,14 @@ const ErrorBodySchema = {
     },
   },
 };
+
+/** What GET /v1/openapi.json answers, in the document itself: its outline, not the OAS meta-schema. */
+export const OpenApiDocument = Type.Object({
+  openapi: Type.String({ pattern: '^3\\.1\\.' }),
+  info: Type.Object({ title: Type.String(), version: Type.String() }),
+  paths: Type.Record(Type.String(), Type.Object({}), { description: 'every /v1 route, by path and method' }),
+  components: Type.Object({}),
+}, { description: 'An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0)' });
 
 export class OpenApiBuilder {
   private readonly routes: CollectedRoute[] = [];

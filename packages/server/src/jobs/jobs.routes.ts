@@ -6,6 +6,7 @@ import { IdParams, ListOf } from '../http/schema-helpers.ts';
 import { Job, JobListQuery } from './jobs.schemas.ts';
 import { streamJob, streamWorkspace } from './job-stream.ts';
 import { registerStream } from '../events/stream-registry.ts';
+import { EventStream } from '../events/sse.ts';
 
 export function registerJobRoutes(app: FastifyInstance, services: Services): void {
   app.get('/v1/jobs', {
@@ -25,7 +26,7 @@ export function registerJobRoutes(app: FastifyInstance, services: Services): voi
 
   app.get('/v1/jobs/:id/events', {
     schema: { params: IdParams },
-    config: { rateClass: 'jobStatus', doc: { summary: 'Progress of one job as server-sent events', tags: ['jobs'], responses: { 200: { description: 'text/event-stream of job.updated, job.succeeded, job.failed', contentType: 'text/event-stream' } } } },
+    config: { rateClass: 'jobStatus', doc: { summary: 'Progress of one job as server-sent events', tags: ['jobs'], responses: { 200: { description: 'text/event-stream of job.updated, job.succeeded, job.failed', schema: EventStream, contentType: 'text/event-stream' } } } },
   }, async (req, reply) => {
     const job = await services.jobs.get(requireAuth(req.auth), (req.params as IdParams).id);
     registerStream(services.streams, req, reply);
@@ -38,7 +39,7 @@ export function registerJobRoutes(app: FastifyInstance, services: Services): voi
         summary: 'Progress of every job of the workspace as server-sent events',
         tags: ['jobs'],
         responses: {
-          200: { description: 'text/event-stream; each event\'s `id:` is its number within the workspace', contentType: 'text/event-stream' },
+          200: { description: 'text/event-stream; each event\'s `id:` is its number within the workspace', schema: EventStream, contentType: 'text/event-stream' },
           410: { description: 'GONE: events after the Last-Event-ID sent were removed by retention (RETENTION_DAYS); reconnect without it' },
         },
       },

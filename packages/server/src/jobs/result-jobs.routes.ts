@@ -9,6 +9,7 @@ import { requireAuth } from '../workspace/auth.ts';
 import { idempotencyKeyOf } from '../http/idempotency-hooks.ts';
 import { Strict } from '../http/schema-helpers.ts';
 import { JobReceipt } from './job-request.schemas.ts';
+import { ResultEvidence, ResultHtml } from '../results/results.schemas.ts';
 import type { JobKind, JobRequest } from './result-kind.ts';
 
 const JobIdParams = Strict({ jobId: Type.String({ minLength: 1, maxLength: 256 }) });
@@ -46,7 +47,7 @@ export function registerResultJobRoutes(app: FastifyInstance, services: Services
 
   app.get(`${base}/:${kind.resultParam}/html`, {
     schema: { params: ResultIdParams },
-    config: { doc: { summary: doc.html, tags: [doc.tag], responses: { 200: { description: 'The HTML report', contentType: 'text/html' } } } },
+    config: { doc: { summary: doc.html, tags: [doc.tag], responses: { 200: { description: 'The HTML report', schema: ResultHtml, contentType: 'text/html' } } } },
   }, async (req, reply) => {
     const html = await jobs.html(kind, requireAuth(req.auth), resultId(req.params));
     return reply.type('text/html; charset=utf-8').header('content-security-policy', RESULT_HTML_CSP).send(html);
@@ -54,6 +55,6 @@ export function registerResultJobRoutes(app: FastifyInstance, services: Services
 
   app.get(`${base}/:${kind.resultParam}/evidence`, {
     schema: { params: ResultIdParams },
-    config: { doc: { summary: doc.evidence, tags: [doc.tag], responses: { 200: { description: doc.evidenceDescription } } } },
+    config: { doc: { summary: doc.evidence, tags: [doc.tag], responses: { 200: { description: doc.evidenceDescription, schema: ResultEvidence } } } },
   }, async (req, reply) => reply.type(json).send(await jobs.evidence(kind, requireAuth(req.auth), resultId(req.params))));
 }
