@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { windowStats } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
-import { fitLda } from '../packages/analysis/src/speech/diarization/lda.ts';
+import { fitLda, project, type LinearProjection } from '../packages/analysis/src/speech/diarization/lda.ts';
 import { writeLdaModel } from './lda-model-file.ts';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string' }, 'exclude-fold': { type: 'string', default: '-1' }, keep: { type: 'string', default: '24' }, win: { type: 'string', default: '150' } } });
@@ -70,5 +70,31 @@ const keep = Number(values.keep);
 const lda = fitLda(vectors, labels, keep);
 const voices = meta.voices.filter((_, i) => excluded < 0 || meta.voiceFolds[i] !== excluded);
 const trained = `${voices.length} real voices x ${meta.speeds.length} speeds (the sessions of training/train-real-voices.sh, ${excluded < 0 ? 'all of them' : `those of the other folds than ${excluded}`}), ${vectors.length} windows of ${new Set(labels).size} classes`;
-writeLdaModel(values.out, 'window-stats-lda-v2', WIN, lda, trained, 'training/train-lda-export.ts');
+writeLdaModel(values.out, 'window-stats-lda-v2', WIN, lda, trained, 'training/train-lda-export.ts', speakerSpace(lda, vectors, labels));
 console.error(`wrote ${values.out}: ${vectors.length} windows, ${new Set(labels).size} classes, ${keep} dims`);
+
+/** Per output dimension: the variance of the voices' means and the mean variance within a voice. */
+function speakerSpace(p: LinearProjection, vs: Float64Array[], ls: number[]): { within: number[]; between: number[] } {
+  const K = p.rows.length;
+  const by = new Map<number, Float64Array[]>();
+  vs.forEach((v, i) => {
+    const list = by.get(ls[i]!) ?? [];
+    list.push(project(p, v));
+    by.set(ls[i]!, list);
+  });
+  const within = new Array<number>(K).fill(0);
+  const means: Float64Array[] = [];
+  let n = 0;
+  for (const list of by.values()) {
+    const m = new Float64Array(K);
+    for (const e of list) for (let d = 0; d < K; d++) m[d] = m[d]! + e[d]! / list.length;
+    for (const e of list) for (let d = 0; d < K; d++) within[d] = within[d]! + (e[d]! - m[d]!) ** 2;
+    n += list.length;
+    means.push(m);
+  }
+  const grand = new Float64Array(K);
+  for (const m of means) for (let d = 0; d < K; d++) grand[d] = grand[d]! + m[d]! / means.length;
+  const between = new Array<number>(K).fill(0);
+  for (const m of means) for (let d = 0; d < K; d++) between[d] = between[d]! + (m[d]! - grand[d]!) ** 2 / (means.length - 1);
+  return { within: within.map((x) => x / (n - means.length)), between };
+}

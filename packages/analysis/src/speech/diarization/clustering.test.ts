@@ -62,3 +62,28 @@ test('a cluster with too little clean speech is no speaker of its own: its items
 test('no items: no speakers', () => {
   assert.equal(clusterSpeakers([], { min: 1, max: Infinity }, SETTINGS).k, 0);
 });
+
+test('with the speaker space, VBx weighs each dimension by how much voices differ along it', () => {
+  // Dimension 0 tells voices apart (between-speaker variance 9), dimension 1 hardly (0.01): one
+  // voice's items lean along it, and an item of the other voice leaning the same way is nearer
+  // them by cosine. The linkage gives it to the wrong voice; VBx, reading dimension 1 for what it
+  // is worth, gives it back.
+  const rand = seededRandom(3);
+  const jitter = (): number => 0.2 * (rand() * 2 - 1);
+  const items: ClusterItem[] = [];
+  for (let k = 0; k < 8; k++) items.push({ embedding: Float64Array.of(3 + jitter(), jitter(), jitter(), jitter()), groups: [items.length], frames: 300 });
+  for (let k = 0; k < 8; k++) items.push({ embedding: Float64Array.of(-3 + jitter(), 5 + jitter(), jitter(), jitter()), groups: [items.length], frames: 300 });
+  items.push({ embedding: Float64Array.of(2, 5, 0, 0), groups: [items.length], frames: 300 });
+  const odd = items.length - 1;
+  const space = { within: [1, 1, 1, 1], between: [9, 0.01, 0.01, 0.01] };
+  const linkage = clusterSpeakers(items, { min: 1, max: Infinity }, SETTINGS);
+  assert.equal(linkage.k, 2);
+  assert.equal(linkage.labels[odd], linkage.labels[8], 'by cosine it sits with the second voice');
+  const refined = clusterSpeakers(items, { min: 1, max: Infinity }, { ...SETTINGS, vbxFa: 3, vbxFb: 1 }, space);
+  assert.equal(refined.k, 2);
+  assert.equal(refined.labels[odd], refined.labels[0], 'VBx gives it to the first');
+  for (let i = 1; i < 8; i++) assert.equal(refined.labels[i], refined.labels[0]);
+  for (let i = 9; i < 16; i++) assert.equal(refined.labels[i], refined.labels[8]);
+  // A count the user asked for is the linkage's alone.
+  assert.equal(clusterSpeakers(items, { min: 2, max: 2 }, { ...SETTINGS, vbxFa: 3, vbxFb: 1 }, space).labels[odd], linkage.labels[odd]);
+});

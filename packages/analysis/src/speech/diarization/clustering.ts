@@ -10,7 +10,10 @@
 // is then read off it in this order:
 // 1. the user's bounds first: at least `min` and at most `max` speakers whenever the history has
 //    such a partition;
-// 2. within them, merging stops at the first merge further apart than the threshold;
+// 2. within them, merging stops at the first merge further apart than the threshold; without a
+//    minimum from the user, that partition is refined by VBx (vbx.ts) in the embedding's speaker
+//    space (the LDA's training says how much voices differ along each dimension: cosine weighs
+//    all alike), which moves items between the clusters and may empty one;
 // 3. a cluster with less clean speech than `minSpeakerSec` is not a speaker of its own (a cough,
 //    a laugh, a few words that the embedding cannot place): its items go to the nearest speaker.
 // How near the count was to being another one is the margin of the threshold: the next merge
@@ -29,6 +32,18 @@ export interface ClusterSettings {
   threshold: number;
   /** A speaker needs this much clean speech (seconds) across its items. */
   minSpeakerSec: number;
+  /** VBx after the linkage (vbx.ts): statistics scale; 0 or absent: no VBx. */
+  vbxFa?: number;
+  /** VBx speaker regularisation. */
+  vbxFb?: number;
+  /** Items weigh (clean seconds / 1.5) to this power in VBx (0: each item one observation). */
+  vbxWeight?: number;
+}
+
+/** The embedding space's between- and within-speaker variances per dimension (the LDA's training). */
+export interface SpeakerSpace {
+  within: readonly number[];
+  between: readonly number[];
 }
 
 export interface CountBounds {
@@ -53,6 +68,7 @@ export interface Clustering {
 }
 
 import { cosineSimilarity } from '../stats.ts';
+import { vbx } from './vbx.ts';
 
 interface Merge {
   a: number;
@@ -176,7 +192,7 @@ function largeClusters(items: ClusterItem[], part: Int32Array, minFrames: number
 }
 
 /** Clusters the items and decides the count (see the header). */
-export function clusterSpeakers(items: ClusterItem[], bounds: CountBounds, s: ClusterSettings): Clustering {
+export function clusterSpeakers(items: ClusterItem[], bounds: CountBounds, s: ClusterSettings, space?: SpeakerSpace): Clustering {
   const n = items.length;
   if (n === 0) return { labels: new Int32Array(0), k: 0, centroids: [], evidence: { nextMerge: null, lastMerge: null } };
   const merges = mergeHistory(items);
@@ -189,7 +205,8 @@ export function clusterSpeakers(items: ClusterItem[], bounds: CountBounds, s: Cl
   let k = countAt(m);
   while (k > bounds.max && m < merges.length) k = countAt(++m);
   while (n - m < bounds.min && m > 0) m--;
-  const part = partitionAfter(n, merges, m);
+  let part = partitionAfter(n, merges, m);
+  if (space && s.vbxFa && bounds.min <= 1 && n > 1) part = vbxPartition(items, part, space, s);
   // The speakers: the large clusters, or as many of the largest as the user's minimum asks for
   // (decisions §15: the hint is met whenever the speech holds that many stretches to tell apart),
   // and at least the largest one.
@@ -238,4 +255,28 @@ export function clusterSpeakers(items: ClusterItem[], bounds: CountBounds, s: Cl
     centroids,
     evidence: { nextMerge: next && Number.isFinite(next.distance) ? next.distance / s.threshold : null, lastMerge: last ? last.distance / s.threshold : null },
   };
+}
+
+/** The linkage's partition refined by VBx (roots stay item indices, as partitionAfter gives them). */
+function vbxPartition(items: ClusterItem[], part: Int32Array, space: SpeakerSpace, s: ClusterSettings): Int32Array {
+  const roots = [...new Set(part)];
+  const index = new Map(roots.map((r, j) => [r, j]));
+  const init = Int32Array.from(part, (r) => index.get(r)!);
+  const D = space.between.length;
+  const x = items.map((it) => Float64Array.from({ length: D }, (_, d) => it.embedding[d]! / Math.sqrt(space.within[d]!)));
+  const phi = Float64Array.from({ length: D }, (_, d) => space.between[d]! / space.within[d]!);
+  const p = s.vbxWeight ?? 0;
+  const weight = p ? Float64Array.from(items, (it) => (it.frames / 150) ** p) : undefined;
+  const { gamma, pi } = vbx(x, phi, init, { fa: s.vbxFa!, fb: s.vbxFb ?? 1, maxIters: 20, initSmoothing: 7 }, weight);
+  const S = roots.length;
+  const out = new Int32Array(part.length);
+  for (let t = 0; t < part.length; t++) {
+    let best = 0;
+    for (let c = 1; c < S; c++) if (pi[c]! > 1e-7 && (pi[best]! <= 1e-7 || gamma[t * S + c]! > gamma[t * S + best]!)) best = c;
+    out[t] = best;
+  }
+  // Roots: the first item of each new cluster, so that labels read as partitionAfter's do.
+  const first = new Map<number, number>();
+  out.forEach((c, t) => first.has(c) || first.set(c, t));
+  return Int32Array.from(out, (c) => first.get(c)!);
 }

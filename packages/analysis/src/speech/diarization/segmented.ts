@@ -65,6 +65,7 @@ export function diarizeSegmented(
     clustered.map((ls) => ({ embedding: ls.embedding!, groups: [ls.window], frames: ls.clean.length })),
     bounds,
     s.cluster,
+    'space' in embeddingModel ? embeddingModel.space : undefined,
   );
   if (clustering.k === 0) {
     // Too little clean speech to tell voices apart: the speech is one speaker.

@@ -65,6 +65,12 @@ export const DIARIZATION_SETTINGS: DiarizationSettings = {
     threshold: 0.8,
     // Under 2 s of clean speech a cluster is not a speaker of its own.
     minSpeakerSec: 2,
+    // VBx after the linkage (vbx.ts), started from its partition. On the folds (diarization
+    // alone, fold LDAs) Fa 1 / 3 / 10 x Fb 0.3 / 1 / 3 all read 14.4-15.3 % against 15.9 %
+    // without; Fa 3, Fb 1 the lowest (docs/speech-validation.md, fifth session).
+    vbxFa: 3,
+    vbxFb: 1,
+    vbxWeight: 0,
   },
   overlap: {
     // The segmentation's classes hold at most two speakers at once.

@@ -13,6 +13,7 @@ import { embedRange, loadSpeakerNet, runFrameLayers, type SpeakerNet, type Speak
 import { onnxRangeEmbedder, type OnnxEmbeddingModel } from './onnx-embedding.ts';
 import type { Fbank } from '../features.ts';
 import type { RangeEmbedder } from './range-embedder.ts';
+import type { SpeakerSpace } from './clustering.ts';
 
 /** The linear model: window statistics projected by an LDA. */
 export interface LdaEmbeddingModel extends LinearProjection {
@@ -20,6 +21,8 @@ export interface LdaEmbeddingModel extends LinearProjection {
   name: string;
   /** Window length in frames (10 ms) the model was trained on. */
   windowFrames: number;
+  /** Between- and within-speaker variance of each output dimension on its training windows. */
+  space?: SpeakerSpace;
 }
 
 /**
@@ -42,7 +45,7 @@ export function parseEmbeddingModel(json: unknown): WindowEmbeddingModel {
   const o = json as Partial<SpeakerNetFile> & Partial<LdaEmbeddingModel>;
   if (Array.isArray(o.layers)) return loadSpeakerNet(o as SpeakerNetFile);
   if (!Array.isArray(o.mean) || !Array.isArray(o.rows) || typeof o.windowFrames !== 'number') throw new Error('not a window embedding model');
-  return { kind: 'lda', name: o.name ?? 'lda', windowFrames: o.windowFrames, mean: o.mean, rows: o.rows };
+  return { kind: 'lda', name: o.name ?? 'lda', windowFrames: o.windowFrames, mean: o.mean, rows: o.rows, ...(o.space ? { space: o.space } : {}) };
 }
 
 /** The model bound to the recording, or null when it does not read features of this width. */
