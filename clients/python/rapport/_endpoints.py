@@ -19,6 +19,8 @@ class Endpoint(NamedTuple):
     status: int
     #: The response's TypedDict in ``rapport.types``; ``List:X`` for a page of X; None: not JSON.
     response: Optional[str]
+    #: A body the client answers as a string, not JSON: its media type, sent as Accept.
+    text: Optional[str] = None
 
 
 ENDPOINTS: Dict[str, Endpoint] = {
@@ -37,13 +39,13 @@ ENDPOINTS: Dict[str, Endpoint] = {
     "matching.create": Endpoint("POST", "/v1/matching/jobs", 202, "JobReceipt"),
     "matching.retrieve": Endpoint("GET", "/v1/matching/{id}", 200, "MatchingPayload"),
     "matching.by_job": Endpoint("GET", "/v1/matching/by-job/{job_id}", 200, "MatchingPayload"),
-    "matching.evidence": Endpoint("GET", "/v1/matching/{id}/evidence", 200, None),
-    "matching.html": Endpoint("GET", "/v1/matching/{id}/html", 200, None),
+    "matching.evidence": Endpoint("GET", "/v1/matching/{id}/evidence", 200, "Evidence"),
+    "matching.html": Endpoint("GET", "/v1/matching/{id}/html", 200, None, "text/html"),
     "reports.create": Endpoint("POST", "/v1/reports/jobs", 202, "JobReceipt"),
     "reports.retrieve": Endpoint("GET", "/v1/reports/{id}", 200, "ReportPayload"),
     "reports.by_job": Endpoint("GET", "/v1/reports/by-job/{job_id}", 200, "ReportPayload"),
-    "reports.evidence": Endpoint("GET", "/v1/reports/{id}/evidence", 200, None),
-    "reports.html": Endpoint("GET", "/v1/reports/{id}/html", 200, None),
+    "reports.evidence": Endpoint("GET", "/v1/reports/{id}/evidence", 200, "Evidence"),
+    "reports.html": Endpoint("GET", "/v1/reports/{id}/html", 200, None, "text/html"),
     "jobs.list": Endpoint("GET", "/v1/jobs", 200, "List:Job"),
     "jobs.retrieve": Endpoint("GET", "/v1/jobs/{id}", 200, "Job"),
     "jobs.cancel": Endpoint("POST", "/v1/jobs/{id}/cancel", 200, "Job"),
@@ -70,6 +72,14 @@ ENDPOINTS: Dict[str, Endpoint] = {
     "workspace.signing_secret": Endpoint("GET", "/v1/workspace/signing-secret", 200, "SigningSecret"),
     "workspace.rotate_signing_secret": Endpoint("POST", "/v1/workspace/signing-secret/rotate", 200, "SigningSecret"),
 }
+
+
+def accept_for(name: str) -> str:
+    """The media type of a route whose body the client reads as text (its Accept)."""
+    text = ENDPOINTS[name].text
+    if text is None:
+        raise KeyError(f"{name}: not a text route")
+    return text
 
 
 def path_for(name: str, **params: str) -> Tuple[str, str]:

@@ -24,6 +24,21 @@ from ._account_types import (
 from ._account_types import Id as Id
 from ._account_types import Timestamp as Timestamp
 
+# The evidence behind a result: defined in _evidence_types.py.
+from ._evidence_types import (
+    EntrainmentFeature as EntrainmentFeature,
+    EntrainmentMeasure as EntrainmentMeasure,
+    EvidenceAppearance as EvidenceAppearance,
+    EvidenceMember as EvidenceMember,
+    EntrainmentCell as EntrainmentCell,
+    EvidenceFigures as EvidenceFigures,
+    EvidenceComponent as EvidenceComponent,
+    EvidenceOverall as EvidenceOverall,
+    EvidencePair as EvidencePair,
+    EvidenceDimension as EvidenceDimension,
+    EvidenceScale as EvidenceScale,
+    Evidence as Evidence,
+)
 
 
 class ErrorDetail(TypedDict):
@@ -185,9 +200,6 @@ class ReportPayload(_ReportPayloadRequired, total=False):
     json: Optional[ResultDocument]
     markdown: Optional[str]
 
-
-#: The measurements behind a result; open-ended, since the engine owns its metrics.
-Evidence = Dict[str, Any]
 
 # ---- media ----
 

@@ -1,7 +1,8 @@
 """Drift test: the client's route table (rapport/_endpoints.py), its methods and its response
 types must agree with the OpenAPI document the real service serves. An operation the client has
 no method for, an entry naming a path or status the service does not have, a method that does not
-call its route, or a response type whose required, optional or nullable fields differ fails here."""
+call its route, a response type whose required, optional or nullable fields (or whose enumerated
+values) differ, or a text body (the HTML files) of another media type fails here."""
 from __future__ import annotations
 
 import inspect
@@ -69,6 +70,28 @@ def unwrap(hint: Any) -> Any:
     return hint if isinstance(hint, type) and issubclass(hint, dict) and hasattr(hint, "__required_keys__") else None
 
 
+def literal_values(hint: Any) -> Optional[List[str]]:
+    """The values of a ``Literal`` (or ``Optional[Literal]``) hint; None for any other hint."""
+    if typing.get_origin(hint) is typing.Literal:
+        return sorted(typing.get_args(hint))
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    return literal_values(args[0]) if typing.get_origin(hint) is typing.Union and len(args) == 1 else None
+
+
+def documented_values(s: Optional[Schema]) -> Optional[List[str]]:
+    """The values the document allows a field, when it lists them (``enum``, or constants, null aside)."""
+    r = resolve(s)
+    if r is None:
+        return None
+    if "enum" in r:
+        return sorted(r["enum"])
+    if "const" in r:
+        return [r["const"]]
+    alts = [a for a in (resolve(x) for x in r.get("anyOf", []) + r.get("oneOf", [])) if a and a.get("type") != "null"]
+    values = [documented_values(a) for a in alts]
+    return sorted(v for vs in values if vs is not None for v in vs) if alts and all(values) else None
+
+
 def method_of(client: rapport.Rapport, name: str) -> Any:
     target: Any = client
     for part in name.split("."):
@@ -88,6 +111,10 @@ class DriftTest(unittest.TestCase):
                 op = paths.get(norm(e.path), {}).get(e.method.lower())
                 self.assertIsNotNone(op, f"{e.method} {e.path} is not in the service's document")
                 self.assertIn(str(e.status), op["responses"], f"{name}: no {e.status} response")
+                if e.text is not None:
+                    content = op["responses"][str(e.status)].get("content", {})
+                    self.assertIn(e.text, content, f"{name}: the document gives no {e.text} body")
+                    self.assertEqual((resolve(content[e.text].get("schema")) or {}).get("type"), "string", f"{name}: {e.text} is not text")
 
     def test_every_route_has_a_method_of_that_name_that_calls_it(self) -> None:
         client = rapport.Rapport(api_key="rk_unused", base_url="http://127.0.0.1:9")
@@ -169,6 +196,7 @@ class DriftTest(unittest.TestCase):
                 self.assertEqual(sorted(hints), sorted(props), f"{type_name}: field names")
                 nullable = sorted(k for k, v in hints.items() if type(None) in typing.get_args(v))
                 self.assertEqual(nullable, sorted(k for k, s in props.items() if allows_null(s)), f"{type_name}: nullable")
+                self.compare_values(hints, props, type_name)
 
     def test_nested_response_types_have_the_documented_fields_too(self) -> None:
         paths = {norm(p): ops for p, ops in doc["paths"].items()}
@@ -185,6 +213,9 @@ class DriftTest(unittest.TestCase):
         # The nested shapes reached: a change that stops reaching them would make this test vacuous.
         self.assertTrue({"Media.analysis", "Media.analysis.speakers", "Job.error", "Diarization.segments",
                          "Entity.appearances", "WebhookDelivery.attempts", "Workspace.quotas"} <= checked, sorted(checked))
+        self.assertTrue({"Evidence.scale", "Evidence.target", "Evidence.target.appearances", "Evidence.group", "Evidence.pairs",
+                         "Evidence.pairs.overall", "Evidence.pairs.components", "Evidence.pairs.components.cells",
+                         "Evidence.pairs.components.figures", "Evidence.dimensions"} <= checked, sorted(checked))
 
     def compare_nested(self, cls: Any, schema: Optional[Schema], where: str, checked: Set[str]) -> None:
         hints = typing.get_type_hints(cls)
@@ -202,8 +233,16 @@ class DriftTest(unittest.TestCase):
                 nested = typing.get_type_hints(inner)
                 nullable = sorted(k for k, v in nested.items() if type(None) in typing.get_args(v))
                 self.assertEqual(nullable, sorted(k for k, s in sub["properties"].items() if allows_null(s)), f"{here}: nullable")
+                self.compare_values(nested, sub["properties"], here)
             checked.add(here)
             self.compare_nested(inner, sub, here, checked)
+
+    def compare_values(self, hints: Dict[str, Any], props: Dict[str, Schema], where: str) -> None:
+        """A ``Literal`` field allows exactly the values the document lists for it."""
+        for key, hint in hints.items():
+            values = literal_values(hint)
+            if values is not None and key in props:
+                self.assertEqual(values, documented_values(props[key]), f"{where}.{key}: values")
 
     def test_every_error_code_of_the_service_has_its_status_and_class(self) -> None:
         body = resolve(doc["components"]["schemas"]["Error"])

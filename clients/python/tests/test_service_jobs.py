@@ -10,11 +10,11 @@ import threading
 import time
 import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Optional, Tuple, get_type_hints
 
 import rapport
 from rapport import webhooks
-from rapport.types import Job, MatchingPayload, MediaTarget
+from rapport.types import Evidence, Job, MatchingPayload, MediaTarget
 from tests import _service
 
 JOB_ERROR_CODES = {"target_not_found", "media_unreadable", "no_speech_detected", "target_in_group", "not_enough_speech",
@@ -91,7 +91,9 @@ class JobsTest(unittest.TestCase):
             self.assertRegex(result.get("markdown") or "", r"^# \S")
             self.assertEqual(self.client.matching.by_job(last["id"]), result)
             self.assertEqual(self.client.matching.retrieve(result["id"])["id"], result["id"])
-            self.assertIsInstance(self.client.matching.evidence(result["id"]), dict)
+            evidence = self.client.matching.evidence(result["id"])
+            self.assertEqual(sorted(evidence), sorted(get_type_hints(Evidence)))
+            self.assertEqual((evidence["kind"], [p["member"] for p in evidence["pairs"]], evidence["target"]["ref"]), ("matching", ["group[0]"], "target"))
             html = self.client.matching.html(result["id"])
             self.assertTrue(html.startswith("<!doctype html>"))
             self.assertNotIn("<script", html)
@@ -119,7 +121,8 @@ class JobsTest(unittest.TestCase):
         self.assertTrue(report.get("markdown"))
         self.assertEqual(self.client.reports.retrieve(report["id"])["id"], report["id"])
         self.assertTrue(self.client.reports.html(report["id"]).startswith("<!doctype html>"))
-        self.assertIsInstance(self.client.reports.evidence(report["id"]), dict)
+        evidence = self.client.reports.evidence(report["id"])
+        self.assertEqual((sorted(evidence), evidence["kind"], evidence["pairs"]), (sorted(get_type_hints(Evidence)), "report", []))
 
     def test_a_finished_jobs_events_from_the_start_each_once_in_order(self) -> None:
         job = self.finished_job()

@@ -11,6 +11,8 @@ export interface Endpoint {
   status: number;
   /** The response's shape, a key of `responseFields` (fields.ts); `List:X` for a page of X. */
   response: string | null;
+  /** A body the SDK answers as a string, not JSON: its media type, sent as Accept. */
+  text?: string;
 }
 
 export const endpoints = {
@@ -30,13 +32,13 @@ export const endpoints = {
   'matching.create': { method: 'POST', path: '/v1/matching/jobs', status: 202, response: 'JobReceipt' },
   'matching.retrieve': { method: 'GET', path: '/v1/matching/{id}', status: 200, response: 'MatchingPayload' },
   'matching.byJob': { method: 'GET', path: '/v1/matching/by-job/{jobId}', status: 200, response: 'MatchingPayload' },
-  'matching.evidence': { method: 'GET', path: '/v1/matching/{id}/evidence', status: 200, response: null },
-  'matching.html': { method: 'GET', path: '/v1/matching/{id}/html', status: 200, response: null },
+  'matching.evidence': { method: 'GET', path: '/v1/matching/{id}/evidence', status: 200, response: 'Evidence' },
+  'matching.html': { method: 'GET', path: '/v1/matching/{id}/html', status: 200, response: null, text: 'text/html' },
 
   'reports.create': { method: 'POST', path: '/v1/reports/jobs', status: 202, response: 'JobReceipt' },
   'reports.retrieve': { method: 'GET', path: '/v1/reports/{id}', status: 200, response: 'ReportPayload' },
-  'reports.html': { method: 'GET', path: '/v1/reports/{id}/html', status: 200, response: null },
-  'reports.evidence': { method: 'GET', path: '/v1/reports/{id}/evidence', status: 200, response: null },
+  'reports.html': { method: 'GET', path: '/v1/reports/{id}/html', status: 200, response: null, text: 'text/html' },
+  'reports.evidence': { method: 'GET', path: '/v1/reports/{id}/evidence', status: 200, response: 'Evidence' },
   'reports.byJob': { method: 'GET', path: '/v1/reports/by-job/{jobId}', status: 200, response: 'ReportPayload' },
 
   'jobs.list': { method: 'GET', path: '/v1/jobs', status: 200, response: 'List:Job' },

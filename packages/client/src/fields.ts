@@ -6,7 +6,11 @@ import type {
   ContentLink, ContentLinkParams, CreditBalance, CreditTransaction, Diarization, DiarizationParams, Entity, EntityMetrics, MediaMetrics, Feedback, FeedbackCreateParams, Job, JobReceipt,
   MatchingJobCreateParams, MatchingPayload, Media, UploadedMedia, ReportJobCreateParams, ReportPayload, WebhookDelivery, Workspace,
   ApiKey, CreatedApiKey, SigningSecret, FileListParams, ReanalyzeParams, EntityListParams, EntityUpdateParams, EntityTagParams, EntityMergeParams, ApiKeyCreateParams, JobListParams, DeliveryListParams, ListParams,
+  LanguageMeasures, SpeakerMeasures,
 } from './types.ts';
+import type {
+  EntrainmentCell, Evidence, EvidenceAppearance, EvidenceComponent, EvidenceDimension, EvidenceFigures, EvidenceMember, EvidenceOverall, EvidencePair, EvidenceScale,
+} from './evidence-types.ts';
 
 type Keys<T> = keyof T & string;
 /** Keys without `?`. */
@@ -31,6 +35,38 @@ function shape<T>() {
       & Exhaustive<OptionalKeys<T>, O[number], 'missingOptional'>
       & Exhaustive<NullableKeys<T>, N[number], 'missingNullable'>,
   ): Shape => s;
+}
+
+/** The values of a string enumeration, exhaustive over its type. */
+function values<V extends string>() {
+  return <const L extends readonly V[]>(l: L & Exhaustive<V, L[number], 'missing'>): readonly string[] => l;
+}
+
+/**
+ * The shapes that sit inside other shapes, by the names `nestedFields` gives them. A field names
+ * the shape of its value, of its list's items, or of its value when not null.
+ */
+interface NestedShapes {
+  EvidenceScale: EvidenceScale;
+  EvidenceMember: EvidenceMember;
+  EvidenceAppearance: EvidenceAppearance;
+  EvidencePair: EvidencePair;
+  EvidenceOverall: EvidenceOverall;
+  EvidenceComponent: EvidenceComponent;
+  EvidenceFigures: EvidenceFigures;
+  EntrainmentCell: EntrainmentCell;
+  EvidenceDimension: EvidenceDimension;
+  SpeakerMeasures: SpeakerMeasures;
+  LanguageMeasures: LanguageMeasures;
+}
+type Inner<V> = NonNullable<V> extends readonly (infer E)[] ? E : NonNullable<V>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type NestedName<V> = { [N in keyof NestedShapes]: Same<NestedShapes[N], Inner<V>> extends true ? N : never }[keyof NestedShapes];
+type NestedKeys<T> = { [K in Keys<T>]-?: [NestedName<T[K]>] extends [never] ? never : K }[Keys<T>];
+
+/** Every field of T whose value is one of NestedShapes, each with that shape's name: none left out, none wrong. */
+function nested<T>() {
+  return (fields: { [K in NestedKeys<T>]-?: NestedName<T[K]> }): Readonly<Record<string, string>> => fields;
 }
 
 /** Query parameters of list calls, exhaustive over the params type. */
@@ -92,6 +128,65 @@ export const responseFields: Record<string, Shape> = {
   SigningSecret: shape<SigningSecret>()({
     required: ['signingSecret', 'previousSigningSecret', 'previousExpiresAt'], optional: [], nullable: ['previousSigningSecret', 'previousExpiresAt'],
   }),
+  Evidence: shape<Evidence>()({
+    required: ['kind', 'scale', 'method', 'target', 'group', 'groupSize', 'pairs', 'groupOverall', 'dimensions'], optional: [], nullable: ['groupOverall'],
+  }),
+  EvidenceScale: shape<EvidenceScale>()({ required: ['min', 'max'], optional: [], nullable: [] }),
+  EvidenceMember: shape<EvidenceMember>()({
+    required: ['ref', 'name', 'shortName', 'entityId', 'metrics', 'appearances', 'mediaCount', 'transcribedMediaCount', 'speechMin', 'interruptionsPerMin',
+      'pitchMedianHz', 'profileConfidence', 'profileTrust'],
+    optional: [],
+    nullable: ['entityId', 'interruptionsPerMin', 'pitchMedianHz'],
+  }),
+  EvidenceAppearance: shape<EvidenceAppearance>()({
+    required: ['mediaId', 'speakerIndex', 'speechSec', 'transcribed', 'countUncertain', 'separation', 'trust', 'noAudio'], optional: [], nullable: ['speechSec', 'separation'],
+  }),
+  EvidencePair: shape<EvidencePair>()({
+    required: ['member', 'name', 'met', 'sharedMediaIds', 'sharedMediaCount', 'overall', 'trust', 'components'], optional: [], nullable: [],
+  }),
+  EvidenceOverall: shape<EvidenceOverall>()({ required: ['score', 'confidence'], optional: [], nullable: ['score'] }),
+  EvidenceComponent: shape<EvidenceComponent>()({
+    required: ['key', 'name', 'score', 'confidence', 'weight', 'inputs', 'figures'], optional: ['cells'], nullable: ['score'],
+  }),
+  EvidenceFigures: shape<EvidenceFigures>()({ required: ['measured', 'possible'], optional: [], nullable: [] }),
+  EntrainmentCell: shape<EntrainmentCell>()({
+    required: ['feature', 'measure', 'observed', 'baseline', 'score', 'exchanges'], optional: [], nullable: ['observed', 'baseline', 'score'],
+  }),
+  EvidenceDimension: shape<EvidenceDimension>()({ required: ['key', 'name', 'score', 'pairs', 'singleFigure'], optional: [], nullable: [] }),
+  SpeakerMeasures: shape<SpeakerMeasures>()({
+    required: ['speechSec', 'talkShare', 'turns', 'medianTurnSec', 'longestTurnSec', 'pausesPerMin', 'medianPauseSec', 'speakingRateSylPerSec',
+      'articulationRateSylPerSec', 'pitchMedianSt', 'pitchRangeSt', 'pitchVariabilitySt', 'loudnessMeanDb', 'loudnessVariabilityDb', 'medianGapBeforeTurnSec',
+      'interruptionsMade', 'interruptionsReceived', 'backchannels', 'overlapSec', 'language'],
+    optional: [],
+    nullable: ['medianTurnSec', 'longestTurnSec', 'pausesPerMin', 'medianPauseSec', 'speakingRateSylPerSec', 'articulationRateSylPerSec', 'pitchMedianSt',
+      'pitchRangeSt', 'pitchVariabilitySt', 'loudnessMeanDb', 'loudnessVariabilityDb', 'medianGapBeforeTurnSec', 'interruptionsMade', 'interruptionsReceived',
+      'backchannels', 'overlapSec', 'language'],
+  }),
+  LanguageMeasures: shape<LanguageMeasures>()({
+    required: ['words', 'wordsPerMinute', 'questionRate', 'hedgeRate', 'firstPersonSingularRate', 'firstPersonPluralRate', 'sentiment', 'functionWords'],
+    optional: ['lexicon'],
+    nullable: ['wordsPerMinute', 'lexicon', 'hedgeRate', 'firstPersonSingularRate', 'firstPersonPluralRate', 'sentiment', 'functionWords'],
+  }),
+};
+
+/**
+ * Where a shape holds others (by their key in responseFields): the drift test follows these into
+ * the document's schema, and there every object-valued field must be one of them. Only the
+ * evidence is followed this deep so far.
+ */
+export const nestedFields: Record<string, Readonly<Record<string, string>>> = {
+  Evidence: nested<Evidence>()({ scale: 'EvidenceScale', target: 'EvidenceMember', group: 'EvidenceMember', pairs: 'EvidencePair', dimensions: 'EvidenceDimension' }),
+  EvidenceMember: nested<EvidenceMember>()({ metrics: 'SpeakerMeasures', appearances: 'EvidenceAppearance' }),
+  EvidencePair: nested<EvidencePair>()({ overall: 'EvidenceOverall', components: 'EvidenceComponent' }),
+  EvidenceComponent: nested<EvidenceComponent>()({ cells: 'EntrainmentCell', figures: 'EvidenceFigures' }),
+  SpeakerMeasures: nested<SpeakerMeasures>()({ language: 'LanguageMeasures' }),
+};
+
+/** The values of enumerated fields (`Shape.field`) of the shapes followed above. */
+export const enumFields: Record<string, readonly string[]> = {
+  'Evidence.kind': values<Evidence['kind']>()(['matching', 'report']),
+  'EntrainmentCell.feature': values<EntrainmentCell['feature']>()(['pitch', 'loudness', 'rate']),
+  'EntrainmentCell.measure': values<EntrainmentCell['measure']>()(['proximity', 'convergence', 'synchrony']),
 };
 
 /** Request bodies. `sdkDefaults` are required on the wire but filled in by the SDK. */

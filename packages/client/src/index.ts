@@ -17,5 +17,6 @@ export { isTerminal } from './resources/jobs.ts';
 export { endpoints } from './endpoints.ts';
 export type { Endpoint, EndpointName } from './endpoints.ts';
 export type * from './types.ts';
+export type * from './evidence-types.ts';
 export * from './webhooks.ts';
 export { speakerName, formatSeconds, formatBytes, recordingName } from './display.ts';

@@ -171,14 +171,6 @@ export interface ReportPayload {
   markdown?: string | null;
 }
 
-/** Measurements behind a matching document; open-ended because the engine owns its metrics. */
-export interface Evidence {
-  matchingId?: Id;
-  members?: unknown[];
-  pairs?: unknown[];
-  [key: string]: unknown;
-}
-
 // ---- media ----
 
 export interface Speaker {

@@ -1,19 +1,21 @@
 // Drift test: the SDK's route table (src/endpoints.ts) and field lists (src/fields.ts, which the
-// compiler checks against src/types.ts) must agree with the OpenAPI document the real server
-// serves. A route, status, field, nullability or query parameter that changes on either side
-// fails here.
+// compiler checks against src/types.ts and src/evidence-types.ts) must agree with the OpenAPI
+// document the real server serves. A route, status, field, nullability or query parameter that
+// changes on either side fails here; so does, where fields.ts follows a shape into the ones it
+// holds (the evidence), a nested shape or an enumeration, and the media type of a body the SDK
+// reads as text (the HTML files).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startService } from '@rapport/server';
 import { endpoints } from '../src/endpoints.ts';
 import type { Endpoint } from '../src/endpoints.ts';
-import { queryFields, requestFields, responseFields } from '../src/fields.ts';
+import { enumFields, nestedFields, queryFields, requestFields, responseFields } from '../src/fields.ts';
 import { APIError, ERROR_CODES, makeAPIError } from '../src/core/errors.ts';
 import type { Shape } from '../src/fields.ts';
 
 type Schema = Record<string, unknown> & {
   $ref?: string; type?: string | string[]; anyOf?: Schema[]; oneOf?: Schema[]; required?: string[];
-  properties?: Record<string, Schema>; items?: Schema; nullable?: boolean;
+  properties?: Record<string, Schema>; items?: Schema; nullable?: boolean; enum?: string[];
 };
 interface Operation {
   parameters?: { name: string; in: string }[];
@@ -56,6 +58,49 @@ function objectOf(s: Schema | undefined): Schema | undefined {
   return r;
 }
 
+/** The object schema a field holds: its value's, its list's items', or its value's when not null. */
+function objectIn(s: Schema | undefined): Schema | undefined {
+  const r = objectOf(s);
+  return r?.type === 'array' ? objectOf(r.items) : r;
+}
+
+/** The values a field may take when the document enumerates them (with or without null). */
+function enumOf(s: Schema | undefined): string[] | undefined {
+  const r = resolve(s);
+  return r?.enum ?? [...(r?.anyOf ?? []), ...(r?.oneOf ?? [])].map(resolve).find((x) => x?.enum)?.enum;
+}
+
+/** The shapes fields.ts follows were reached (a change that stops reaching them would make the test vacuous). */
+const reached = new Set<string>();
+
+/**
+ * The shapes a shape holds, as nestedFields names them, against the document's, down the tree:
+ * each object-valued field of the document must be named there, and each enumerated field's
+ * values must be enumFields'.
+ */
+function compareNested(where: string, schema: Schema, typeName: string): void {
+  const named = nestedFields[typeName] ?? {};
+  for (const [field, s] of Object.entries(schema.properties ?? {})) {
+    const here = `${where}.${field}`;
+    const values = enumOf(s);
+    const listed = enumFields[`${typeName}.${field}`];
+    if (values || listed) assert.deepEqual([...(listed ?? [])].sort(), [...(values ?? [])].sort(), `${here}: enumFields['${typeName}.${field}'] and the document's enum`);
+    const inner = objectIn(s);
+    const nestedName = named[field];
+    if (!inner?.properties) {
+      assert.equal(nestedName, undefined, `${here}: fields.ts names ${nestedName} here, the document has no object`);
+      continue;
+    }
+    assert.ok(nestedName, `${here}: the document has an object here; fields.ts nestedFields.${typeName} does not name its shape`);
+    const shape = responseFields[nestedName];
+    assert.ok(shape, `fields.ts has no shape ${nestedName}`);
+    compare(`${here} (${nestedName})`, inner, shape);
+    reached.add(`${typeName}.${field}`);
+    compareNested(here, inner, nestedName);
+  }
+  for (const field of Object.keys(named)) assert.ok(schema.properties?.[field], `${where}: fields.ts follows ${field}, the document has no such field`);
+}
+
 function operation(e: Endpoint): Operation | undefined {
   const path = Object.keys(doc.paths).find((p) => norm(p) === norm(e.path));
   return path ? doc.paths[path]?.[e.method.toLowerCase()] : undefined;
@@ -89,6 +134,11 @@ describe('the SDK agrees with GET /v1/openapi.json', () => {
         const shape = responseFields[typeName];
         assert.ok(shape, `fields.ts has no shape ${typeName}`);
         compare(`${name} response (${typeName})`, schema, shape);
+        if (nestedFields[typeName] && schema) compareNested(`${name} response`, schema, typeName);
+      }
+      if (e.text) {
+        const textBody = response.content?.[e.text]?.schema;
+        assert.equal(resolve(textBody)?.type, 'string', `${name}: the document gives no ${e.text} string body (it has ${Object.keys(response.content ?? {}).join(', ') || 'no content'})`);
       }
       const body = requestFields[name];
       if (body) compare(`${name} request body`, objectOf(op.requestBody?.content?.['application/json']?.schema), body, body.sdkDefaults);
@@ -99,6 +149,13 @@ describe('the SDK agrees with GET /v1/openapi.json', () => {
       }
     });
   }
+
+  test('the evidence is followed into every shape it holds', () => {
+    assert.deepEqual([...reached].sort(), [
+      'Evidence.dimensions', 'Evidence.group', 'Evidence.pairs', 'Evidence.scale', 'Evidence.target', 'EvidenceComponent.cells', 'EvidenceComponent.figures',
+      'EvidenceMember.appearances', 'EvidenceMember.metrics', 'EvidencePair.components', 'EvidencePair.overall', 'SpeakerMeasures.language',
+    ]);
+  });
 
   test('every error code of the server has its own error class, and the error body its fields', () => {
     const body = resolve(doc.components?.schemas?.Error)?.properties?.error;

@@ -125,7 +125,9 @@ describe('against a real service', () => {
       assert.equal(result.json?.schemaVersion, 1);
       assert.deepEqual(await client.matching.byJob(last.id), result);
       assert.equal((await client.matching.retrieve(result.id)).id, result.id);
-      assert.ok(await client.matching.evidence(result.id));
+      // The evidence, read through its type: one pair, the target with the group's first member.
+      const evidence = await client.matching.evidence(result.id);
+      assert.deepEqual([evidence.kind, evidence.groupSize, evidence.pairs.map((p) => p.member), evidence.target.ref], ['matching', 1, ['group[0]'], 'target']);
       // The standalone HTML file: the document's title and its figures drawn as SVG.
       const html = await client.matching.html(result.id);
       assert.match(html, /^<!doctype html>/);

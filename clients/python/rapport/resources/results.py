@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Optional, Sequence, cast
 
 from .. import _validate as v
-from .._endpoints import path_for
+from .._endpoints import accept_for, path_for
 from .._http import HttpClient
 from ..types import Evidence, Job, JobReceipt, MatchingPayload, Member, ReportPayload, WebhookSpec
 from .jobs import Jobs
@@ -77,7 +77,7 @@ class Matching:
     def html(self, id: str) -> str:
         """The result as one standalone HTML file (inline CSS and SVG figures, no script)."""
         method, path = path_for("matching.html", id=v.require_id("matching.html", "id", id))
-        return self._http.send(method, path, headers={"Accept": "text/html"}).read().decode("utf-8")
+        return self._http.send(method, path, headers={"Accept": accept_for("matching.html")}).read().decode("utf-8")
 
 
 class Reports:
@@ -116,9 +116,10 @@ class Reports:
         return cast(Optional[ReportPayload], self._http.request_json(method, path))
 
     def evidence(self, id: str) -> Evidence:
+        """The measurements behind the report (its figures are drawn from them), as for matching."""
         method, path = path_for("reports.evidence", id=v.require_id("reports.evidence", "id", id))
         return cast(Evidence, self._http.request_json(method, path))
 
     def html(self, id: str) -> str:
         method, path = path_for("reports.html", id=v.require_id("reports.html", "id", id))
-        return self._http.send(method, path, headers={"Accept": "text/html"}).read().decode("utf-8")
+        return self._http.send(method, path, headers={"Accept": accept_for("reports.html")}).read().decode("utf-8")

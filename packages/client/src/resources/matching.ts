@@ -1,8 +1,9 @@
 // /v1/matching: create a job, read its result by id or by job, its evidence, its HTML file, and
 // createAndWait.
 import type { HttpClient } from '../core/http.ts';
-import { pathFor } from '../endpoints.ts';
-import type { Evidence, JobReceipt, MatchingJobCreateParams, MatchingPayload, RequestOptions } from '../types.ts';
+import { endpoints, pathFor } from '../endpoints.ts';
+import type { Evidence } from '../evidence-types.ts';
+import type { JobReceipt, MatchingJobCreateParams, MatchingPayload, RequestOptions } from '../types.ts';
 import { creationOptions, waitForResult, withBodyKey } from './jobs.ts';
 import type { CreateAndWaitOptions, Jobs } from './jobs.ts';
 
@@ -29,13 +30,14 @@ export class Matching {
     return this.#http.request({ ...pathFor('matching.byJob', { jobId }), options });
   }
 
+  /** The measurements behind the result: every figure its document quotes is found here. */
   evidence(id: string, options?: RequestOptions): Promise<Evidence> {
     return this.#http.request({ ...pathFor('matching.evidence', { id }), options });
   }
 
   /** The result as one standalone HTML file (inline CSS and SVG figures, no script): save it, print it, send it. */
   async html(id: string, options?: RequestOptions): Promise<string> {
-    const res = await this.#http.send({ ...pathFor('matching.html', { id }), options: { ...options, headers: { Accept: 'text/html', ...options?.headers } } });
+    const res = await this.#http.send({ ...pathFor('matching.html', { id }), options: { ...options, headers: { Accept: endpoints['matching.html'].text, ...options?.headers } } });
     return res.text();
   }
 

@@ -1,7 +1,8 @@
 // /v1/reports: behavioral profile jobs of one target (decisions.md §9).
 import type { HttpClient } from '../core/http.ts';
-import { pathFor } from '../endpoints.ts';
-import type { Evidence, JobReceipt, ReportJobCreateParams, ReportPayload, RequestOptions } from '../types.ts';
+import { endpoints, pathFor } from '../endpoints.ts';
+import type { Evidence } from '../evidence-types.ts';
+import type { JobReceipt, ReportJobCreateParams, ReportPayload, RequestOptions } from '../types.ts';
 import { creationOptions, waitForResult, withBodyKey } from './jobs.ts';
 import type { CreateAndWaitOptions, Jobs } from './jobs.ts';
 
@@ -28,7 +29,7 @@ export class Reports {
 
   /** The report as one standalone HTML file (inline CSS and SVG figures, no script). */
   async html(id: string, options?: RequestOptions): Promise<string> {
-    const res = await this.#http.send({ ...pathFor('reports.html', { id }), options: { ...options, headers: { Accept: 'text/html', ...options?.headers } } });
+    const res = await this.#http.send({ ...pathFor('reports.html', { id }), options: { ...options, headers: { Accept: endpoints['reports.html'].text, ...options?.headers } } });
     return res.text();
   }
 
