@@ -95,8 +95,10 @@ export class ResultJobService {
     return r.evidenceJson;
   }
 
-  /** The result as one standalone HTML file. */
-  /** The result as one standalone HTML file, UTF-8. */
+  /**
+   * The result as one standalone HTML file, in UTF-8 bytes: the render worker draws it off the
+   * event loop and hands back bytes, which the route sends as they are (text/html; charset=utf-8).
+   */
   html(kind: JobKind, auth: AuthContext, id: string): Promise<Buffer> {
     return resultHtml(this.deps.results, this.deps.media, this.deps.render, auth, id, kind.type, kind.names.result);
   }

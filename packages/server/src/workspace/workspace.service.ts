@@ -82,16 +82,16 @@ export class WorkspaceService {
     return auth;
   }
 
-  /**
-   * At start: with SERVICE_API_KEY / SIGNING_SECRET set, the default (first) workspace is created
-   * if missing and given exactly that key and secret; with neither set and no workspace, both
-   * are generated and returned so that the caller prints them once.
-   */
   /** Called with the id of every key this process revokes (its open streams end). */
   onKeyRevoked(listener: (keyId: string) => void): void {
     this.revokedListeners.push(listener);
   }
 
+  /**
+   * At start: with SERVICE_API_KEY / SIGNING_SECRET set, the default (first) workspace is created
+   * if missing and given exactly that key and secret; with neither set and no workspace, both
+   * are generated and returned so that the caller prints them once.
+   */
   async bootstrap(env: { serviceApiKey: string | null; signingSecret: string | null }): Promise<BootstrapResult> {
     let existing = await this.store.anyWorkspace();
     if (!existing) {

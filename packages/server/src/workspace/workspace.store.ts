@@ -61,8 +61,11 @@ export interface WorkspaceStore {
   authenticate(apiKey: string): Promise<AuthenticatedKey | null>;
   /** A new key; with `maxActive`, refused (QuotaExceeded, nothing written) when the workspace already holds that many active keys. */
   createKey(workspaceId: string, input: { apiKey: string; scope: KeyScope; name: string | null }, maxActive?: number): Promise<ApiKeyRecord>;
-  /** Makes sure this exact key exists, as admin, in the workspace (bootstrap from the environment). */
-  /** The key named by SERVICE_API_KEY: created if unknown; a revoked one stays revoked. */
+  /**
+   * At start, the key named by SERVICE_API_KEY: created as an admin key of the workspace if
+   * unknown; a revoked one stays revoked and one of another workspace is left there ('elsewhere'),
+   * since a restart never undoes an operator's change (decisions §3).
+   */
   ensureKey(workspaceId: string, apiKey: string): Promise<'created' | 'live' | 'revoked' | 'elsewhere'>;
   /** Whether `secret` is or ever was the workspace's signing secret (since secrets were recorded). */
   wasSigningSecret(workspaceId: string, secret: string): Promise<boolean>;
