@@ -10,10 +10,10 @@
 // is then read off it in this order:
 // 1. the user's bounds first: at least `min` and at most `max` speakers whenever the history has
 //    such a partition;
-// 2. within them, merging stops at the first merge further apart than the threshold; without a
-//    minimum from the user, that partition is refined by VBx (vbx.ts) in the embedding's speaker
-//    space (the LDA's training says how much voices differ along each dimension: cosine weighs
-//    all alike), which moves items between the clusters and may empty one;
+// 2. within them, merging stops at the first merge further apart than the threshold; that
+//    partition is refined by VBx (vbx.ts) in the embedding's speaker space (the LDA's training
+//    says how much voices differ along each dimension: cosine weighs all alike), which moves
+//    items between the clusters and may empty one, though never under the user's minimum;
 // 3. a cluster with less clean speech than `minSpeakerSec` is not a speaker of its own (a cough,
 //    a laugh, a few words that the embedding cannot place): its items go to the nearest speaker.
 // How near the count was to being another one is the margin of the threshold: the next merge
@@ -36,8 +36,6 @@ export interface ClusterSettings {
   vbxFa?: number;
   /** VBx speaker regularisation. */
   vbxFb?: number;
-  /** Items weigh (clean seconds / 1.5) to this power in VBx (0: each item one observation). */
-  vbxWeight?: number;
 }
 
 /** The embedding space's between- and within-speaker variances per dimension (the LDA's training). */
@@ -206,7 +204,11 @@ export function clusterSpeakers(items: ClusterItem[], bounds: CountBounds, s: Cl
   while (k > bounds.max && m < merges.length) k = countAt(++m);
   while (n - m < bounds.min && m > 0) m--;
   let part = partitionAfter(n, merges, m);
-  if (space && s.vbxFa && bounds.min <= 1 && n > 1) part = vbxPartition(items, part, space, s);
+  if (space && s.vbxFa && n > 1) {
+    const refined = vbxPartition(items, part, space, s);
+    // A cluster VBx emptied must not take the count under the user's minimum.
+    if (new Set(refined).size >= Math.min(bounds.min, new Set(part).size)) part = refined;
+  }
   // The speakers: the large clusters, or as many of the largest as the user's minimum asks for
   // (decisions §15: the hint is met whenever the speech holds that many stretches to tell apart),
   // and at least the largest one.
@@ -265,9 +267,7 @@ function vbxPartition(items: ClusterItem[], part: Int32Array, space: SpeakerSpac
   const D = space.between.length;
   const x = items.map((it) => Float64Array.from({ length: D }, (_, d) => it.embedding[d]! / Math.sqrt(space.within[d]!)));
   const phi = Float64Array.from({ length: D }, (_, d) => space.between[d]! / space.within[d]!);
-  const p = s.vbxWeight ?? 0;
-  const weight = p ? Float64Array.from(items, (it) => (it.frames / 150) ** p) : undefined;
-  const { gamma, pi } = vbx(x, phi, init, { fa: s.vbxFa!, fb: s.vbxFb ?? 1, maxIters: 20, initSmoothing: 7 }, weight);
+  const { gamma, pi } = vbx(x, phi, init, { fa: s.vbxFa!, fb: s.vbxFb ?? 1, maxIters: 20, initSmoothing: 7 });
   const S = roots.length;
   const out = new Int32Array(part.length);
   for (let t = 0; t < part.length; t++) {

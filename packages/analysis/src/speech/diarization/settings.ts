@@ -70,7 +70,6 @@ export const DIARIZATION_SETTINGS: DiarizationSettings = {
     // without; Fa 3, Fb 1 the lowest (docs/speech-validation.md, fifth session).
     vbxFa: 3,
     vbxFb: 1,
-    vbxWeight: 0,
   },
   overlap: {
     // The segmentation's classes hold at most two speakers at once.

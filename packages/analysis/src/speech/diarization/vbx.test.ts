@@ -39,12 +39,3 @@ test('two voices the partition put together stay apart where they start apart', 
   const { pi } = vbx(x, PHI, init, OPTIONS);
   assert.ok(pi[0]! > 0.4 && pi[1]! > 0.4, `both kept: ${[...pi].join(', ')}`);
 });
-
-test('an embedding that stands for more observations is surer of its speaker', () => {
-  const { x } = draws([[4, 0, 0, 0, 0, 0], [0, 0, -4, 0, 0, 0]], 10, 3);
-  const init = Int32Array.from(x, (_, t) => t % 2);
-  const light = vbx(x, PHI, init, OPTIONS);
-  const heavy = vbx(x, PHI, init, OPTIONS, new Float64Array(x.length).fill(4));
-  const entropy = (g: Float64Array): number => [...g].reduce((s, p) => s - (p > 0 ? p * Math.log(p) : 0), 0);
-  assert.ok(entropy(heavy.gamma) <= entropy(light.gamma) + 1e-9);
-});
