@@ -182,6 +182,16 @@ describe('FileBlobStore: what the start-up sweeps leave alone', () => {
   });
 });
 
+/** A fresh data folder for one test, removed after it whatever happens. */
+async function inBlobDir(test: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
+  try {
+    await test(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('the start-up sweeps never stop the start', () => {
   /** What the sweeps told the log. */
   function logged(): { log: SweepLog; lines: { msg: string; extra?: Record<string, unknown> }[] } {
@@ -191,104 +201,92 @@ describe('the start-up sweeps never stop the start', () => {
   const fsError = (code: string, file: string) => Object.assign(new Error(`${code}: refused, '${file}'`), { code });
   const hourAgo = () => (Date.now() - 3600 * 1000) / 1000;
 
-  it('a media file that cannot be removed or inspected is logged and left; the other orphans go', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
-    try {
-      const media = path.join(dir, 'media');
-      const blobs = new FileBlobStore(dir, {
-        fs: {
-          readdir: async (folder) => {
-            const listed = await readdir(folder);
-            // Removed by another process sharing the folder once listed, before its age is read.
-            rmSync(path.join(folder, 'med_vanished'), { force: true });
-            return listed;
-          },
-          lstat: async (file) => {
-            if (path.basename(file) === 'med_unreadable') throw fsError('EACCES', file);
-            return lstat(file);
-          },
-          rm: async (file, opts) => {
-            if (path.basename(file) === 'med_stuck') throw fsError('EPERM', file);
-            return rm(file, opts);
-          },
+  it('a media file that cannot be removed or inspected is logged and left; the other orphans go', () =>
+    inBlobDir(async (dir) => {
+    const media = path.join(dir, 'media');
+    const blobs = new FileBlobStore(dir, {
+      fs: {
+        readdir: async (folder) => {
+          const listed = await readdir(folder);
+          // Removed by another process sharing the folder once listed, before its age is read.
+          rmSync(path.join(folder, 'med_vanished'), { force: true });
+          return listed;
         },
-      });
-      const names = ['med_a', 'med_stuck', 'med_b', 'med_unreadable', 'med_c', 'med_vanished'];
-      for (const name of names) {
-        writeFileSync(path.join(media, name), 'x');
-        utimesSync(path.join(media, name), hourAgo(), hourAgo());
-      }
-      const { log, lines } = logged();
-      const removed = await blobs.sweepOrphans(async (batch) => new Set(batch.filter((id) => id === 'med_b')), 60 * 1000, log);
-      assert.equal(removed, 2);
-      assert.deepEqual(readdirSync(media).sort(), ['med_b', 'med_stuck', 'med_unreadable']);
-      assert.deepEqual(lines.map((l) => path.basename(String(l.extra?.file))).sort(), ['med_stuck', 'med_unreadable']);
-      assert.ok(lines.every((l) => /left for the next start/.test(l.msg) && /EACCES|EPERM/.test(String(l.extra?.err))), JSON.stringify(lines));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('a temporary file that cannot be removed is logged and left; the others go', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
-    try {
-      const tmp = path.join(dir, 'tmp');
-      const blobs = new FileBlobStore(dir, {
-        fs: {
-          rm: async (file, opts) => {
-            if (path.basename(file) === 'upload-stuck') throw fsError('EBUSY', file);
-            return rm(file, opts);
-          },
+        lstat: async (file) => {
+          if (path.basename(file) === 'med_unreadable') throw fsError('EACCES', file);
+          return lstat(file);
         },
-      });
-      for (const name of ['upload-a', 'upload-stuck', 'upload-b']) {
-        writeFileSync(path.join(tmp, name), 'x');
-        utimesSync(path.join(tmp, name), hourAgo(), hourAgo());
-      }
-      const { log, lines } = logged();
-      assert.equal(await blobs.sweepTemp(60 * 1000, log), 2);
-      assert.deepEqual(readdirSync(tmp), ['upload-stuck']);
-      assert.equal(lines.length, 1);
-      assert.match(lines[0]?.msg ?? '', /cannot remove a temporary upload file/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('sweepAtStart resolves when a sweep fails as a whole, logs why, and still runs the other', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
-    try {
-      const media = path.join(dir, 'media');
-      const blobs = new FileBlobStore(dir, {
-        fs: {
-          readdir: async (folder) => {
-            if (path.basename(folder) === 'tmp') throw fsError('EACCES', folder);
-            return readdir(folder);
-          },
+        rm: async (file, opts) => {
+          if (path.basename(file) === 'med_stuck') throw fsError('EPERM', file);
+          return rm(file, opts);
         },
-      });
-      writeFileSync(path.join(media, 'med_orphan'), 'x');
-      utimesSync(path.join(media, 'med_orphan'), hourAgo(), hourAgo());
-      const { log, lines } = logged();
-      assert.deepEqual(await sweepAtStart(blobs, async () => new Set(), log), { temp: null, orphans: 1 });
-      assert.deepEqual(readdirSync(media), [], 'the orphan sweep ran after the temporary one failed');
-      assert.equal(lines.length, 1);
-      assert.match(lines[0]?.msg ?? '', /sweep of temporary upload files failed; the service starts anyway/);
-      assert.match(String(lines[0]?.extra?.err), /EACCES/);
-
-      // A store that does not answer the orphan sweep's question: logged, nothing removed, no throw.
-      writeFileSync(path.join(media, 'med_kept'), 'x');
-      utimesSync(path.join(media, 'med_kept'), hourAgo(), hourAgo());
-      const second = logged();
-      assert.deepEqual(await sweepAtStart(blobs, async () => Promise.reject(new Error('store gone')), second.log), { temp: null, orphans: null });
-      assert.deepEqual(readdirSync(media), ['med_kept']);
-      assert.equal(second.lines.length, 2);
-      assert.match(second.lines[1]?.msg ?? '', /sweep of orphaned media files failed/);
-      assert.equal(second.lines[1]?.extra?.err, 'store gone');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+      },
+    });
+    const names = ['med_a', 'med_stuck', 'med_b', 'med_unreadable', 'med_c', 'med_vanished'];
+    for (const name of names) {
+      writeFileSync(path.join(media, name), 'x');
+      utimesSync(path.join(media, name), hourAgo(), hourAgo());
     }
-  });
+    const { log, lines } = logged();
+    const removed = await blobs.sweepOrphans(async (batch) => new Set(batch.filter((id) => id === 'med_b')), 60 * 1000, log);
+    assert.equal(removed, 2);
+    assert.deepEqual(readdirSync(media).sort(), ['med_b', 'med_stuck', 'med_unreadable']);
+    assert.deepEqual(lines.map((l) => path.basename(String(l.extra?.file))).sort(), ['med_stuck', 'med_unreadable']);
+    assert.ok(lines.every((l) => /left for the next start/.test(l.msg) && /EACCES|EPERM/.test(String(l.extra?.err))), JSON.stringify(lines));
+    }));
+
+  it('a temporary file that cannot be removed is logged and left; the others go', () =>
+    inBlobDir(async (dir) => {
+    const tmp = path.join(dir, 'tmp');
+    const blobs = new FileBlobStore(dir, {
+      fs: {
+        rm: async (file, opts) => {
+          if (path.basename(file) === 'upload-stuck') throw fsError('EBUSY', file);
+          return rm(file, opts);
+        },
+      },
+    });
+    for (const name of ['upload-a', 'upload-stuck', 'upload-b']) {
+      writeFileSync(path.join(tmp, name), 'x');
+      utimesSync(path.join(tmp, name), hourAgo(), hourAgo());
+    }
+    const { log, lines } = logged();
+    assert.equal(await blobs.sweepTemp(60 * 1000, log), 2);
+    assert.deepEqual(readdirSync(tmp), ['upload-stuck']);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]?.msg ?? '', /cannot remove a temporary upload file/);
+    }));
+
+  it('sweepAtStart resolves when a sweep fails as a whole, logs why, and still runs the other', () =>
+    inBlobDir(async (dir) => {
+    const media = path.join(dir, 'media');
+    const blobs = new FileBlobStore(dir, {
+      fs: {
+        readdir: async (folder) => {
+          if (path.basename(folder) === 'tmp') throw fsError('EACCES', folder);
+          return readdir(folder);
+        },
+      },
+    });
+    writeFileSync(path.join(media, 'med_orphan'), 'x');
+    utimesSync(path.join(media, 'med_orphan'), hourAgo(), hourAgo());
+    const { log, lines } = logged();
+    assert.deepEqual(await sweepAtStart(blobs, async () => new Set(), log), { temp: null, orphans: 1 });
+    assert.deepEqual(readdirSync(media), [], 'the orphan sweep ran after the temporary one failed');
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]?.msg ?? '', /sweep of temporary upload files failed; the service starts anyway/);
+    assert.match(String(lines[0]?.extra?.err), /EACCES/);
+
+    // A store that does not answer the orphan sweep's question: logged, nothing removed, no throw.
+    writeFileSync(path.join(media, 'med_kept'), 'x');
+    utimesSync(path.join(media, 'med_kept'), hourAgo(), hourAgo());
+    const second = logged();
+    assert.deepEqual(await sweepAtStart(blobs, async () => Promise.reject(new Error('store gone')), second.log), { temp: null, orphans: null });
+    assert.deepEqual(readdirSync(media), ['med_kept']);
+    assert.equal(second.lines.length, 2);
+    assert.match(second.lines[1]?.msg ?? '', /sweep of orphaned media files failed/);
+    assert.equal(second.lines[1]?.extra?.err, 'store gone');
+    }));
 
   it('sweepAtStart resolves whatever a store throws, a non-Error included', async () => {
     const { log, lines } = logged();
