@@ -15,6 +15,7 @@ import { countedSql } from '../packages/server/test/counted-sql.ts';
 import { generateApiKey, generateSigningSecret } from '../packages/server/src/workspace/workspace.store.ts';
 import { randomToken } from '../packages/server/src/ids.ts';
 import { onEachStore } from './each-store.ts';
+import { watchLoopGap } from './loop-gap.ts';
 
 const N = Number(process.env.ORPHAN_BENCH_FILES ?? 2_500);
 let seq = 1_000_000;
@@ -52,19 +53,14 @@ async function sweepOnce(stores: Stores, ws: string, files: number, perFile: boo
         return out;
       }
     : (ids) => media.idsWithRows(ids);
-  let last = performance.now();
-  let maxGapMs = 0;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    maxGapMs = Math.max(maxGapMs, now - last);
-    last = now;
-  }, 5);
+  const stopWatch = watchLoopGap();
   const started = performance.now();
   try {
     const removed = await blobs.sweepOrphans(withRows, 60 * 1000);
-    return { statements: statements(), ms: performance.now() - started, maxGapMs, removed };
+    const ms = performance.now() - started;
+    return { statements: statements(), ms, maxGapMs: stopWatch(), removed };
   } finally {
-    clearInterval(tick);
+    stopWatch();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -9,6 +9,7 @@ import type { Stores } from '../packages/server/src/compose/stores.ts';
 import { RetentionSweeper } from '../packages/server/src/retention/retention.ts';
 import { generateApiKey, generateSigningSecret } from '../packages/server/src/workspace/workspace.store.ts';
 import { onEachStore } from './each-store.ts';
+import { watchLoopGap } from './loop-gap.ts';
 import type { PgStores } from '../packages/server/src/compose/open-pg-stores.ts';
 
 const JOBS = Number(process.env.RETENTION_BENCH_JOBS ?? 20_000);
@@ -54,17 +55,11 @@ async function fill(stores: Stores): Promise<number> {
 async function measure(name: string, stores: Stores): Promise<void> {
   const rows = await fill(stores);
   const sweeper = new RetentionSweeper(stores.retention, { retentionDays: 30 });
-  let last = performance.now();
-  let maxGap = 0;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    maxGap = Math.max(maxGap, now - last);
-    last = now;
-  }, 5);
+  const stopWatch = watchLoopGap();
   const started = performance.now();
   const swept = await sweeper.sweep();
   const sec = (performance.now() - started) / 1000;
-  clearInterval(tick);
+  const maxGap = stopWatch();
   await sweeper.close();
   const deleted = swept.jobEvents + swept.events + swept.deliveries * 2;
   console.log(`${name}: ${deleted} of ${rows} rows deleted (job events ${swept.jobEvents}, events ${swept.events}, deliveries ${swept.deliveries} with their attempts) in ${sec.toFixed(2)} s, ${Math.round(deleted / sec)} rows/s; longest event-loop gap ${maxGap.toFixed(1)} ms (5 ms timer)`);

@@ -4,8 +4,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LinearProjection } from '../packages/analysis/src/speech/diarization/lda.ts';
+import type { SpeakerSpace } from '../packages/analysis/src/speech/diarization/clustering.ts';
 
-export function writeLdaModel(out: string, name: string, windowFrames: number, lda: LinearProjection, trained: string, generator: string, space?: { within: number[]; between: number[] }): void {
+export function writeLdaModel(out: string, name: string, windowFrames: number, lda: LinearProjection, trained: string, generator: string, space?: SpeakerSpace): void {
   const r6 = (x: number): number => +x.toPrecision(6);
   const model = { name, windowFrames, mean: lda.mean.map(r6), rows: lda.rows.map((r) => r.map(r6)), ...(space ? { space: { within: space.within.map(r6), between: space.between.map(r6) } } : {}) };
   // A fold's model goes into a folder of its own (/work/rv-lda/fold-K.json): made here, so that

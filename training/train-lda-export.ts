@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { windowStats } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
 import { fitLda, project, type LinearProjection } from '../packages/analysis/src/speech/diarization/lda.ts';
 import { writeLdaModel } from './lda-model-file.ts';
+import type { SpeakerSpace } from '../packages/analysis/src/speech/diarization/clustering.ts';
 
 const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string' }, 'exclude-fold': { type: 'string', default: '-1' }, keep: { type: 'string', default: '24' }, win: { type: 'string', default: '150' } } });
 if (!values.data || !values.out) {
@@ -74,7 +75,7 @@ writeLdaModel(values.out, 'window-stats-lda-v2', WIN, lda, trained, 'training/tr
 console.error(`wrote ${values.out}: ${vectors.length} windows, ${new Set(labels).size} classes, ${keep} dims`);
 
 /** Per output dimension: the variance of the voices' means and the mean variance within a voice. */
-function speakerSpace(p: LinearProjection, vs: Float64Array[], ls: number[]): { within: number[]; between: number[] } {
+function speakerSpace(p: LinearProjection, vs: Float64Array[], ls: number[]): SpeakerSpace {
   const K = p.rows.length;
   const by = new Map<number, Float64Array[]>();
   vs.forEach((v, i) => {
