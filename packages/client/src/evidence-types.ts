@@ -4,7 +4,8 @@
 // drift test (test/openapi.test.ts) compares these, through fields.ts, with the document served,
 // nested shapes and enumerations included. Scores are on `scale` (0 to 100); shares and
 // confidences 0 to 1.
-import type { Id, SpeakerMeasures } from './types.ts';
+import type { Id } from './common-types.ts';
+import type { SpeakerMeasures } from './measure-types.ts';
 
 export type EntrainmentFeature = 'pitch' | 'loudness' | 'rate';
 export type EntrainmentMeasure = 'proximity' | 'convergence' | 'synchrony';

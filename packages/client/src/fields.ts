@@ -1,13 +1,14 @@
 // The field lists of every response and request shape, written once and checked two ways: the
-// compiler proves each list matches its TypeScript type in types.ts exactly (required, optional
-// and nullable fields), and test/openapi.test.ts proves it matches the server's OpenAPI
+// compiler proves each list matches its TypeScript type in the *-types.ts files exactly
+// (required, optional and nullable fields), and test/openapi.test.ts proves it matches the server's OpenAPI
 // document. Together they make the server's schema the single source of truth for the SDK.
-import type {
-  ContentLink, ContentLinkParams, CreditBalance, CreditTransaction, Diarization, DiarizationParams, Entity, EntityMetrics, MediaMetrics, Feedback, FeedbackCreateParams, Job, JobReceipt,
-  MatchingJobCreateParams, MatchingPayload, Media, UploadedMedia, ReportJobCreateParams, ReportPayload, WebhookDelivery, Workspace,
-  ApiKey, CreatedApiKey, SigningSecret, FileListParams, ReanalyzeParams, EntityListParams, EntityUpdateParams, EntityTagParams, EntityMergeParams, ApiKeyCreateParams, JobListParams, DeliveryListParams, ListParams,
-  LanguageMeasures, SpeakerMeasures,
-} from './types.ts';
+import type { ListParams } from './common-types.ts';
+import type { Job, JobReceipt, MatchingJobCreateParams, ReportJobCreateParams, JobListParams } from './job-types.ts';
+import type { MatchingPayload, ReportPayload } from './result-types.ts';
+import type { ContentLink, ContentLinkParams, Diarization, DiarizationParams, Media, UploadedMedia, FileListParams, ReanalyzeParams } from './media-types.ts';
+import type { EntityMetrics, MediaMetrics, LanguageMeasures, SpeakerMeasures } from './measure-types.ts';
+import type { Entity, EntityListParams, EntityUpdateParams, EntityTagParams, EntityMergeParams } from './entity-types.ts';
+import type { CreditBalance, CreditTransaction, Feedback, FeedbackCreateParams, WebhookDelivery, Workspace, ApiKey, CreatedApiKey, SigningSecret, ApiKeyCreateParams, DeliveryListParams } from './account-types.ts';
 import type {
   EntrainmentCell, Evidence, EvidenceAppearance, EvidenceComponent, EvidenceDimension, EvidenceFigures, EvidenceMember, EvidenceOverall, EvidencePair, EvidenceScale,
 } from './evidence-types.ts';

@@ -16,7 +16,13 @@ export type { CreateAndWaitOptions, StreamOptions, WaitOptions } from './resourc
 export { isTerminal } from './resources/jobs.ts';
 export { endpoints } from './endpoints.ts';
 export type { Endpoint, EndpointName } from './endpoints.ts';
-export type * from './types.ts';
+export type * from './common-types.ts';
+export type * from './job-types.ts';
+export type * from './result-types.ts';
+export type * from './media-types.ts';
+export type * from './measure-types.ts';
+export type * from './entity-types.ts';
+export type * from './account-types.ts';
 export type * from './evidence-types.ts';
 export * from './webhooks.ts';
 export { speakerName, formatSeconds, formatBytes, recordingName } from './display.ts';

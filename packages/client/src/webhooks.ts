@@ -10,7 +10,8 @@
 // period), constant-time comparison, and a timestamp tolerance of 300 s that cannot be switched
 // off. The body must be the raw bytes received, not re-serialised JSON.
 import { RapportError } from './core/errors.ts';
-import type { Id, JobError, Timestamp } from './types.ts';
+import type { Id, Timestamp } from './common-types.ts';
+import type { JobError } from './job-types.ts';
 
 /** The envelope every event shares. */
 export interface WebhookEventEnvelope<TType extends string, TData> {

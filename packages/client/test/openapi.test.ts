@@ -1,5 +1,5 @@
 // Drift test: the SDK's route table (src/endpoints.ts) and field lists (src/fields.ts, which the
-// compiler checks against src/types.ts and src/evidence-types.ts) must agree with the OpenAPI
+// compiler checks against the src/*-types.ts files) must agree with the OpenAPI
 // document the real server serves. A route, status, field, nullability or query parameter that
 // changes on either side fails here; so does, where fields.ts follows a shape into the ones it
 // holds (the evidence), a nested shape or an enumeration, and the media type of a body the SDK

@@ -6,7 +6,7 @@ import {
 } from './errors.ts';
 import type { APIError, APIErrorBody } from './errors.ts';
 import { redirectTarget } from './redirects.ts';
-import type { RequestOptions } from '../types.ts';
+import type { RequestOptions } from '../common-types.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 

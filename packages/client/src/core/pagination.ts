@@ -1,7 +1,7 @@
 // Cursor pages (decisions.md §1: `{ data, nextCursor }`, newest first). A list call answers a
 // `PagePromise`: `await` it for the first page, or `for await` over it for every item of every
 // page, fetching the next page only when the loop gets there.
-import type { List } from '../types.ts';
+import type { List } from '../common-types.ts';
 
 export type PageFetcher<T> = (cursor: string | undefined) => Promise<List<T>>;
 

@@ -2,7 +2,8 @@
 import { PagePromise } from '../core/pagination.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type { CreditBalance, CreditTransaction, List, ListParams, RequestOptions } from '../types.ts';
+import type { List, ListParams, RequestOptions } from '../common-types.ts';
+import type { CreditBalance, CreditTransaction } from '../account-types.ts';
 
 export class Credits {
   readonly #http: HttpClient;

@@ -2,7 +2,9 @@
 import { PagePromise } from '../core/pagination.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type { Entity, EntityListParams, EntityMetrics, EntityMergeParams, EntityUpdateParams, List, RequestOptions } from '../types.ts';
+import type { List, RequestOptions } from '../common-types.ts';
+import type { EntityMetrics } from '../measure-types.ts';
+import type { Entity, EntityListParams, EntityMergeParams, EntityUpdateParams } from '../entity-types.ts';
 
 export class Entities {
   readonly #http: HttpClient;

@@ -4,7 +4,7 @@ import { reconnectingStream } from '../core/event-stream.ts';
 import type { StreamOptions } from '../core/event-stream.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type { JobEvent } from '../types.ts';
+import type { JobEvent } from '../job-types.ts';
 import { toJobEvent } from './jobs.ts';
 
 export class Events {

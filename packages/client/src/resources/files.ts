@@ -9,10 +9,9 @@ import type { Uploadable, UploadProgress } from '../core/multipart.ts';
 import { PagePromise } from '../core/pagination.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type {
-  ContentLink, ContentLinkParams, ContentParams, Diarization, DiarizationParams, FileListParams, List, Media, MediaEvent, MediaMetrics, ReanalyzeParams,
-  RequestOptions, SpeakerHints, UploadedMedia,
-} from '../types.ts';
+import type { List, RequestOptions } from '../common-types.ts';
+import type { ContentLink, ContentLinkParams, ContentParams, Diarization, DiarizationParams, FileListParams, Media, MediaEvent, ReanalyzeParams, SpeakerHints, UploadedMedia } from '../media-types.ts';
+import type { MediaMetrics } from '../measure-types.ts';
 
 export interface UploadParams extends SpeakerHints {
   label?: string;

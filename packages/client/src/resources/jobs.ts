@@ -8,7 +8,8 @@ import type { ServerSentEvent } from '../core/sse.ts';
 import { sleep } from '../core/http.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type { Job, JobEvent, JobListParams, List, RequestOptions } from '../types.ts';
+import type { List, RequestOptions } from '../common-types.ts';
+import type { Job, JobEvent, JobListParams } from '../job-types.ts';
 
 export interface WaitOptions extends StreamOptions {
   /** Called with every state the job passes through. */

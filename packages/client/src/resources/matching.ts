@@ -3,7 +3,9 @@
 import type { HttpClient } from '../core/http.ts';
 import { endpoints, pathFor } from '../endpoints.ts';
 import type { Evidence } from '../evidence-types.ts';
-import type { JobReceipt, MatchingJobCreateParams, MatchingPayload, RequestOptions } from '../types.ts';
+import type { RequestOptions } from '../common-types.ts';
+import type { JobReceipt, MatchingJobCreateParams } from '../job-types.ts';
+import type { MatchingPayload } from '../result-types.ts';
 import { creationOptions, waitForResult, withBodyKey } from './jobs.ts';
 import type { CreateAndWaitOptions, Jobs } from './jobs.ts';
 

@@ -2,7 +2,9 @@
 import type { HttpClient } from '../core/http.ts';
 import { endpoints, pathFor } from '../endpoints.ts';
 import type { Evidence } from '../evidence-types.ts';
-import type { JobReceipt, ReportJobCreateParams, ReportPayload, RequestOptions } from '../types.ts';
+import type { RequestOptions } from '../common-types.ts';
+import type { JobReceipt, ReportJobCreateParams } from '../job-types.ts';
+import type { ReportPayload } from '../result-types.ts';
 import { creationOptions, waitForResult, withBodyKey } from './jobs.ts';
 import type { CreateAndWaitOptions, Jobs } from './jobs.ts';
 

@@ -2,7 +2,8 @@
 import { PagePromise } from '../core/pagination.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type { DeliveryListParams, List, RequestOptions, WebhookDelivery } from '../types.ts';
+import type { List, RequestOptions } from '../common-types.ts';
+import type { DeliveryListParams, WebhookDelivery } from '../account-types.ts';
 
 export class WebhookDeliveries {
   readonly #http: HttpClient;

@@ -2,9 +2,8 @@
 import { PagePromise } from '../core/pagination.ts';
 import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
-import type {
-  ApiKey, ApiKeyCreateParams, CreatedApiKey, List, ListParams, RequestOptions, SigningSecret, Workspace as WorkspaceInfo,
-} from '../types.ts';
+import type { List, ListParams, RequestOptions } from '../common-types.ts';
+import type { ApiKey, ApiKeyCreateParams, CreatedApiKey, SigningSecret, Workspace as WorkspaceInfo } from '../account-types.ts';
 
 export class WorkspaceKeys {
   readonly #http: HttpClient;
