@@ -27,6 +27,7 @@ from ._errors import (
     RateLimitError,
     RedirectError,
     RequestTimeoutError,
+    UnexpectedResponseError,
     UnsupportedMediaTypeError,
     ValidationError,
 )
@@ -43,6 +44,6 @@ __all__ = [
     "ConflictError", "Endpoint", "GoneError", "InsufficientCreditsError", "InternalServerError", "JobFailedError",
     "MethodNotAllowedError", "NotFoundError", "Page", "Paginator", "PayloadTooLargeError", "PermissionDeniedError",
     "RangeNotSatisfiableError", "Rapport", "RapportError", "RateLimitError", "RedirectError", "RequestTimeoutError",
-    "Response", "UnsupportedMediaTypeError", "UploadProgress", "ValidationError", "WebhookVerificationError",
+    "Response", "UnexpectedResponseError", "UnsupportedMediaTypeError", "UploadProgress", "ValidationError", "WebhookVerificationError",
     "__version__", "is_terminal", "types", "webhooks",
 ]

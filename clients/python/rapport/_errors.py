@@ -162,6 +162,21 @@ class RedirectError(RapportError):
         self.location = location
 
 
+class UnexpectedResponseError(RapportError):
+    """A 2xx answer that is not what the route answers: an event stream whose media type is not
+    ``text/event-stream``, or a JSON route's body that is not JSON (a proxy's HTML page, a base URL
+    that points at another service). Raised at once and not retried, since asking again would get
+    the same page; ``jobs.wait`` does not fall back to polling on it, which would reach the same
+    wrong place. ``content_type`` is the answer's ``Content-Type`` (None when it had none)."""
+
+    def __init__(self, message: str, status: int, headers: Mapping[str, str]) -> None:
+        super().__init__(message)
+        self.status = status
+        self.headers: Dict[str, str] = {k.lower(): v for k, v in headers.items()}
+        self.content_type: Optional[str] = self.headers.get("content-type")
+        self.request_id = self.headers.get("x-request-id")
+
+
 class JobFailedError(RapportError):
     """A job the client waited for ended ``failed``; ``code`` is the job's lower-case error code."""
 

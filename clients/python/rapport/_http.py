@@ -23,6 +23,7 @@ from ._errors import (
     RapportError,
     RateLimitError,
     RedirectError,
+    UnexpectedResponseError,
     make_api_error,
     retry_after_seconds,
 )
@@ -153,7 +154,10 @@ class HttpClient:
         try:
             return json.loads(data)
         except ValueError as err:
-            raise RapportError(f"{method} {path}: the service answered {res.status} with a body that is not JSON") from err
+            raise UnexpectedResponseError(
+                f"{method} {path}: the service answered {res.status} with a body that is not JSON "
+                f"({res.headers.get('content-type') or 'no Content-Type'}): is {self.base_url} the Rapport API?",
+                res.status, res.headers) from err
 
     def send(self, method: str, path: str, *, query: Optional[Mapping[str, QueryValue]] = None,
              json_body: object = None, body: Optional[BodySource] = None, headers: Optional[Mapping[str, str]] = None,

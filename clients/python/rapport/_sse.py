@@ -2,7 +2,9 @@
 ``data:``, ``retry:``, comments) and a stream that survives its connection. When the body ends
 early, breaks, or stays silent past the idle limit (the service pings every 15 s), it is opened
 again after the service's ``retry:`` advice with ``Last-Event-ID``, so that no event is lost or
-repeated. HTTP errors (401, 404, 410) are answers, not cuts: they are raised.
+repeated. HTTP errors (401, 404, 410) are answers, not cuts: they are raised. So is a 2xx that is
+no event stream (its media type is not ``text/event-stream``): the page of a proxy or of another
+service, which reconnecting would only fetch again (``UnexpectedResponseError``).
 """
 from __future__ import annotations
 
@@ -11,11 +13,12 @@ import re
 import time
 from typing import Callable, Iterator, NamedTuple, Optional
 
-from ._errors import APIConnectionError, APIError, APITimeoutError
+from ._errors import APIConnectionError, APIError, APITimeoutError, UnexpectedResponseError
 from . import _http as _transport
 from ._http import HttpClient, Response, backoff_seconds
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+EVENT_STREAM = "text/event-stream"
 
 
 class ServerSentEvent(NamedTuple):
@@ -72,6 +75,16 @@ def _lines(res: Response, read_timeout: Callable[[], float]) -> Iterator[str]:
         yield from parts[:-1] if parts[-1] == "" else parts
 
 
+def require_event_stream(client: HttpClient, path: str, res: Response) -> None:
+    """Raises ``UnexpectedResponseError`` when the answer is no event stream (its body is left unread)."""
+    media_type = (res.headers.get("content-type") or "").split(";")[0].strip().lower()
+    if media_type != EVENT_STREAM:
+        raise UnexpectedResponseError(
+            f"GET {path} answered {res.status} with {media_type or 'no Content-Type'}, not {EVENT_STREAM}: "
+            f"is {client.base_url} the Rapport API, and does no proxy on the way answer for it?",
+            res.status, res.headers)
+
+
 def reconnecting_stream(client: HttpClient, path: str, *, last_event_id: Optional[str] = None, max_reconnects: int = 5,
                         idle_timeout: float = 45.0, deadline: Optional[float] = None,
                         is_last: Callable[[ServerSentEvent], bool] = lambda _e: False) -> Iterator[ServerSentEvent]:
@@ -91,12 +104,13 @@ def reconnecting_stream(client: HttpClient, path: str, *, last_event_id: Optiona
         return min(idle_timeout, left)
 
     while True:
-        headers = {"Accept": "text/event-stream"}
+        headers = {"Accept": EVENT_STREAM}
         if state.last_event_id is not None:
             headers["Last-Event-ID"] = state.last_event_id
         res: Optional[Response] = None
         try:
             res = client.send("GET", path, headers=headers, raw=True, timeout=read_timeout())
+            require_event_stream(client, path, res)
             for sse in parse_lines(_lines(res, read_timeout), state):
                 failures = 0
                 yield sse

@@ -1,11 +1,12 @@
 """Event streams and pages: the SSE framing, resuming with Last-Event-ID after a cut, the wait's
-fall-back to polling, and lists that fetch each page only when the loop reaches it."""
+fall-back to polling, the media type a stream's answer must have, and lists that fetch each page
+only when the loop reaches it."""
 from __future__ import annotations
 
 import json
 import time
 import unittest
-from typing import Any, Dict, Iterator, List
+from typing import Any, Callable, Dict, Iterator, List, Tuple
 from unittest import mock
 
 import rapport
@@ -124,6 +125,96 @@ class StreamTest(unittest.TestCase):
         with self.assertRaises(rapport.NotFoundError):
             list(rapport.Rapport(api_key="rk_test", base_url=server.url).jobs.events("job_1"))
         self.assertEqual(len(server.requests), 1)
+
+
+class MediaTypeTest(unittest.TestCase):
+    """A proxy's login page, or a base URL that points at another service, answers 200 with its own
+    media type: the client says so at once, instead of reading it as a stream with no events yet
+    (reconnecting until it gives up) or, when the page holds a ``data:`` line, as an event."""
+
+    def setUp(self) -> None:
+        self.waits: List[float] = []
+        patcher = mock.patch.object(_http, "_sleep", self.waits.append)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def serve(self, *script: Action) -> FakeServer:
+        server = FakeServer(*script)
+        self.addCleanup(server.stop)
+        return server
+
+    def test_a_stream_answered_with_another_media_type_raises_at_once_without_reconnecting(self) -> None:
+        def page(h: Handler, _r: Recorded) -> None:
+            h.send_response(200)
+            h.send_header("Content-Type", "text/html; charset=utf-8")
+            h.send_header("X-Request-Id", "req_proxy")
+            h.send_header("Connection", "close")
+            h.end_headers()
+            h.wfile.write(b"<!doctype html><title>Sign in</title>\n" + frame(1, "succeeded", 1.0).encode())
+            h.wfile.flush()
+            h.close_connection = True
+            time.sleep(1)  # and held open: the client must not wait for it
+        server = self.serve(page)
+        client = rapport.Rapport(api_key="rk_test", base_url=server.url)
+        started = time.monotonic()
+        with self.assertRaises(rapport.UnexpectedResponseError) as caught:
+            list(client.jobs.events("job_1", idle_timeout=0.2, max_reconnects=1))
+        self.assertLess(time.monotonic() - started, 0.9)
+        err = caught.exception
+        self.assertEqual((err.status, err.content_type, err.request_id), (200, "text/html; charset=utf-8", "req_proxy"))
+        self.assertIn("GET /v1/jobs/job_1/events answered 200 with text/html, not text/event-stream", str(err))
+        self.assertIn(server.url, str(err), "names the base URL to check")
+        self.assertIsInstance(err, rapport.RapportError)
+        self.assertEqual(len(server.requests), 1)
+
+    def test_every_stream_checks_it_and_wait_does_not_fall_back_to_polling_the_same_wrong_place(self) -> None:
+        # JSON to everything; closed after each answer, whose body the client leaves unread.
+        server = self.serve(answer(200, {"ok": True}, {"Connection": "close"}))
+        client = rapport.Rapport(api_key="rk_test", base_url=server.url)
+        streams: List[Tuple[str, Callable[[], Iterator[Any]]]] = [
+            ("/v1/events", lambda: client.events.stream(max_reconnects=0)),
+            ("/v1/files/med_1/events", lambda: client.files.events("med_1", max_reconnects=0)),
+            ("/v1/files/events", lambda: client.files.stream(max_reconnects=0))]
+        for path, open_stream in streams:
+            with self.subTest(path), self.assertRaises(rapport.UnexpectedResponseError) as caught:
+                list(open_stream())
+            self.assertEqual(caught.exception.content_type, "application/json")
+            self.assertEqual(server.requests[-1].path, path)
+        before = len(server.requests)
+        # Polling would read {"ok": true} as a job that never ends: the timeout only bounds this test.
+        with self.assertRaises(rapport.UnexpectedResponseError):
+            client.jobs.wait("job_1", timeout=3, poll_interval=0.01)
+        self.assertEqual([r.path for r in server.requests[before:]], ["/v1/jobs/job_1/events"])
+
+    def test_no_content_type_is_refused_too_and_parameters_and_case_do_not_matter(self) -> None:
+        def bare(h: Handler, _r: Recorded) -> None:
+            h.send_response(200)
+            h.send_header("Connection", "close")
+            h.end_headers()
+            h.wfile.write(frame(1, "succeeded", 1.0).encode())
+            h.close_connection = True
+
+        def spelled(h: Handler, _r: Recorded) -> None:
+            h.send_response(200)
+            h.send_header("Content-Type", "Text/Event-Stream;charset=UTF-8")
+            h.send_header("Connection", "close")
+            h.end_headers()
+            h.wfile.write(frame(1, "succeeded", 1.0).encode())
+            h.close_connection = True
+        server = self.serve(bare, spelled)
+        client = rapport.Rapport(api_key="rk_test", base_url=server.url)
+        with self.assertRaises(rapport.UnexpectedResponseError) as caught:
+            client.jobs.wait("job_1", timeout=3)
+        self.assertIsNone(caught.exception.content_type)
+        self.assertIn("with no Content-Type", str(caught.exception))
+        self.assertEqual(client.jobs.wait("job_1", timeout=3)["status"], "succeeded")
+
+    def test_a_json_route_answered_with_a_page_raises_it_too(self) -> None:
+        server = self.serve(answer(200, b"<!doctype html><title>Sign in</title>", {"Content-Type": "text/html"}))
+        with self.assertRaises(rapport.UnexpectedResponseError) as caught:
+            rapport.Rapport(api_key="rk_test", base_url=server.url).jobs.retrieve("job_1")
+        self.assertEqual((caught.exception.status, caught.exception.content_type), (200, "text/html"))
+        self.assertIn("GET /v1/jobs/job_1: the service answered 200 with a body that is not JSON (text/html)", str(caught.exception))
 
 
 class PaginationTest(unittest.TestCase):

@@ -6,7 +6,7 @@ export {
   RapportError, APIError, ValidationError, AuthenticationError, InsufficientCreditsError,
   PermissionDeniedError, NotFoundError, MethodNotAllowedError, ConflictError, PayloadTooLargeError, RequestTimeoutError,
   UnsupportedMediaTypeError, RangeNotSatisfiableError, GoneError, RateLimitError, InternalServerError, APIConnectionError, TimeoutError,
-  AbortError, JobFailedError, RedirectError, ERROR_CODES,
+  AbortError, JobFailedError, RedirectError, UnexpectedResponseError, ERROR_CODES,
 } from './core/errors.ts';
 export type { APIErrorBody, ErrorCode, ErrorDetail } from './core/errors.ts';
 export { Page, PagePromise } from './core/pagination.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AbortError, JobFailedError, NotFoundError, Rapport, TimeoutError } from '../src/index.ts';
+import { AbortError, JobFailedError, NotFoundError, Rapport, TimeoutError, UnexpectedResponseError } from '../src/index.ts';
 import { apiError, fakeServer, job, json } from './fake-server.ts';
 import type { Recorded } from './fake-server.ts';
 import type { ServerResponse } from 'node:http';
@@ -168,6 +168,80 @@ test('events.stream follows every job of the workspace, resuming across cuts, un
     assert.deepEqual(ids, ['job_11', 'job_12', 'job_13']);
     assert.equal(connections, 3);
     assert.equal(s.requests[2]?.headers['last-event-id'], '12');
+  } finally {
+    await s.close();
+  }
+});
+
+// A proxy's login page, or a base URL that points at another service, answers 200 with its own
+// media type: the SDK must say so at once, instead of reading it as a stream that has no events
+// yet (reconnecting until it gives up, or, when the page happens to hold a `data:` line, reading
+// it as an event and reconnecting forever). The time limits make a hang a failure.
+test('a stream answered 200 with another media type throws UnexpectedResponseError at once, without reconnecting', { timeout: 10_000 }, async () => {
+  const s = await fakeServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'x-request-id': 'req_proxy' });
+    res.write('<!doctype html><title>Sign in</title>\ndata: not an event\n\n'); // and held open
+  });
+  try {
+    const client = new Rapport({ apiKey: 'k', baseUrl: s.url });
+    const err = await (async () => {
+      for await (const _ of client.jobs.stream('job_1', { idleTimeoutMs: 200, maxReconnects: 1 })) assert.fail('no event expected');
+    })().catch((e: unknown) => e);
+    assert.ok(err instanceof UnexpectedResponseError, String(err));
+    assert.equal(err.status, 200);
+    assert.equal(err.contentType, 'text/html; charset=utf-8');
+    assert.equal(err.requestId, 'req_proxy');
+    assert.match(err.message, /GET \/v1\/jobs\/job_1\/events answered 200 with text\/html, not text\/event-stream/);
+    assert.ok(err.message.includes(s.url), 'names the base URL to check');
+    assert.equal(s.requests.length, 1);
+  } finally {
+    await s.close();
+  }
+});
+
+test('every event stream checks the media type, and wait does not fall back to polling the same wrong place', { timeout: 10_000 }, async () => {
+  const s = await fakeServer((_req, res) => json(res, 200, { ok: true })); // answers JSON to everything
+  try {
+    const client = new Rapport({ apiKey: 'k', baseUrl: s.url });
+    const streams: [string, () => AsyncGenerator<unknown>][] = [
+      ['/v1/events', () => client.events.stream({ maxReconnects: 0 })],
+      ['/v1/files/med_1/events', () => client.files.events('med_1', { maxReconnects: 0 })],
+      ['/v1/files/events', () => client.files.stream({ maxReconnects: 0 })],
+    ];
+    for (const [path, open] of streams) {
+      await assert.rejects(async () => {
+        for await (const _ of open()) assert.fail('no event expected');
+      }, (e: unknown) => e instanceof UnexpectedResponseError && e.contentType === 'application/json; charset=utf-8', path);
+      assert.equal(s.requests.at(-1)?.url, path);
+    }
+    const before = s.requests.length;
+    // Polling would read `{ ok: true }` as a job that never ends: the wait's limit only bounds this test.
+    await assert.rejects(client.jobs.wait('job_1', { maxReconnects: 0, pollIntervalMs: 10, timeoutMs: 3000 }), UnexpectedResponseError);
+    assert.deepEqual(s.requests.slice(before).map((r) => r.url), ['/v1/jobs/job_1/events']);
+  } finally {
+    await s.close();
+  }
+});
+
+test('a stream without a Content-Type is refused too; parameters and case of the media type do not matter', { timeout: 10_000 }, async () => {
+  let n = 0;
+  const s = await fakeServer((_req, res) => {
+    n++;
+    if (n === 1) {
+      res.removeHeader('content-type');
+      res.writeHead(200);
+      return void res.end(script[3]);
+    }
+    res.writeHead(200, { 'content-type': 'Text/Event-Stream;charset=UTF-8' });
+    res.end(script[3]);
+  });
+  try {
+    const client = new Rapport({ apiKey: 'k', baseUrl: s.url });
+    const err = await client.jobs.wait('job_1').catch((e: unknown) => e);
+    assert.ok(err instanceof UnexpectedResponseError && err.contentType === null, String(err));
+    assert.match(err.message, /with no Content-Type/);
+    const done = await client.jobs.wait('job_1');
+    assert.equal(done.status, 'succeeded');
   } finally {
     await s.close();
   }

@@ -159,6 +159,29 @@ export class RedirectError extends RapportError {
   }
 }
 
+/**
+ * A 2xx answer that is not what the route answers: an event stream whose media type is not
+ * `text/event-stream` (a proxy's HTML page, a base URL that points at another service). Reading
+ * it would parse garbage or wait for events that never come, so it is thrown at once and not
+ * retried: asking again would get the same page. `jobs.wait` does not fall back to polling on
+ * it either, since the polling would reach the same wrong place.
+ */
+export class UnexpectedResponseError extends RapportError {
+  override name = 'UnexpectedResponseError';
+  readonly status: number;
+  /** The answer's `Content-Type`, null when it had none. */
+  readonly contentType: string | null;
+  readonly requestId: string | null;
+  readonly headers: Headers;
+  constructor(message: string, res: { status: number; headers: Headers }) {
+    super(message);
+    this.status = res.status;
+    this.contentType = res.headers.get('content-type');
+    this.requestId = res.headers.get('x-request-id');
+    this.headers = res.headers;
+  }
+}
+
 /** The request ran past `timeoutMs` (each attempt has its own budget). */
 export class TimeoutError extends APIConnectionError {
   override name = 'TimeoutError';

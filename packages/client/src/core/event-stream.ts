@@ -1,8 +1,10 @@
 // A server-sent event stream that survives its connection: when the body ends early, breaks, or
 // stays silent past the idle limit (the server pings every 15 s), it is opened again after the
 // server's `retry:` advice with `Last-Event-ID`, so no event is lost or repeated. HTTP errors
-// (401, 404…) are answers, not cuts: they are thrown.
-import { AbortError, APIConnectionError, APIError, RapportError } from './errors.ts';
+// (401, 404…) are answers, not cuts: they are thrown. So is a 2xx that is no event stream (its
+// media type is not text/event-stream): the page of a proxy or of another service, which
+// reconnecting would only fetch again.
+import { AbortError, APIConnectionError, APIError, RapportError, UnexpectedResponseError } from './errors.ts';
 import { backoffMs, sleep } from './http.ts';
 import type { HttpClient, HttpMethod } from './http.ts';
 import { parseSse } from './sse.ts';
@@ -16,6 +18,20 @@ export interface StreamOptions {
   maxReconnects?: number;
   /** A connection silent this long is treated as cut. Default 45 000. */
   idleTimeoutMs?: number;
+}
+
+const EVENT_STREAM = 'text/event-stream';
+
+/** Throws UnexpectedResponseError, after letting the body go, when the answer is no event stream. */
+async function requireEventStream(res: Response, http: HttpClient, route: { method: HttpMethod; path: string }): Promise<void> {
+  const mediaType = res.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? null;
+  if (mediaType === EVENT_STREAM) return;
+  await res.body?.cancel().catch(() => undefined);
+  throw new UnexpectedResponseError(
+    `${route.method} ${route.path} answered ${res.status} with ${mediaType ?? 'no Content-Type'}, not ${EVENT_STREAM}: `
+      + `is ${http.baseUrl} the Rapport API, and does no proxy on the way answer for it?`,
+    res,
+  );
 }
 
 function isNetworkError(err: unknown): boolean {
@@ -42,9 +58,10 @@ export async function* reconnectingStream(
       timer = setTimeout(() => idle.abort(), opts.idleTimeoutMs ?? 45_000);
     };
     try {
-      const headers: Record<string, string> = { Accept: 'text/event-stream' };
+      const headers: Record<string, string> = { Accept: EVENT_STREAM };
       if (state.lastEventId !== null) headers['Last-Event-ID'] = state.lastEventId;
       const res = await http.send({ ...route, raw: true, options: { signal, headers } });
+      await requireEventStream(res, http, route);
       if (!res.body) throw new APIConnectionError('Event stream without a body');
       arm();
       for await (const sse of parseSse(res.body, state)) {
@@ -55,7 +72,7 @@ export async function* reconnectingStream(
       }
     } catch (err) {
       if (opts.signal?.aborted) throw new AbortError('Stream was aborted');
-      if (err instanceof APIError) throw err;
+      if (err instanceof APIError || err instanceof UnexpectedResponseError) throw err;
       if (!(err instanceof RapportError) && !idle.signal.aborted && !isNetworkError(err)) throw err;
     } finally {
       clearTimeout(timer);
