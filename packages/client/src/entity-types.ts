@@ -11,9 +11,16 @@ export interface Entity {
   speechSec: number;
   /** Enough speech to judge the voice (decisions §16). */
   enough: boolean;
-  appearances: { mediaId: Id; speakerIndex: number; speechSec: number }[];
+  appearances: EntityAppearance[];
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** One media the entity speaks in, as which speaker, and for how long (seconds). */
+export interface EntityAppearance {
+  mediaId: Id;
+  speakerIndex: number;
+  speechSec: number;
 }
 
 export interface EntityListParams extends ListParams {

@@ -12,7 +12,13 @@ export interface Selector {
   entity_id?: string | null;
   hint?: string | null;
   speaker_index?: number | null;
-  timerange?: { start_seconds?: number | null; end_seconds?: number | null } | null;
+  timerange?: TimeRange | null;
+}
+
+/** Seconds from the start of the media; a null (or left out) end is open. */
+export interface TimeRange {
+  start_seconds?: number | null;
+  end_seconds?: number | null;
 }
 
 export interface EntityReference {

@@ -45,9 +45,22 @@ export interface SpeakerMeasures {
 
 export interface MediaMetrics {
   mediaId: Id;
-  speakers: { index: number; entityId: Id | null; label: string | null; metrics: SpeakerMeasures }[];
+  speakers: SpeakerMetrics[];
   /** Measures this media could not make, and why: "no audio" for a transcript on its own (decisions §19). Absent when every measure was attempted. */
-  notMeasured?: { measures: string[]; reason: string };
+  notMeasured?: NotMeasured;
+}
+
+/** One speaker of a media and its measures. */
+export interface SpeakerMetrics {
+  index: number;
+  entityId: Id | null;
+  label: string | null;
+  metrics: SpeakerMeasures;
+}
+
+export interface NotMeasured {
+  measures: string[];
+  reason: string;
 }
 
 export interface EntityMetrics {
@@ -55,5 +68,12 @@ export interface EntityMetrics {
   label: string | null;
   /** The profile over the appearances in analysed media; null when they hold no speech. */
   metrics: SpeakerMeasures | null;
-  appearances: { mediaId: Id; speakerIndex: number; metrics: SpeakerMeasures }[];
+  appearances: MeasuredAppearance[];
+}
+
+/** The entity's measures in one media it speaks in. */
+export interface MeasuredAppearance {
+  mediaId: Id;
+  speakerIndex: number;
+  metrics: SpeakerMeasures;
 }

@@ -42,9 +42,23 @@ export interface FileListParams extends ListParams {
  * What an analysis says of itself: a speaker-count hint it could not meet (what was asked, how
  * many were found, and why), or a count found without a hint that it is unsure of.
  */
-export type AnalysisWarning =
-  | { code: 'hint_not_met'; asked: SpeakerHints; found: number; reason: string }
-  | { code: 'speaker_count_uncertain'; found: number; maybe: 'fewer' | 'more' | 'either'; reason: string };
+export type AnalysisWarning = HintNotMetWarning | SpeakerCountUncertainWarning;
+
+/** The speaker-count hint could not be met (decisions §15). */
+export interface HintNotMetWarning {
+  code: 'hint_not_met';
+  asked: SpeakerHints;
+  found: number;
+  reason: string;
+}
+
+/** A count found without a hint that the analysis is unsure of: maybe fewer, more, or either. */
+export interface SpeakerCountUncertainWarning {
+  code: 'speaker_count_uncertain';
+  found: number;
+  maybe: 'fewer' | 'more' | 'either';
+  reason: string;
+}
 
 export interface Media {
   id: Id;
@@ -56,22 +70,25 @@ export interface Media {
   durationSec: number | null;
   label?: string;
   hasTranscript: boolean;
-  analysis: {
-    status: 'pending' | 'running' | 'ready' | 'failed';
-    error?: JobError;
-    speakers: Speaker[];
-    /** What the analysis says of itself: `hint_not_met` when the speaker-count hint could not be met (decisions §15), `speaker_count_uncertain` when a count found without a hint is unsure. */
-    warnings: AnalysisWarning[];
-    /** The engine version that made (or failed) the current analysis; null while one is owed. */
-    engineVersion: string | null;
-    /** The speaker-count hints every analysis of this media uses. */
-    speakerHints: SpeakerHints | null;
-    /** The step a running analysis is in; null unless `status` is `running`. */
-    stage: MediaAnalysisStage | null;
-    /** Share of the analysis done, 0 to 1 (each stage a third); 1 when ready. */
-    progress: number;
-  };
+  analysis: MediaAnalysis;
   createdAt: Timestamp;
+}
+
+/** Where the analysis of a media stands, and what it found. */
+export interface MediaAnalysis {
+  status: 'pending' | 'running' | 'ready' | 'failed';
+  error?: JobError;
+  speakers: Speaker[];
+  /** What the analysis says of itself: `hint_not_met` when the speaker-count hint could not be met (decisions §15), `speaker_count_uncertain` when a count found without a hint is unsure. */
+  warnings: AnalysisWarning[];
+  /** The engine version that made (or failed) the current analysis; null while one is owed. */
+  engineVersion: string | null;
+  /** The speaker-count hints every analysis of this media uses. */
+  speakerHints: SpeakerHints | null;
+  /** The step a running analysis is in; null unless `status` is `running`. */
+  stage: MediaAnalysisStage | null;
+  /** Share of the analysis done, 0 to 1 (each stage a third); 1 when ready. */
+  progress: number;
 }
 
 export type MediaAnalysisStage = 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior';
@@ -114,7 +131,14 @@ export interface ContentParams {
 export interface Diarization {
   mediaId: Id;
   durationSec: number | null;
-  segments: { speaker: number; start: number; end: number }[];
+  segments: DiarizationSegment[];
+}
+
+/** Who speaks when: `speaker` is the 0-based index, `start` and `end` are seconds. */
+export interface DiarizationSegment {
+  speaker: number;
+  start: number;
+  end: number;
 }
 
 /** `GET /v1/files/:id/diarization?format=`: json (default), rttm, vtt or srt. */

@@ -27,13 +27,21 @@ export interface ResolvedMember {
   resolvedLabel?: string | null;
 }
 
+export interface MatchingOutput {
+  template: 'matching';
+}
+
+export interface ReportOutput {
+  template: 'report';
+}
+
 export interface MatchingPayload {
   id: Id;
   jobId?: Id;
   context: 'behavioral_compatibility';
   createdAt: Timestamp;
   label?: string;
-  output: { template: 'matching' };
+  output: MatchingOutput;
   target: ResolvedMember;
   group: ResolvedMember[];
   json?: ResultDocument | null;
@@ -46,7 +54,7 @@ export interface ReportPayload {
   context: 'behavioral_profile';
   createdAt: Timestamp;
   label?: string;
-  output: { template: 'report' };
+  output: ReportOutput;
   target: ResolvedMember;
   json?: ResultDocument | null;
   markdown?: string | null;

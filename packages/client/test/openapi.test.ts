@@ -1,21 +1,23 @@
-// Drift test: the SDK's route table (src/endpoints.ts) and field lists (src/fields.ts, which the
-// compiler checks against the src/*-types.ts files) must agree with the OpenAPI
-// document the real server serves. A route, status, field, nullability or query parameter that
-// changes on either side fails here; so does, where fields.ts follows a shape into the ones it
-// holds (the evidence), a nested shape or an enumeration, and the media type of a body the SDK
-// reads as text (the HTML files).
+// Drift test: the SDK's route table (src/endpoints.ts) and field lists (src/fields.ts and
+// src/nested-fields.ts, which the compiler checks against the src/*-types.ts files) must agree
+// with the OpenAPI document the real server serves. A route, status, field, nullability or query
+// parameter that changes on either side fails here, in every response and request body and in
+// every object they hold, down to the last (each alternative of a union too: a member's source,
+// a section's blocks, a media's warnings); so does an enumerated field's list of values
+// (constants included), and the media type of a body the SDK reads as text (the HTML files).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startService } from '@rapport/server';
 import { endpoints } from '../src/endpoints.ts';
 import type { Endpoint } from '../src/endpoints.ts';
-import { enumFields, nestedFields, queryFields, requestFields, responseFields } from '../src/fields.ts';
+import { queryFields, requestFields, responseFields } from '../src/fields.ts';
+import { enumFields, nestedFields, nestedShapeFields } from '../src/nested-fields.ts';
 import { APIError, ERROR_CODES, makeAPIError } from '../src/core/errors.ts';
 import type { Shape } from '../src/fields.ts';
 
 type Schema = Record<string, unknown> & {
   $ref?: string; type?: string | string[]; anyOf?: Schema[]; oneOf?: Schema[]; required?: string[];
-  properties?: Record<string, Schema>; items?: Schema; nullable?: boolean; enum?: string[];
+  properties?: Record<string, Schema>; items?: Schema; nullable?: boolean; enum?: (string | number)[]; const?: string | number;
 };
 interface Operation {
   parameters?: { name: string; in: string }[];
@@ -58,25 +60,56 @@ function objectOf(s: Schema | undefined): Schema | undefined {
   return r;
 }
 
-/** The object schema a field holds: its value's, its list's items', or its value's when not null. */
-function objectIn(s: Schema | undefined): Schema | undefined {
-  const r = objectOf(s);
-  return r?.type === 'array' ? objectOf(r.items) : r;
-}
-
-/** The values a field may take when the document enumerates them (with or without null). */
-function enumOf(s: Schema | undefined): string[] | undefined {
+/** The objects a field holds: its value, its list's items, each alternative of a union; null and `{}` aside. */
+function objectsIn(s: Schema | undefined): Schema[] {
   const r = resolve(s);
-  return r?.enum ?? [...(r?.anyOf ?? []), ...(r?.oneOf ?? [])].map(resolve).find((x) => x?.enum)?.enum;
+  if (!r) return [];
+  if (r.type === 'array') return objectsIn(r.items);
+  if (r.properties && Object.keys(r.properties).length > 0) return [r];
+  return [...(r.anyOf ?? []), ...(r.oneOf ?? [])].flatMap(objectsIn);
 }
 
-/** The shapes fields.ts follows were reached (a change that stops reaching them would make the test vacuous). */
+/** The values a field may take when the document lists them: `enum`, a constant, or a union of those (null aside). */
+function enumOf(s: Schema | undefined): (string | number)[] | undefined {
+  const r = resolve(s);
+  if (!r) return undefined;
+  if (r.enum) return r.enum;
+  if (r.const !== undefined) return [r.const];
+  const alts = [...(r.anyOf ?? []), ...(r.oneOf ?? [])].map(resolve).filter((x) => x && x.type !== 'null');
+  const lists = alts.map(enumOf);
+  return alts.length > 0 && lists.every((l) => l !== undefined) ? lists.flat() : undefined;
+}
+
+const sortedValues = (l: readonly (string | number)[] | undefined): (string | number)[] => [...(l ?? [])].sort((x, y) => String(x).localeCompare(String(y)));
+
+/** What the comparison reached: a change that stops reaching a table's entry would make the test vacuous there. */
 const reached = new Set<string>();
+const enumsChecked = new Set<string>();
+
+/**
+ * The shape an alternative of a union is: of the shapes named, the one whose constants (its
+ * `type`, its `code`) are the alternative's, as enumFields lists them.
+ */
+function shapeOf(alt: Schema, names: readonly string[], where: string): string {
+  if (names.length === 1 && names[0] !== undefined) return names[0];
+  const constants = Object.entries(alt.properties ?? {}).flatMap(([f, p]) => {
+    const c = resolve(p)?.const;
+    return c === undefined ? [] : [[f, c] as const];
+  });
+  const fits = names.filter((n) => constants.length > 0 && constants.every(([f, c]) => {
+    const listed = enumFields[`${n}.${f}`];
+    return listed?.length === 1 && listed[0] === c;
+  }));
+  const [name] = fits;
+  assert.ok(fits.length === 1 && name !== undefined, `${where}: the document's alternative with ${JSON.stringify(constants)} is ${fits.length} of ${names.join(', ')}, not one`);
+  return name;
+}
 
 /**
  * The shapes a shape holds, as nestedFields names them, against the document's, down the tree:
- * each object-valued field of the document must be named there, and each enumerated field's
- * values must be enumFields'.
+ * each object a field of the document holds (each alternative of a union) must be one of the
+ * shapes named there, every shape named must be one the document has, and each enumerated
+ * field's values must be enumFields'.
  */
 function compareNested(where: string, schema: Schema, typeName: string): void {
   const named = nestedFields[typeName] ?? {};
@@ -84,21 +117,30 @@ function compareNested(where: string, schema: Schema, typeName: string): void {
     const here = `${where}.${field}`;
     const values = enumOf(s);
     const listed = enumFields[`${typeName}.${field}`];
-    if (values || listed) assert.deepEqual([...(listed ?? [])].sort(), [...(values ?? [])].sort(), `${here}: enumFields['${typeName}.${field}'] and the document's enum`);
-    const inner = objectIn(s);
-    const nestedName = named[field];
-    if (!inner?.properties) {
-      assert.equal(nestedName, undefined, `${here}: fields.ts names ${nestedName} here, the document has no object`);
+    if (values || listed) {
+      assert.deepEqual(sortedValues(listed), sortedValues(values), `${here}: enumFields['${typeName}.${field}'] and the document's values`);
+      enumsChecked.add(`${typeName}.${field}`);
+    }
+    const alternatives = objectsIn(s);
+    const names = named[field];
+    if (alternatives.length === 0) {
+      assert.equal(names, undefined, `${here}: nested-fields.ts names ${names?.join(', ')} here, the document has no object`);
       continue;
     }
-    assert.ok(nestedName, `${here}: the document has an object here; fields.ts nestedFields.${typeName} does not name its shape`);
-    const shape = responseFields[nestedName];
-    assert.ok(shape, `fields.ts has no shape ${nestedName}`);
-    compare(`${here} (${nestedName})`, inner, shape);
+    assert.ok(names, `${here}: the document has an object here; nested-fields.ts nestedFields.${typeName} does not name its shape`);
+    const seen = new Set<string>();
+    for (const alt of alternatives) {
+      const name = shapeOf(alt, names, here);
+      const shape = nestedShapeFields[name];
+      assert.ok(shape, `nested-fields.ts has no shape ${name}`);
+      compare(`${here} (${name})`, alt, shape);
+      seen.add(name);
+      compareNested(here, alt, name);
+    }
+    assert.deepEqual([...seen].sort(), [...names].sort(), `${here}: the shapes nested-fields.ts names and the document's`);
     reached.add(`${typeName}.${field}`);
-    compareNested(here, inner, nestedName);
   }
-  for (const field of Object.keys(named)) assert.ok(schema.properties?.[field], `${where}: fields.ts follows ${field}, the document has no such field`);
+  for (const field of Object.keys(named)) assert.ok(schema.properties?.[field], `${where}: nested-fields.ts follows ${field}, the document has no such field`);
 }
 
 function operation(e: Endpoint): Operation | undefined {
@@ -134,14 +176,18 @@ describe('the SDK agrees with GET /v1/openapi.json', () => {
         const shape = responseFields[typeName];
         assert.ok(shape, `fields.ts has no shape ${typeName}`);
         compare(`${name} response (${typeName})`, schema, shape);
-        if (nestedFields[typeName] && schema) compareNested(`${name} response`, schema, typeName);
+        if (schema) compareNested(`${name} response`, schema, typeName);
       }
       if (e.text) {
         const textBody = response.content?.[e.text]?.schema;
         assert.equal(resolve(textBody)?.type, 'string', `${name}: the document gives no ${e.text} string body (it has ${Object.keys(response.content ?? {}).join(', ') || 'no content'})`);
       }
       const body = requestFields[name];
-      if (body) compare(`${name} request body`, objectOf(op.requestBody?.content?.['application/json']?.schema), body, body.sdkDefaults);
+      if (body) {
+        const schema = objectOf(op.requestBody?.content?.['application/json']?.schema);
+        compare(`${name} request body`, schema, body, body.sdkDefaults);
+        if (schema) compareNested(`${name} request body`, schema, body.type);
+      }
       const q = queryFields[name];
       if (q) {
         const params = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
@@ -150,11 +196,14 @@ describe('the SDK agrees with GET /v1/openapi.json', () => {
     });
   }
 
-  test('the evidence is followed into every shape it holds', () => {
-    assert.deepEqual([...reached].sort(), [
-      'Evidence.dimensions', 'Evidence.group', 'Evidence.pairs', 'Evidence.scale', 'Evidence.target', 'EvidenceComponent.cells', 'EvidenceComponent.figures',
-      'EvidenceMember.appearances', 'EvidenceMember.metrics', 'EvidencePair.components', 'EvidencePair.overall', 'SpeakerMeasures.language',
-    ]);
+  test('every nested shape and enumeration of nested-fields.ts was compared with the document', () => {
+    const followed = Object.entries(nestedFields).flatMap(([type, fields]) => Object.keys(fields).map((f) => `${type}.${f}`));
+    assert.deepEqual([...reached].sort(), followed.sort(), 'nestedFields entries the comparison never reached');
+    const named = new Set(Object.values(nestedFields).flatMap((fields) => Object.values(fields).flat()));
+    assert.deepEqual(Object.keys(nestedShapeFields).filter((n) => !named.has(n)), [], 'nestedShapeFields entries no field holds');
+    assert.deepEqual(Object.keys(enumFields).filter((k) => !enumsChecked.has(k)).sort(), [], 'enumFields entries the comparison never reached');
+    // The shapes the evidence holds, which this test followed first, are still among them.
+    for (const path of ['Evidence.target', 'EvidenceMember.metrics', 'EvidenceComponent.cells', 'SpeakerMeasures.language']) assert.ok(reached.has(path), path);
   });
 
   test('every error code of the server has its own error class, and the error body its fields', () => {
