@@ -4,9 +4,10 @@ them and compares them, nested shapes and enumerations included, with the servic
 Scores are on ``scale`` (0 to 100); shares and confidences 0 to 1."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Optional, TypedDict
+from typing import Dict, List, Literal, Optional, TypedDict
 
 from ._account_types import Id
+from ._measure_types import SpeakerMeasures
 
 EntrainmentFeature = Literal["pitch", "loudness", "rate"]
 EntrainmentMeasure = Literal["proximity", "convergence", "synchrony"]
@@ -36,8 +37,7 @@ class EvidenceMember(TypedDict):
     name: str
     shortName: str
     entityId: Optional[Id]
-    #: The speaker's measures, as ``rapport.types.SpeakerMeasures`` (a dict, as everywhere in the client).
-    metrics: Dict[str, Any]
+    metrics: SpeakerMeasures
     appearances: List[EvidenceAppearance]
     mediaCount: int
     transcribedMediaCount: int

@@ -24,6 +24,12 @@ from ._account_types import (
 from ._account_types import Id as Id
 from ._account_types import Timestamp as Timestamp
 
+# A speaker's measurements: defined in _measure_types.py.
+from ._measure_types import (
+    LanguageMeasures as LanguageMeasures,
+    SpeakerMeasures as SpeakerMeasures,
+)
+
 # The evidence behind a result: defined in _evidence_types.py.
 from ._evidence_types import (
     EntrainmentFeature as EntrainmentFeature,
@@ -287,8 +293,6 @@ class Diarization(TypedDict):
     segments: List[Segment]
 
 
-#: Seconds, shares 0-1, pitch in semitones, loudness in dBFS; ``None`` when not measured (docs/analysis.md).
-SpeakerMeasures = Dict[str, Any]
 
 
 class SpeakerMetrics(TypedDict):

@@ -216,6 +216,10 @@ class DriftTest(unittest.TestCase):
         self.assertTrue({"Evidence.scale", "Evidence.target", "Evidence.target.appearances", "Evidence.group", "Evidence.pairs",
                          "Evidence.pairs.overall", "Evidence.pairs.components", "Evidence.pairs.components.cells",
                          "Evidence.pairs.components.figures", "Evidence.dimensions"} <= checked, sorted(checked))
+        # A speaker's measures, wherever they are answered (and the language measures inside them).
+        self.assertTrue({"MediaMetrics.speakers.metrics", "MediaMetrics.speakers.metrics.language", "EntityMetrics.metrics",
+                         "EntityMetrics.metrics.language", "EntityMetrics.appearances.metrics", "Evidence.target.metrics",
+                         "Evidence.target.metrics.language", "Evidence.group.metrics"} <= checked, sorted(checked))
 
     def compare_nested(self, cls: Any, schema: Optional[Schema], where: str, checked: Set[str]) -> None:
         hints = typing.get_type_hints(cls)
