@@ -15,6 +15,7 @@ import type { FrameFeatures } from '../packages/analysis/src/speech/features.ts'
 import { CepstralVoiceprint, normaliseVoiceStats, rawVoiceStats, type VoiceprintExtractor } from '../packages/analysis/src/speech/voiceprint.ts';
 import { DEV_SET_F1_THRESHOLD, VOICEPRINT_CENTER, VOICEPRINT_SCALE } from '../packages/analysis/src/speech/voiceprint-calibration.ts';
 import { parseEmbeddingModel } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
+import { projectVoiceStats, voiceStats, VOICE_STATS_DIMS, type VoiceprintModel } from '../packages/analysis/src/speech/trained-voiceprint.ts';
 import { readManifest, type ManifestFile } from './dataset.ts';
 import { evaluateFile, linkAcrossFiles, type FileResult } from './run.ts';
 import { pairwiseIdentity, pickThreshold, THRESHOLD_SWEEP } from './identity.ts';
@@ -23,6 +24,8 @@ import { pairwiseIdentity, pickThreshold, THRESHOLD_SWEEP } from './identity.ts'
 export interface IdentityFile {
   file: Pick<ManifestFile, 'name' | 'speakers'>;
   raw: number[][];
+  /** Each speaker's voiceStats (trained-voiceprint.ts; [] with too little voiced speech), for a trained voiceprint. */
+  stats?: number[][];
   toRef: [number, string][];
 }
 
@@ -34,13 +37,18 @@ export interface Calibration {
 
 /** Identity counts of one fold's files linked file after file under a calibration. */
 export function identityCounts(files: IdentityFile[], c: Calibration): { tp: number; fp: number; fn: number } {
+  return linkedCounts(files, (f) => f.raw.map((v) => (v.length ? normaliseVoiceStats(v, c.center, c.scale) : [])), c.threshold);
+}
+
+/** Identity counts of one fold's files linked file after file, each file's voiceprints given by `voiceprints`. */
+export function linkedCounts(files: IdentityFile[], voiceprints: (f: IdentityFile) => number[][], threshold: number): { tp: number; fp: number; fn: number } {
   const results = files.map((f) => ({
     file: f.file,
     toRef: new Map(f.toRef),
     // Each appearance here stands for a speaker with enough speech to judge (decisions §16).
-    analysis: { speakers: f.raw.map((v) => ({ speechSec: Infinity, voiceprint: v.length ? normaliseVoiceStats(v, c.center, c.scale) : [] })) },
+    analysis: { speakers: voiceprints(f).map((voiceprint) => ({ speechSec: Infinity, voiceprint })) },
   })) as unknown as FileResult[];
-  const { tp, fp, fn } = pairwiseIdentity(linkAcrossFiles(results, c.threshold));
+  const { tp, fp, fn } = pairwiseIdentity(linkAcrossFiles(results, threshold));
   return { tp, fp, fn };
 }
 
@@ -69,10 +77,17 @@ export function fitScale(folds: IdentityFile[][]): { center: number[]; scale: nu
   return { center, scale };
 }
 
+const RAW_DIMS = new CepstralVoiceprint().dimensions;
+// Both the cepstral voiceprint's raw statistics and a trained voiceprint's, one after the other
+// (evaluateFile takes one extractor); diarizeFolds splits them again.
 const rawExtractor: VoiceprintExtractor = {
   name: 'raw-voice-stats',
-  dimensions: new CepstralVoiceprint().dimensions,
-  extract: (f: FrameFeatures, track: Int16Array, s: number) => rawVoiceStats(f, track, s) ?? [],
+  dimensions: RAW_DIMS + VOICE_STATS_DIMS,
+  extract: (f: FrameFeatures, track: Int16Array, s: number) => {
+    const raw = rawVoiceStats(f, track, s);
+    const stats = voiceStats(f, track, s);
+    return [...(raw ?? new Array<number>(RAW_DIMS).fill(NaN)), ...(stats ?? new Array<number>(VOICE_STATS_DIMS).fill(NaN))];
+  },
 };
 
 async function diarizeFolds(val: string, models: string): Promise<Record<string, IdentityFile[]>> {
@@ -83,7 +98,14 @@ async function diarizeFolds(val: string, models: string): Promise<Record<string,
     out[fold] = [];
     for (const file of readManifest(dir).files) {
       const r = await evaluateFile(dir, file, { evaluation: { diarization: { embeddingModel } }, voiceprint: rawExtractor });
-      out[fold].push({ file: { name: file.name, speakers: file.speakers }, raw: r.analysis.speakers.map((s) => s.voiceprint), toRef: [...r.toRef] });
+      const both = r.analysis.speakers.map((s) => s.voiceprint);
+      const part = (v: number[], from: number, to: number): number[] => (Number.isNaN(v[from]) ? [] : v.slice(from, to));
+      out[fold].push({
+        file: { name: file.name, speakers: file.speakers },
+        raw: both.map((v) => part(v, 0, RAW_DIMS)),
+        stats: both.map((v) => part(v, RAW_DIMS, RAW_DIMS + VOICE_STATS_DIMS)),
+        toRef: [...r.toRef],
+      });
       process.stderr.write(`${fold} ${file.name}\n`);
     }
   }
@@ -91,7 +113,7 @@ async function diarizeFolds(val: string, models: string): Promise<Record<string,
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { val: { type: 'string' }, models: { type: 'string' }, cache: { type: 'string' } } });
+  const { values } = parseArgs({ options: { val: { type: 'string' }, models: { type: 'string' }, cache: { type: 'string' }, 'voiceprint-models': { type: 'string' } } });
   if (!values.val || !values.models) {
     console.error('usage: node eval/identity-folds.ts --val DIR --models DIR [--cache FILE.json]');
     process.exit(2);
@@ -124,6 +146,47 @@ async function main(): Promise<void> {
     lines.push(`| ${cal.name} | ${scores.map((s) => `${s.f1.toFixed(3)} (${s.threshold.toFixed(2)})`).join(' | ')} | ${mean('precision').toFixed(3)} / ${mean('recall').toFixed(3)} / ${mean('f1').toFixed(3)} | ${Math.min(...scores.map((s) => s.f1)).toFixed(3)} |`);
   }
   console.log(lines.join('\n'));
+  if (values['voiceprint-models']) console.log('\n' + trainedVoiceprintTable(byFold, folds, values['voiceprint-models']));
+}
+
+/**
+ * A trained voiceprint (trained-voiceprint.ts), each fold's model from DIR/fold-K.json (trained
+ * without fold K's voices), at thresholds chosen on the other folds two ways: the middle of their
+ * best-F1 plateau, and the shipped rule for linking (the lowest threshold at which pairwise
+ * precision reaches 0.95 on each of them). Then the whole sweep pooled over the folds.
+ */
+function trainedVoiceprintTable(byFold: Record<string, IdentityFile[]>, folds: string[], dir: string): string {
+  const models = new Map(folds.map((k) => [k, JSON.parse(readFileSync(join(dir, `${k}.json`), 'utf8')) as VoiceprintModel]));
+  if (folds.some((k) => byFold[k]!.some((f) => !f.stats))) return 'trained voiceprint: the cache holds no voiceStats (rebuild it without --cache)';
+  const vps = (k: string) => (f: IdentityFile) => f.stats!.map((v) => (v.length ? projectVoiceStats(models.get(k)!, v) : []));
+  // Each fold's files under its own model; the sweep's counts per fold and threshold.
+  const sweep = new Map(folds.map((k) => [k, THRESHOLD_SWEEP.map((t) => linkedCounts(byFold[k]!, vps(k), t))]));
+  const sum = (ns: { tp: number; fp: number; fn: number }[]) => ns.reduce((a, b) => ({ tp: a.tp + b.tp, fp: a.fp + b.fp, fn: a.fn + b.fn }), { tp: 0, fp: 0, fn: 0 });
+  const rules: { name: string; pick: (others: string[]) => number }[] = [
+    { name: 'F1 plateau of the other folds', pick: (o) => pickThreshold(THRESHOLD_SWEEP.map((threshold, i) => ({ threshold, f1: f1Of(sum(o.map((k) => sweep.get(k)![i]!))).f1 }))).threshold },
+    {
+      name: 'lowest with precision ≥ 0.95 on each other fold',
+      pick: (o) => THRESHOLD_SWEEP.find((_, i) => o.every((k) => { const n = sweep.get(k)![i]!; return n.tp + n.fp === 0 || n.tp / (n.tp + n.fp) >= 0.95; })) ?? 0.99,
+    },
+  ];
+  const out = [`| trained voiceprint, threshold | ${folds.map((k) => `${k} P / R / F1 (threshold)`).join(' | ')} | pooled P / R / F1 |`, `|---|${folds.map(() => '---').join('|')}|---|`];
+  for (const rule of rules) {
+    const cells = folds.map((k) => {
+      const t = rule.pick(folds.filter((o) => o !== k));
+      const n = sweep.get(k)![THRESHOLD_SWEEP.indexOf(t)]!;
+      return { n, t };
+    });
+    const p = f1Of(sum(cells.map((c) => c.n)));
+    out.push(`| ${rule.name} | ${cells.map(({ n, t }) => { const s = f1Of(n); return `${s.precision.toFixed(2)} / ${s.recall.toFixed(2)} / ${s.f1.toFixed(2)} (${t.toFixed(2)}, ${n.tp} right ${n.fp} wrong)`; }).join(' | ')} | ${p.precision.toFixed(2)} / ${p.recall.toFixed(2)} / ${p.f1.toFixed(2)} |`);
+  }
+  out.push('', '| threshold | pooled right / wrong / missed | P / R / F1 |', '|---|---|---|');
+  THRESHOLD_SWEEP.forEach((t, i) => {
+    if (i % 5 !== 0) return;
+    const n = sum(folds.map((k) => sweep.get(k)![i]!));
+    const s = f1Of(n);
+    out.push(`| ${t.toFixed(2)} | ${n.tp} / ${n.fp} / ${n.fn} | ${s.precision.toFixed(2)} / ${s.recall.toFixed(2)} / ${s.f1.toFixed(2)} |`);
+  });
+  return out.join('\n');
 }
 
 if (import.meta.main) await main();

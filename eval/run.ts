@@ -14,8 +14,9 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { analyzeMedia, type AnalysisOptions } from '../packages/analysis/src/analyze.ts';
-import { linkSpeakers, SAME_SPEAKER_THRESHOLD } from '../packages/analysis/src/speech/voiceprint.ts';
+import { CepstralVoiceprint, linkSpeakers, SAME_SPEAKER_THRESHOLD, type VoiceprintExtractor } from '../packages/analysis/src/speech/voiceprint.ts';
 import { EmbeddingVoiceprint } from '../packages/analysis/src/speech/embedding-voiceprint.ts';
+import { TrainedVoiceprint, type VoiceprintModel } from '../packages/analysis/src/speech/trained-voiceprint.ts';
 import { SPEAKER_LDA } from '../packages/analysis/src/speech/diarization/speaker-lda.model.ts';
 import { enoughSpeech } from '../packages/analysis/src/speech/speech-sufficiency.ts';
 import { resolveSelector, type Selector } from '../packages/analysis/src/matching/selectors.ts';
@@ -311,7 +312,7 @@ async function main(): Promise<void> {
     },
   });
   if (!values.dataset) {
-    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--model FILE.json|FILE.onnx] [--segmentation FILE.onnx] [--voiceprint lda] [--dump DIR] [--count oracle] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
+    console.error('usage: npm run eval -- --dataset DIR [--files a,b] [--tune JSON] [--threshold X] [--json OUT] [--model FILE.json|FILE.onnx] [--segmentation FILE.onnx] [--voiceprint lda|cepstral|FILE.json] [--dump DIR] [--count oracle] [--transcripts [--transcript-jitter SEC] [--transcript-coarse] [--transcript-shift SEC]]');
     process.exit(2);
   }
   const dir = values.dataset;
@@ -333,7 +334,8 @@ async function main(): Promise<void> {
     files: readManifest(dir).files.filter((f) => !only || only.includes(f.name)),
     // --voiceprint lda: voiceprints from the mean LDA embedding of each speaker's clean speech (the
     // fold's LDA with --model), measured against the shipped cepstral voiceprint (issue 38 §4).
-    options: { ...(tuning ? { evaluation: tuning } : {}), ...(values.voiceprint === 'lda' ? { voiceprint: new EmbeddingVoiceprint(ldaOf(tuning)) } : {}) },
+    // --voiceprint FILE.json: a trained voiceprint (training/train-voiceprint-lda.ts; a fold's model).
+    options: { ...(tuning ? { evaluation: tuning } : {}), ...(values.voiceprint ? { voiceprint: voiceprintOf(values.voiceprint, tuning) } : {}) },
     threshold: values.threshold ? Number(values.threshold) : SAME_SPEAKER_THRESHOLD,
     quiet: values.quiet ?? false,
     ...(values.count === 'oracle' ? { count: values.count } : {}),
@@ -354,6 +356,13 @@ function dumpAnalysis(out: string, dir: string, r: FileResult): void {
   const ref = readRttm(join(dir, r.file.rttm));
   const purity = speakerPurity(ref, hypSegments(r.analysis), r.analysis.speakers.map((s) => String(s.index)));
   writeFileSync(join(out, `${r.file.name}.json`), JSON.stringify({ analysis: r.analysis, speakerPurity: purity.map((p) => p.purity), speakerVoice: purity.map((p) => p.voice) }));
+}
+
+/** The voiceprint --voiceprint names: `lda` (the window embedding's), `cepstral` (shipped until issue 38 §4) or a trained model's JSON file. */
+function voiceprintOf(name: string, tuning: AnalysisOptions['evaluation']): VoiceprintExtractor {
+  if (name === 'lda') return new EmbeddingVoiceprint(ldaOf(tuning));
+  if (name === 'cepstral') return new CepstralVoiceprint();
+  return new TrainedVoiceprint(JSON.parse(readFileSync(name, 'utf8')) as VoiceprintModel);
 }
 
 /** The LDA an evaluation's voiceprints use: the fold's (--model FILE.json), else the shipped one. */
