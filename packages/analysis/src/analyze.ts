@@ -20,7 +20,8 @@ import { firstSpeechOrder } from './speech/diarization/numbering.ts';
 import { syllableNuclei } from './speech/syllables.ts';
 import { acousticStats, buildTurns, frameTrackToSegments, unionPerSpeaker } from './speech/turns.ts';
 import type { VoiceprintExtractor } from './speech/voiceprint.ts';
-import { CepstralVoiceprint } from './speech/voiceprint.ts';
+import { TrainedVoiceprint } from './speech/trained-voiceprint.ts';
+import { VOICEPRINT_LDA } from './speech/voiceprint-lda.model.ts';
 import { computeSpeakerMetrics } from './behavior/speaker-metrics.ts';
 import { alignTranscript } from './language/align.ts';
 import { CUE_LED_MIN_AGREEMENT, cueLedTrack, transcriptGuide, withGuideOverlaps } from './language/transcript-guide.ts';
@@ -28,6 +29,9 @@ import { cueEdgeError, cueTiming, overlapCounting, shiftTranscript } from './lan
 import { speakerCountWarnings } from './speaker-count-warnings.ts';
 import { openSync, readSync, closeSync } from 'node:fs';
 import { GUIDED_METHOD_PREFIX } from './method-names.ts';
+
+/** The shipped voiceprint (see where it is used). */
+const DEFAULT_VOICEPRINT = new TrainedVoiceprint(VOICEPRINT_LDA);
 
 export type AnalysisStage = 'detecting_speech' | 'identifying_speakers' | 'measuring_behavior';
 
@@ -236,10 +240,11 @@ function analyzeFeatures(front: FrontEndOutput, durationSec: number, started: nu
   const turns = buildTurns(segments, f, frameSpeaker, nuclei);
   const acoustic = acousticStats(speakerCount, f, frameSpeaker, nuclei);
   const metrics = computeSpeakerMetrics({ durationSec, segments, turns, acoustic, transcript, labels, overlapMeasured: overlapsTimed });
-  // The cepstral voiceprint: on the speaker-disjoint folds it links voices better than the mean LDA
-  // embedding of the same speakers (identity F1 0.48 against 0.17 at one threshold; issue 38 §4,
-  // docs/speech-validation.md), so the embedding voiceprint is measured (eval --voiceprint lda), not shipped.
-  const extractor = options.voiceprint ?? new CepstralVoiceprint();
+  // The trained voiceprint (trained-voiceprint.ts): at the conservative threshold it links twice
+  // the voices the cepstral one did on the speaker-disjoint folds, none wrongly (issue 38 §4,
+  // docs/speech-validation.md). The cepstral voiceprint and the mean LDA embedding are measured
+  // alternatives (eval --voiceprint).
+  const extractor = options.voiceprint ?? DEFAULT_VOICEPRINT;
   // A voiceprint is of one voice: frames where the segmentation hears two are left out.
   if (segmented) voiceTrack = voiceTrack.map((x, i) => (segmented.overlapSpeaker[i]! >= 0 ? -1 : x));
   const speakerList: SpeakerAnalysis[] = Array.from({ length: speakerCount }, (_, s) => {

@@ -46,6 +46,8 @@ export { speakerCountWarnings } from './speaker-count-warnings.ts';
 export { MIN_SPEECH_SEC_TO_JUDGE, enoughSpeech } from './speech/speech-sufficiency.ts';
 export { linkSpeakers, voiceprintSimilarity, SAME_SPEAKER_THRESHOLD } from './speech/voiceprint.ts';
 export { CepstralVoiceprint } from './speech/voiceprint.ts';
+export { TrainedVoiceprint } from './speech/trained-voiceprint.ts';
+export type { VoiceprintModel } from './speech/trained-voiceprint.ts';
 export type { VoiceprintExtractor } from './speech/voiceprint.ts';
 export { decodeAudio, decodeAudioToArray, ANALYSIS_RATE, DEFAULT_MAX_MEDIA_SEC } from './audio/decode.ts';
 export { sniffFormat, looksLikeText, SNIFF_BYTES, DEMUXERS, type SniffedFormat, type ProbeFormat } from './audio/sniff.ts';

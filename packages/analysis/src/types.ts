@@ -140,7 +140,7 @@ export interface SpeakerAnalysis {
  * media can change (diarization, speaker model, voiceprints). The server records it with each
  * analysis, so that media analysed by an older engine can be found and re-analysed.
  */
-export const ENGINE_VERSION = '2026.12.03-4';
+export const ENGINE_VERSION = '2026.12.03-5';
 
 /**
  * What the user knows of the number of speakers (optional form fields of an upload and of a
