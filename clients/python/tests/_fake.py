@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import threading
+import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Dict, List, NamedTuple, Optional
+from unittest import mock
+
+from rapport import _http
 
 
 class Recorded(NamedTuple):
@@ -84,3 +88,19 @@ class FakeServer(ThreadingHTTPServer):
     def stop(self) -> None:
         self.shutdown()
         self.server_close()
+
+
+class ServedTestCase(unittest.TestCase):
+    """A test against FakeServers started per test (stopped at its end), with the client's retry
+    waits recorded in ``self.waits`` instead of slept."""
+
+    def setUp(self) -> None:
+        self.waits: List[float] = []
+        patcher = mock.patch.object(_http, "_sleep", self.waits.append)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+    def serve(self, *script: Action) -> FakeServer:
+        server = FakeServer(*script)
+        self.addCleanup(server.stop)
+        return server

@@ -11,7 +11,7 @@ from unittest import mock
 import rapport
 from rapport import _http
 from rapport.types import EntityReference, MediaTarget
-from tests._fake import Action, FakeServer, answer, error
+from tests._fake import FakeServer, ServedTestCase, answer, error
 
 MEDIA = {"id": "med_1", "kind": "audio"}
 
@@ -23,18 +23,7 @@ def closed_port() -> int:
     return port
 
 
-class HttpTestCase(unittest.TestCase):
-    def setUp(self) -> None:
-        self.waits: List[float] = []
-        patcher = mock.patch.object(_http, "_sleep", self.waits.append)
-        patcher.start()
-        self.addCleanup(patcher.stop)
-
-    def serve(self, *script: Action) -> FakeServer:
-        server = FakeServer(*script)
-        self.addCleanup(server.stop)
-        return server
-
+class HttpTestCase(ServedTestCase):
     def client(self, server: FakeServer, **kwargs: Any) -> rapport.Rapport:
         return rapport.Rapport(api_key="rk_test", base_url=server.url, **kwargs)
 

@@ -7,12 +7,10 @@ import json
 import time
 import unittest
 from typing import Any, Callable, Dict, Iterator, List, Tuple
-from unittest import mock
 
 import rapport
-from rapport import _http
 from rapport._sse import ServerSentEvent, SseState, parse_lines
-from tests._fake import Action, FakeServer, Handler, Recorded, answer
+from tests._fake import Action, FakeServer, Handler, Recorded, ServedTestCase, answer
 
 
 def job(status: str, progress: float = 0.0) -> Dict[str, Any]:
@@ -50,18 +48,7 @@ class ParserTest(unittest.TestCase):
         self.assertEqual((state.last_event_id, state.retry), ("7", 2.0))
 
 
-class StreamTest(unittest.TestCase):
-    def setUp(self) -> None:
-        self.waits: List[float] = []
-        patcher = mock.patch.object(_http, "_sleep", self.waits.append)
-        patcher.start()
-        self.addCleanup(patcher.stop)
-
-    def serve(self, *script: Action) -> FakeServer:
-        server = FakeServer(*script)
-        self.addCleanup(server.stop)
-        return server
-
+class StreamTest(ServedTestCase):
     def test_a_cut_stream_resumes_after_its_last_event_with_nothing_lost_or_repeated(self) -> None:
         server = self.serve(sse(frame(1, "running", 0.1), frame(2, "running", 0.5)),
                             sse(frame(3, "running", 0.9), frame(4, "succeeded", 1.0)))
@@ -127,21 +114,10 @@ class StreamTest(unittest.TestCase):
         self.assertEqual(len(server.requests), 1)
 
 
-class MediaTypeTest(unittest.TestCase):
+class MediaTypeTest(ServedTestCase):
     """A proxy's login page, or a base URL that points at another service, answers 200 with its own
     media type: the client says so at once, instead of reading it as a stream with no events yet
     (reconnecting until it gives up) or, when the page holds a ``data:`` line, as an event."""
-
-    def setUp(self) -> None:
-        self.waits: List[float] = []
-        patcher = mock.patch.object(_http, "_sleep", self.waits.append)
-        patcher.start()
-        self.addCleanup(patcher.stop)
-
-    def serve(self, *script: Action) -> FakeServer:
-        server = FakeServer(*script)
-        self.addCleanup(server.stop)
-        return server
 
     def test_a_stream_answered_with_another_media_type_raises_at_once_without_reconnecting(self) -> None:
         def page(h: Handler, _r: Recorded) -> None:
