@@ -39,6 +39,9 @@ after(() => service.close());
 
 const norm = (p: string): string => p.replace(/\{[^}]+\}/g, '{}');
 
+/** Documented query parameters that are no SDK argument: a content link's token is in the link's URL. */
+const NOT_SDK_QUERY: Partial<Record<string, readonly string[]>> = { 'files.content': ['token'] };
+
 function resolve(s: Schema | undefined): Schema | undefined {
   if (!s?.$ref) return s;
   const name = s.$ref.replace('#/components/schemas/', '');
@@ -188,11 +191,10 @@ describe('the SDK agrees with GET /v1/openapi.json', () => {
         compare(`${name} request body`, schema, body, body.sdkDefaults);
         if (schema) compareNested(`${name} request body`, schema, body.type);
       }
-      const q = queryFields[name];
-      if (q) {
-        const params = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
-        assert.deepEqual([...q].sort(), params.sort(), `${name}: query parameters`);
-      }
+      // Every route's, not only those queryFields lists: a documented parameter the SDK has no
+      // way to send (metrics' ?format=csv once) fails here too.
+      const params = (op.parameters ?? []).filter((p) => p.in === 'query' && !NOT_SDK_QUERY[name]?.includes(p.name)).map((p) => p.name);
+      assert.deepEqual([...(queryFields[name] ?? [])].sort(), params.sort(), `${name}: query parameters (fields.ts queryFields)`);
     });
   }
 
