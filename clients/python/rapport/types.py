@@ -30,6 +30,15 @@ from ._measure_types import (
     SpeakerMeasures as SpeakerMeasures,
 )
 
+# The blocks of a result document's sections: defined in _block_types.py.
+from ._block_types import (
+    Block as Block,
+    CardBlock as CardBlock,
+    GridBlock as GridBlock,
+    IllustrationBlock as IllustrationBlock,
+    TextBlock as TextBlock,
+)
+
 # The evidence behind a result: defined in _evidence_types.py.
 from ._evidence_types import (
     EntrainmentFeature as EntrainmentFeature,
@@ -158,7 +167,8 @@ class ResolvedMember(_ResolvedMemberRequired, total=False):
 
 class Section(TypedDict):
     section_title: str
-    section_content: Any
+    #: One block, a list of them, or ``{}`` (a section without content).
+    section_content: Union[Block, List[Block], Dict[str, Any]]
 
 
 class ResultDocument(TypedDict):
@@ -225,10 +235,32 @@ class SpeakerHints(TypedDict, total=False):
     maxSpeakers: int
 
 
+class HintNotMetWarning(TypedDict):
+    """The speaker-count hint could not be met (decisions section 15): what was asked, how many were found, and why."""
+
+    code: Literal["hint_not_met"]
+    asked: SpeakerHints
+    found: int
+    reason: str
+
+
+class SpeakerCountUncertainWarning(TypedDict):
+    """A count found without a hint that the analysis is unsure of: maybe fewer, more, or either."""
+
+    code: Literal["speaker_count_uncertain"]
+    found: int
+    maybe: Literal["fewer", "more", "either"]
+    reason: str
+
+
+#: What an analysis says of itself, told apart by ``code``.
+AnalysisWarning = Union[HintNotMetWarning, SpeakerCountUncertainWarning]
+
+
 class _MediaAnalysisRequired(TypedDict):
     status: Literal["pending", "running", "ready", "failed"]
     speakers: List[Speaker]
-    warnings: List[Dict[str, Any]]
+    warnings: List[AnalysisWarning]
     engineVersion: Optional[str]
     speakerHints: Optional[SpeakerHints]
     stage: Optional[str]
