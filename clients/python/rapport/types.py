@@ -110,6 +110,8 @@ class WebhookSpec(_WebhookSpecRequired, total=False):
 # ---- jobs ----
 
 JobStatus = Literal["queued", "running", "succeeded", "failed"]
+JobStage = Literal["queued", "preparing_media", "detecting_speech", "identifying_speakers", "measuring_behavior",
+                   "resolving_members", "scoring", "writing_result", "done"]
 
 
 class _JobReceiptRequired(TypedDict):
@@ -131,7 +133,8 @@ class _JobRequired(TypedDict):
     id: Id
     type: Literal["matching", "report"]
     status: JobStatus
-    stage: str
+    #: Typed open (a ``JobStage`` or any string), so that a stage added later is no type error.
+    stage: Union[JobStage, str]
     progress: float
     createdAt: Timestamp
     startedAt: Optional[Timestamp]
@@ -172,7 +175,7 @@ class Section(TypedDict):
 
 
 class ResultDocument(TypedDict):
-    schemaVersion: int
+    schemaVersion: Literal[1]
     title: str
     summary: str
     sections: List[Section]
@@ -257,13 +260,17 @@ class SpeakerCountUncertainWarning(TypedDict):
 AnalysisWarning = Union[HintNotMetWarning, SpeakerCountUncertainWarning]
 
 
+MediaAnalysisStage = Literal["detecting_speech", "identifying_speakers", "measuring_behavior"]
+
+
 class _MediaAnalysisRequired(TypedDict):
     status: Literal["pending", "running", "ready", "failed"]
     speakers: List[Speaker]
     warnings: List[AnalysisWarning]
     engineVersion: Optional[str]
     speakerHints: Optional[SpeakerHints]
-    stage: Optional[str]
+    #: The step a running analysis is in; None unless ``status`` is ``running``.
+    stage: Optional[MediaAnalysisStage]
     progress: float
 
 

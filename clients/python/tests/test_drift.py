@@ -119,6 +119,57 @@ def documented_values(s: Optional[Schema]) -> Optional[List[str]]:
     return sorted(v for vs in values if vs is not None for v in vs) if alts and all(values) else None
 
 
+_PRIMITIVES = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
+
+
+def hint_type(hint: Any) -> List[str]:
+    """A field's hint as the sorted set of its alternatives, in the document's words: ``string``,
+    ``integer`` (``int``), ``number`` (``float``), ``boolean``, ``null``, a ``Literal``'s values
+    (``"card"``, ``2``), ``array<...>`` of its items, ``object`` (a TypedDict or a ``Dict``)."""
+    found: Set[str] = set()
+    origin = typing.get_origin(hint)
+    if origin is typing.Union:
+        found.update(t for arg in typing.get_args(hint) for t in hint_type(arg))
+    elif origin is typing.Literal:
+        found.update(json.dumps(v) for v in typing.get_args(hint))
+    elif origin is list:
+        found.add(f"array<{'|'.join(hint_type(typing.get_args(hint)[0]))}>")
+    elif origin is dict or is_typed_dict(hint):
+        found.add("object")
+    elif hint is Any:
+        found.add("any")
+    else:
+        found.add(_PRIMITIVES.get(hint, f"unsupported {hint}"))
+    return sorted(found)
+
+
+def schema_type(s: Optional[Schema]) -> List[str]:
+    """The same description of a field of the document: an ``enum`` or ``const`` its values,
+    ``anyOf``/``oneOf`` each alternative, any object (with properties or a map) ``object``."""
+    r = resolve(s)
+    if r is None:
+        return []
+    found: Set[str] = {"null"} if r.get("nullable") is True else set()
+    if "const" in r:
+        return sorted(found | {json.dumps(r["const"])})
+    if "enum" in r:
+        return sorted(found | {json.dumps(v) for v in r["enum"]})
+    t = r.get("type")
+    types = t if isinstance(t, list) else [] if t is None else [t]
+    if "object" in types or "properties" in r or "additionalProperties" in r:
+        found.add("object")
+    elif "anyOf" in r or "oneOf" in r:
+        found.update(x for alt in r.get("anyOf", []) + r.get("oneOf", []) for x in schema_type(alt))
+    elif not types:
+        found.add("any")
+    for name in types:
+        if name == "array":
+            found.add(f"array<{'|'.join(schema_type(r.get('items')))}>")
+        elif name != "object":
+            found.add(name)
+    return sorted(found)
+
+
 def method_of(client: rapport.Rapport, name: str) -> Any:
     target: Any = client
     for part in name.split("."):
@@ -224,6 +275,7 @@ class DriftTest(unittest.TestCase):
                 nullable = sorted(k for k, v in hints.items() if type(None) in typing.get_args(v))
                 self.assertEqual(nullable, sorted(k for k, s in props.items() if allows_null(s)), f"{type_name}: nullable")
                 self.compare_values(hints, props, type_name)
+                self.compare_types(hints, props, type_name)
 
     def test_nested_response_types_have_the_documented_fields_too(self) -> None:
         paths = {norm(p): ops for p, ops in doc["paths"].items()}
@@ -299,6 +351,7 @@ class DriftTest(unittest.TestCase):
         nullable = sorted(k for k, v in hints.items() if type(None) in typing.get_args(v))
         self.assertEqual(nullable, sorted(k for k, s in props.items() if allows_null(s)), f"{where}: nullable")
         self.compare_values(hints, props, where)
+        self.compare_types(hints, props, where)
 
     def compare_values(self, hints: Dict[str, Any], props: Dict[str, Schema], where: str) -> None:
         """A ``Literal`` field allows exactly the values the document lists for it."""
@@ -306,6 +359,19 @@ class DriftTest(unittest.TestCase):
             values = literal_values(hint)
             if values is not None and key in props:
                 self.assertEqual(values, documented_values(props[key]), f"{where}.{key}: values")
+
+    def compare_types(self, hints: Dict[str, Any], props: Dict[str, Schema], where: str) -> None:
+        """Each field's primitive type is the document's: a ``number`` typed ``str``, an ``integer``
+        typed ``float`` (or a ``number`` typed ``int``), a list of other items, an enumeration with
+        other members, fail. A ``Literal`` beside ``str`` (``Union[JobStage, str]``, open so that a
+        later value is no type error) stands for its values, which must then be the document's."""
+        mine: Dict[str, List[str]] = {}
+        for key in sorted(set(hints) & set(props)):
+            own = hint_type(hints[key])
+            literals = [t for t in own if t.startswith('"')]
+            mine[key] = [t for t in own if t != "string"] if literals and "string" in own else own
+        wire = {key: schema_type(props[key]) for key in sorted(set(hints) & set(props))}
+        self.assertEqual(mine, wire, f"{where}: field types (the client's hints and the document's)")
 
     def test_every_error_code_of_the_service_has_its_status_and_class(self) -> None:
         body = resolve(doc["components"]["schemas"]["Error"])
