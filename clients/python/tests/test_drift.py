@@ -1,8 +1,10 @@
 """Drift test: the client's route table (rapport/_endpoints.py), its methods and its response
 types must agree with the OpenAPI document the real service serves. An operation the client has
 no method for, an entry naming a path or status the service does not have, a method that does not
-call its route, a response type whose required, optional or nullable fields (or whose enumerated
-values) differ, or a text body (the HTML files) of another media type fails here."""
+call its route, a response type whose required, optional or nullable fields, whose fields' types
+(str, int, float, bool, None, a Literal's values, a list's items) or whose enumerated values
+differ, in every object it holds (each member of a union too), or a text body (the HTML files) of
+another media type fails here."""
 from __future__ import annotations
 
 import inspect
