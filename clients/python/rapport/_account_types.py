@@ -51,7 +51,7 @@ class DeliveryAttempt(TypedDict):
     statusCode: Optional[int]
     durationMs: Optional[int]
     error: Optional[str]
-    outcome: str
+    outcome: Literal["succeeded", "failed", "refused", "gone", "in_flight", "interrupted"]
 
 
 class _WebhookDeliveryRequired(TypedDict):

@@ -167,14 +167,26 @@ class UnexpectedResponseError(RapportError):
     ``text/event-stream``, or a JSON route's body that is not JSON (a proxy's HTML page, a base URL
     that points at another service). Raised at once and not retried, since asking again would get
     the same page; ``jobs.wait`` does not fall back to polling on it, which would reach the same
-    wrong place. ``content_type`` is the answer's ``Content-Type`` (None when it had none)."""
+    wrong place. ``content_type`` is the answer's ``Content-Type`` (None when it had none);
+    ``excerpt`` the body's first 200 characters, whitespace collapsed (``…`` when cut), enough to
+    recognise a login page or another service (None for an event stream, whose body is left unread)."""
 
-    def __init__(self, message: str, status: int, headers: Mapping[str, str]) -> None:
+    def __init__(self, message: str, status: int, headers: Mapping[str, str], excerpt: Optional[str] = None) -> None:
         super().__init__(message)
         self.status = status
         self.headers: Dict[str, str] = {k.lower(): v for k, v in headers.items()}
         self.content_type: Optional[str] = self.headers.get("content-type")
         self.request_id = self.headers.get("x-request-id")
+        self.excerpt = excerpt
+
+
+_EXCERPT_CHARS = 200
+
+
+def excerpt_of(body: bytes) -> str:
+    """The start of a body for an error message: a whole HTML page would bury the message."""
+    flat = " ".join(body.decode("utf-8", "replace").split())
+    return flat[:_EXCERPT_CHARS] + "\u2026" if len(flat) > _EXCERPT_CHARS else flat
 
 
 class JobFailedError(RapportError):

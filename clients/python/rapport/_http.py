@@ -24,6 +24,7 @@ from ._errors import (
     RateLimitError,
     RedirectError,
     UnexpectedResponseError,
+    excerpt_of,
     make_api_error,
     retry_after_seconds,
 )
@@ -154,10 +155,12 @@ class HttpClient:
         try:
             return json.loads(data)
         except ValueError as err:
+            excerpt = excerpt_of(data)
             raise UnexpectedResponseError(
                 f"{method} {path}: the service answered {res.status} with a body that is not JSON "
-                f"({res.headers.get('content-type') or 'no Content-Type'}): is {self.base_url} the Rapport API?",
-                res.status, res.headers) from err
+                f"({res.headers.get('content-type') or 'no Content-Type'}): {json.dumps(excerpt, ensure_ascii=False)}: "
+                f"is {self.base_url} the Rapport API?",
+                res.status, res.headers, excerpt) from err
 
     def send(self, method: str, path: str, *, query: Optional[Mapping[str, QueryValue]] = None,
              json_body: object = None, body: Optional[BodySource] = None, headers: Optional[Mapping[str, str]] = None,

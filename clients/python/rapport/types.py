@@ -30,6 +30,15 @@ from ._measure_types import (
     SpeakerMeasures as SpeakerMeasures,
 )
 
+# The blocks of a result document's sections: defined in _block_types.py.
+from ._block_types import (
+    Block as Block,
+    CardBlock as CardBlock,
+    GridBlock as GridBlock,
+    IllustrationBlock as IllustrationBlock,
+    TextBlock as TextBlock,
+)
+
 # The evidence behind a result: defined in _evidence_types.py.
 from ._evidence_types import (
     EntrainmentFeature as EntrainmentFeature,
@@ -101,6 +110,8 @@ class WebhookSpec(_WebhookSpecRequired, total=False):
 # ---- jobs ----
 
 JobStatus = Literal["queued", "running", "succeeded", "failed"]
+JobStage = Literal["queued", "preparing_media", "detecting_speech", "identifying_speakers", "measuring_behavior",
+                   "resolving_members", "scoring", "writing_result", "done"]
 
 
 class _JobReceiptRequired(TypedDict):
@@ -122,7 +133,8 @@ class _JobRequired(TypedDict):
     id: Id
     type: Literal["matching", "report"]
     status: JobStatus
-    stage: str
+    #: Typed open (a ``JobStage`` or any string), so that a stage added later is no type error.
+    stage: Union[JobStage, str]
     progress: float
     createdAt: Timestamp
     startedAt: Optional[Timestamp]
@@ -158,11 +170,12 @@ class ResolvedMember(_ResolvedMemberRequired, total=False):
 
 class Section(TypedDict):
     section_title: str
-    section_content: Any
+    #: One block, a list of them, or ``{}`` (a section without content).
+    section_content: Union[Block, List[Block], Dict[str, Any]]
 
 
 class ResultDocument(TypedDict):
-    schemaVersion: int
+    schemaVersion: Literal[1]
     title: str
     summary: str
     sections: List[Section]
@@ -225,13 +238,39 @@ class SpeakerHints(TypedDict, total=False):
     maxSpeakers: int
 
 
+class HintNotMetWarning(TypedDict):
+    """The speaker-count hint could not be met (decisions section 15): what was asked, how many were found, and why."""
+
+    code: Literal["hint_not_met"]
+    asked: SpeakerHints
+    found: int
+    reason: str
+
+
+class SpeakerCountUncertainWarning(TypedDict):
+    """A count found without a hint that the analysis is unsure of: maybe fewer, more, or either."""
+
+    code: Literal["speaker_count_uncertain"]
+    found: int
+    maybe: Literal["fewer", "more", "either"]
+    reason: str
+
+
+#: What an analysis says of itself, told apart by ``code``.
+AnalysisWarning = Union[HintNotMetWarning, SpeakerCountUncertainWarning]
+
+
+MediaAnalysisStage = Literal["detecting_speech", "identifying_speakers", "measuring_behavior"]
+
+
 class _MediaAnalysisRequired(TypedDict):
     status: Literal["pending", "running", "ready", "failed"]
     speakers: List[Speaker]
-    warnings: List[Dict[str, Any]]
+    warnings: List[AnalysisWarning]
     engineVersion: Optional[str]
     speakerHints: Optional[SpeakerHints]
-    stage: Optional[str]
+    #: The step a running analysis is in; None unless ``status`` is ``running``.
+    stage: Optional[MediaAnalysisStage]
     progress: float
 
 

@@ -191,6 +191,14 @@ class MediaTypeTest(ServedTestCase):
             rapport.Rapport(api_key="rk_test", base_url=server.url).jobs.retrieve("job_1")
         self.assertEqual((caught.exception.status, caught.exception.content_type), (200, "text/html"))
         self.assertIn("GET /v1/jobs/job_1: the service answered 200 with a body that is not JSON (text/html)", str(caught.exception))
+        # Its start, to recognise the page by, in the message and on its own (cut at 200 characters).
+        self.assertEqual(caught.exception.excerpt, "<!doctype html><title>Sign in</title>")
+        self.assertIn('"<!doctype html><title>Sign in</title>"', str(caught.exception))
+        long_page = b"<html>\n\n  " + b"x" * 500
+        server = self.serve(answer(200, long_page, {"Content-Type": "text/html"}))
+        with self.assertRaises(rapport.UnexpectedResponseError) as caught:
+            rapport.Rapport(api_key="rk_test", base_url=server.url).jobs.retrieve("job_1")
+        self.assertEqual(caught.exception.excerpt, "<html> " + "x" * 193 + "\u2026")
 
 
 class PaginationTest(unittest.TestCase):

@@ -11,7 +11,7 @@ export interface Endpoint {
   status: number;
   /** The response's shape, a key of `responseFields` (fields.ts); `List:X` for a page of X. */
   response: string | null;
-  /** A body the SDK answers as a string, not JSON: its media type, sent as Accept. */
+  /** A body the SDK answers as a string, not JSON (or besides the JSON, with a `format`): its media type, sent as Accept. */
   text?: string;
 }
 
@@ -23,7 +23,7 @@ export const endpoints = {
   'files.delete': { method: 'DELETE', path: '/v1/files/{id}', status: 204, response: null },
   'files.diarization': { method: 'GET', path: '/v1/files/{id}/diarization', status: 200, response: 'Diarization' },
   'files.reanalyze': { method: 'POST', path: '/v1/files/{id}/reanalyze', status: 202, response: 'Media' },
-  'files.metrics': { method: 'GET', path: '/v1/files/{id}/metrics', status: 200, response: 'MediaMetrics' },
+  'files.metrics': { method: 'GET', path: '/v1/files/{id}/metrics', status: 200, response: 'MediaMetrics', text: 'text/csv' },
   'files.content': { method: 'GET', path: '/v1/files/{id}/content', status: 200, response: null },
   'files.createContentLink': { method: 'POST', path: '/v1/files/{id}/content-links', status: 201, response: 'ContentLink' },
   'files.events': { method: 'GET', path: '/v1/files/{id}/events', status: 200, response: null },
@@ -49,7 +49,7 @@ export const endpoints = {
 
   'entities.list': { method: 'GET', path: '/v1/entities', status: 200, response: 'List:Entity' },
   'entities.retrieve': { method: 'GET', path: '/v1/entities/{id}', status: 200, response: 'Entity' },
-  'entities.metrics': { method: 'GET', path: '/v1/entities/{id}/metrics', status: 200, response: 'EntityMetrics' },
+  'entities.metrics': { method: 'GET', path: '/v1/entities/{id}/metrics', status: 200, response: 'EntityMetrics', text: 'text/csv' },
   'entities.update': { method: 'PATCH', path: '/v1/entities/{id}', status: 200, response: 'Entity' },
   'entities.tag': { method: 'POST', path: '/v1/entities/{id}/tags', status: 200, response: 'Entity' },
   'entities.untag': { method: 'DELETE', path: '/v1/entities/{id}/tags/{tag}', status: 200, response: 'Entity' },

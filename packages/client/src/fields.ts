@@ -8,7 +8,7 @@ import type { ListParams } from './common-types.ts';
 import type { Job, JobReceipt, MatchingJobCreateParams, ReportJobCreateParams, JobListParams } from './job-types.ts';
 import type { MatchingPayload, ReportPayload } from './result-types.ts';
 import type { ContentLink, ContentLinkParams, Diarization, DiarizationParams, Media, UploadedMedia, FileListParams, ReanalyzeParams } from './media-types.ts';
-import type { EntityMetrics, MediaMetrics } from './measure-types.ts';
+import type { EntityMetrics, MediaMetrics, MetricsParams } from './measure-types.ts';
 import type { Entity, EntityListParams, EntityUpdateParams, EntityTagParams, EntityMergeParams } from './entity-types.ts';
 import type { CreditBalance, CreditTransaction, Feedback, FeedbackCreateParams, WebhookDelivery, Workspace, ApiKey, CreatedApiKey, SigningSecret, ApiKeyCreateParams, DeliveryListParams } from './account-types.ts';
 import type { Evidence } from './evidence-types.ts';
@@ -135,6 +135,8 @@ export const requestFields: Record<string, Shape & { type: string; sdkDefaults?:
 export const queryFields: Record<string, readonly string[]> = {
   'files.list': query<FileListParams>()(['limit', 'cursor', 'outdated']),
   'files.diarization': query<DiarizationParams>()(['format']),
+  'files.metrics': query<MetricsParams>()(['format']),
+  'entities.metrics': query<MetricsParams>()(['format']),
   'jobs.list': query<JobListParams>()(['limit', 'cursor', 'status', 'type']),
   'entities.list': query<EntityListParams>()(['limit', 'cursor', 'tag', 'q', 'include']),
   'credits.transactions': query<ListParams>()(['limit', 'cursor']),

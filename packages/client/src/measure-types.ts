@@ -77,3 +77,8 @@ export interface MeasuredAppearance {
   speakerIndex: number;
   metrics: SpeakerMeasures;
 }
+
+/** `GET /v1/files/:id/metrics?format=`, `/v1/entities/:id/metrics?format=`: json (default) or csv (the CSV file's text, units in its header). */
+export interface MetricsParams {
+  format?: 'json' | 'csv';
+}

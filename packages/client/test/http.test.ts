@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AbortError, APIConnectionError, InternalServerError, Rapport, RateLimitError, RedirectError, TimeoutError } from '../src/index.ts';
+import {
+  AbortError, APIConnectionError, InternalServerError, Rapport, RateLimitError, RedirectError, TimeoutError, UnexpectedResponseError,
+} from '../src/index.ts';
 import { apiError, fakeServer, job, json } from './fake-server.ts';
 
 test('sends the API key and JSON, and reads JSON back', async () => {
@@ -10,6 +12,34 @@ test('sends the API key and JSON, and reads JSON back', async () => {
     assert.equal((await client.credits.balance()).available, 4);
     assert.equal(s.requests[0]?.headers['service-api-key'], 'rk_abc');
     assert.equal(s.requests[0]?.url, '/v1/credits');
+  } finally {
+    await s.close();
+  }
+});
+
+// A proxy's login page, or a base URL that points at another service, answers 200 with HTML: the
+// SDK must say what came back and where, not throw JSON.parse's bare SyntaxError.
+test('a JSON route answered 200 with a body that is not JSON throws UnexpectedResponseError, not retried', async () => {
+  const page = `<!doctype html><html><head><title>Sign in</title></head>\n<body>${'x'.repeat(500)}</body></html>`;
+  const s = await fakeServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'x-request-id': 'req_proxy' });
+    res.end(page);
+  });
+  try {
+    const client = new Rapport({ apiKey: 'k', baseUrl: s.url, maxRetries: 2 });
+    const err = await client.credits.balance().catch((e: unknown) => e);
+    assert.ok(err instanceof UnexpectedResponseError, String(err));
+    assert.equal(err.status, 200);
+    assert.equal(err.contentType, 'text/html; charset=utf-8');
+    assert.equal(err.requestId, 'req_proxy');
+    assert.match(err.message, /^GET \/v1\/credits answered 200 with text\/html, not JSON: "<!doctype html><html><head><title>Sign in<\/title><\/head> <body>x+…"/);
+    assert.ok(err.message.includes(s.url), 'names the base URL to check');
+    assert.ok(err.excerpt !== null && err.excerpt.length <= 201 && page.startsWith(err.excerpt.slice(0, 20)), String(err.excerpt));
+    assert.equal(s.requests.length, 1);
+    // Lists read their pages through the same path.
+    await assert.rejects(async () => {
+      await client.files.list();
+    }, UnexpectedResponseError);
   } finally {
     await s.close();
   }

@@ -161,10 +161,11 @@ export class RedirectError extends RapportError {
 
 /**
  * A 2xx answer that is not what the route answers: an event stream whose media type is not
- * `text/event-stream` (a proxy's HTML page, a base URL that points at another service). Reading
- * it would parse garbage or wait for events that never come, so it is thrown at once and not
- * retried: asking again would get the same page. `jobs.wait` does not fall back to polling on
- * it either, since the polling would reach the same wrong place.
+ * `text/event-stream`, or a JSON route's body that is not JSON (a proxy's HTML page, a base URL
+ * that points at another service). Reading it would parse garbage or wait for events that never
+ * come, so it is thrown at once and not retried: asking again would get the same page.
+ * `jobs.wait` does not fall back to polling on it either, since the polling would reach the
+ * same wrong place.
  */
 export class UnexpectedResponseError extends RapportError {
   override name = 'UnexpectedResponseError';
@@ -173,13 +174,27 @@ export class UnexpectedResponseError extends RapportError {
   readonly contentType: string | null;
   readonly requestId: string | null;
   readonly headers: Headers;
-  constructor(message: string, res: { status: number; headers: Headers }) {
+  /**
+   * The body's first 200 characters, whitespace collapsed (`…` when cut), enough to recognise a
+   * login page or another service; null for an event stream, whose body is left unread.
+   */
+  readonly excerpt: string | null;
+  constructor(message: string, res: { status: number; headers: Headers }, excerpt: string | null = null) {
     super(message);
     this.status = res.status;
     this.contentType = res.headers.get('content-type');
     this.requestId = res.headers.get('x-request-id');
     this.headers = res.headers;
+    this.excerpt = excerpt;
   }
+}
+
+const EXCERPT_CHARS = 200;
+
+/** The start of a body for an error message: a whole HTML page would bury the message. */
+export function excerptOf(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 
 /** The request ran past `timeoutMs` (each attempt has its own budget). */

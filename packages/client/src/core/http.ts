@@ -2,7 +2,8 @@
 // caller's AbortSignal, idempotency keys on POSTs, and retries with capped exponential backoff
 // and jitter (the stripe-node / openai-node recipe). Resources stay one-liners on top of it.
 import {
-  AbortError, APIConnectionError, makeAPIError, RateLimitError, RedirectError, retryAfterSeconds, TimeoutError,
+  AbortError, APIConnectionError, excerptOf, makeAPIError, RateLimitError, RedirectError, retryAfterSeconds, TimeoutError,
+  UnexpectedResponseError,
 } from './errors.ts';
 import type { APIError, APIErrorBody } from './errors.ts';
 import { redirectTarget } from './redirects.ts';
@@ -133,12 +134,28 @@ export class HttpClient {
     return url.toString();
   }
 
-  /** Sends the request and parses the JSON answer (204 and empty bodies give `undefined`). */
+  /**
+   * Sends the request and parses the JSON answer (204 and empty bodies give `undefined`). A body
+   * that is not JSON is no answer of the API (a proxy's page, another service): thrown as
+   * UnexpectedResponseError, saying what came back, rather than JSON.parse's bare SyntaxError.
+   */
   async request<T>(req: HttpRequest): Promise<T> {
     const res = await this.send(req);
     if (res.status === 204) return undefined as T;
     const text = await res.text();
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    if (text === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      const mediaType = res.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() || 'no Content-Type';
+      const excerpt = excerptOf(text);
+      throw new UnexpectedResponseError(
+        `${req.method} ${req.path} answered ${res.status} with ${mediaType}, not JSON: ${JSON.stringify(excerpt)}: `
+          + `is ${this.baseUrl} the Rapport API, and does no proxy on the way answer for it?`,
+        res,
+        excerpt,
+      );
+    }
   }
 
   /** Sends with retries and answers the successful `Response`; non-2xx answers are thrown. */

@@ -1,5 +1,5 @@
 // /v1/files: upload (path, stream, Blob or bytes, with progress), get, list, delete, diarization
-// (as JSON or as an RTTM, WebVTT or SRT file), metrics, re-analysis, the file's bytes (with
+// (as JSON or as an RTTM, WebVTT or SRT file), metrics (JSON or CSV), re-analysis, the file's bytes (with
 // ranges, or as a short-lived link for players), and the analysis as event streams.
 import { reconnectingStream } from '../core/event-stream.ts';
 import type { StreamOptions } from '../core/event-stream.ts';
@@ -11,7 +11,8 @@ import type { HttpClient } from '../core/http.ts';
 import { pathFor } from '../endpoints.ts';
 import type { List, RequestOptions } from '../common-types.ts';
 import type { ContentLink, ContentLinkParams, ContentParams, Diarization, DiarizationParams, FileListParams, Media, MediaEvent, ReanalyzeParams, SpeakerHints, UploadedMedia } from '../media-types.ts';
-import type { MediaMetrics } from '../measure-types.ts';
+import type { MediaMetrics, MetricsParams } from '../measure-types.ts';
+import { metricsArgs, readMetrics } from './metrics-format.ts';
 
 export interface UploadParams extends SpeakerHints {
   label?: string;
@@ -104,9 +105,15 @@ export class Files {
     return this.#http.request({ ...pathFor('files.reanalyze', { id }), body: hints, options });
   }
 
-  /** Each speaker's measurements (409 until the analysis is ready). */
-  metrics(id: string, options?: RequestOptions): Promise<MediaMetrics> {
-    return this.#http.request({ ...pathFor('files.metrics', { id }), options });
+  /**
+   * Each speaker's measurements (409 until the analysis is ready); with `{ format: 'csv' }`, the
+   * service's CSV file as text (one row per speaker, units in the header, empty where not measured).
+   */
+  metrics(id: string, options?: RequestOptions): Promise<MediaMetrics>;
+  metrics(id: string, params: MetricsParams & { format?: 'json' }, options?: RequestOptions): Promise<MediaMetrics>;
+  metrics(id: string, params: { format: 'csv' }, options?: RequestOptions): Promise<string>;
+  metrics(id: string, params?: MetricsParams | RequestOptions, options?: RequestOptions): Promise<MediaMetrics | string> {
+    return readMetrics(this.#http, 'files.metrics', id, ...metricsArgs(params, options)) as Promise<MediaMetrics | string>;
   }
 
   /**
