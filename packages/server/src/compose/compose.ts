@@ -63,7 +63,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     taskSignal.announce();
   };
   const memberStores = { media: stores.media, entities: stores.entities };
-  const jobService = new JobService(jobs, stores.idempotency, wakeWorker);
+  const jobService = new JobService(jobs, stores.idempotency, wakeWorker, { workerConcurrency: config.workerConcurrency });
   // The diarization files and HTML reports are made in a worker thread (issue 41, finding 2).
   const render = new RenderPool();
   const services: Services = {
