@@ -85,12 +85,14 @@ export class FileBlobStore implements BlobStore {
 
   async commit(tempPath: string, mediaId: string): Promise<string> {
     const finalPath = path.join(this.mediaDir, mediaId);
-    await rename(tempPath, finalPath);
     // The orphan sweep's age bound counts from here, not from the upload's last write: a file
     // inspected for longer than the bound before its commit would otherwise look like an old
-    // orphan to another process starting up before the row is inserted.
+    // orphan to another process's sweep before the row is inserted. Touched before the rename
+    // (which keeps the time), so that the file never shows in the media folder with its old time,
+    // not even between the two calls, while a sweep of another process lists the folder.
     const now = new Date();
-    await utimes(finalPath, now, now);
+    await utimes(tempPath, now, now);
+    await rename(tempPath, finalPath);
     return finalPath;
   }
 
