@@ -69,6 +69,8 @@ export interface Config {
   rateLimits: RateLimitConfig;
   /** Job events, webhook events, ended deliveries and their attempts are deleted this many days after they were written (or ended). */
   retentionDays: number;
+  /** How often processes with the worker role remove stored media files that no media row claims (store/orphan-sweeper.ts). */
+  orphanSweepSec: number;
   /** Active API keys a workspace may hold (an operator may set another number per workspace). */
   maxApiKeys: number;
   /** Bytes of stored media a workspace may hold (an operator may set another number per workspace). */
@@ -183,6 +185,9 @@ export function loadConfig(env: Env = process.env): Config {
     jobLeaseSec: int('JOB_LEASE_SEC', 30, 1, 3600),
     jobTimeoutSec: int('JOB_TIMEOUT_SEC', 3600, 1),
     retentionDays: int('RETENTION_DAYS', 30, 1, 3650),
+    // Hourly: orphans come only from a crash mid-upload, and each sweep lists the whole media
+    // folder; at least a minute, at most a week.
+    orphanSweepSec: int('ORPHAN_SWEEP_SEC', 3600, 60, 7 * 24 * 3600),
     maxApiKeys: int('MAX_API_KEYS', 20, 1, 10_000),
     mediaQuotaBytes: int('MEDIA_QUOTA_BYTES', 50 * 1024 ** 3, 1),
     minFreeDiskBytes: int('MIN_FREE_DISK_BYTES', 1024 ** 3, 0),

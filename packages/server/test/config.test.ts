@@ -29,6 +29,7 @@ describe('loadConfig', () => {
     assert.equal(c.webhookAllowPrivate, false);
     assert.equal(c.webhookRequireHttps, false);
     assert.equal(c.eventCatchUpSec, 5);
+    assert.equal(c.orphanSweepSec, 3600);
     assert.deepEqual(c.rateLimits, { upload: 10, reportCreation: 20, jobStatus: 60, files: 30, entities: 30, credits: 100, default: 100 });
     assert.ok(Object.isFrozen(c));
   });
@@ -37,12 +38,12 @@ describe('loadConfig', () => {
     const c = loadConfig({
       PORT: '9000', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', ROLE: 'worker', WORKER_CONCURRENCY: '4', MAX_UPLOAD_BYTES: '1000',
       WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_REQUIRE_HTTPS: '1', INITIAL_CREDITS: '0', LOG_LEVEL: 'debug', JOB_LEASE_SEC: '2',
-      JOB_TIMEOUT_SEC: '60', RATE_LIMIT_UPLOAD: '1', RATE_LIMIT_DEFAULT: '5000', EVENT_CATCH_UP_SEC: '30',
+      JOB_TIMEOUT_SEC: '60', RATE_LIMIT_UPLOAD: '1', RATE_LIMIT_DEFAULT: '5000', EVENT_CATCH_UP_SEC: '30', ORPHAN_SWEEP_SEC: '600',
       SERVICE_API_KEY: `rk_${'a'.repeat(32)}`, SIGNING_SECRET: `whsec_${'b'.repeat(16)}`,
     });
     assert.deepEqual(
-      [c.port, c.host, c.dataDir, c.role, c.workerConcurrency, c.maxUploadBytes, c.webhookAllowPrivate, c.webhookRequireHttps, c.initialCredits, c.logLevel, c.jobLeaseSec, c.jobTimeoutSec, c.rateLimits.upload, c.rateLimits.default, c.eventCatchUpSec],
-      [9000, '0.0.0.0', '/tmp/x', 'worker', 4, 1000, true, true, 0, 'debug', 2, 60, 1, 5000, 30],
+      [c.port, c.host, c.dataDir, c.role, c.workerConcurrency, c.maxUploadBytes, c.webhookAllowPrivate, c.webhookRequireHttps, c.initialCredits, c.logLevel, c.jobLeaseSec, c.jobTimeoutSec, c.rateLimits.upload, c.rateLimits.default, c.eventCatchUpSec, c.orphanSweepSec],
+      [9000, '0.0.0.0', '/tmp/x', 'worker', 4, 1000, true, true, 0, 'debug', 2, 60, 1, 5000, 30, 600],
     );
   });
 
@@ -59,6 +60,7 @@ describe('loadConfig', () => {
       JOB_LEASE_SEC: '0',
       JOB_TIMEOUT_SEC: 'abc',
       EVENT_CATCH_UP_SEC: '301',
+      ORPHAN_SWEEP_SEC: '59',
       RATE_LIMIT_UPLOAD: '0',
       RATE_LIMIT_REPORT_CREATION: 'x',
       RATE_LIMIT_JOB_STATUS: '-5',

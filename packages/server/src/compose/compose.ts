@@ -26,6 +26,7 @@ import { WebhookService } from '../webhooks/webhooks.service.ts';
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { closeDeliveryAgents } from '../webhooks/deliver.ts';
 import { RetentionSweeper } from '../retention/retention.ts';
+import { OrphanSweeper, orphanSafeAgeMs } from '../store/orphan-sweeper.ts';
 import { useCursorKey } from '../store/cursor.ts';
 import { ServiceMetrics } from '../health/metrics.ts';
 
@@ -37,6 +38,8 @@ export interface ComposedService {
   webhooks: WebhookDispatcher | null;
   /** The retention sweep (roles `all` and `worker`). */
   retention: RetentionSweeper | null;
+  /** The periodic sweep of stored media files without a row (roles `all` and `worker`). */
+  orphans: OrphanSweeper | null;
   close(): Promise<void>;
 }
 
@@ -63,7 +66,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     taskSignal.announce();
   };
   const memberStores = { media: stores.media, entities: stores.entities };
-  const jobService = new JobService(jobs, stores.idempotency, wakeWorker);
+  const jobService = new JobService(jobs, stores.idempotency, wakeWorker, { workerConcurrency: config.workerConcurrency });
   // The diarization files and HTML reports are made in a worker thread (issue 41, finding 2).
   const render = new RenderPool();
   const services: Services = {
@@ -140,6 +143,18 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     retention.start();
   }
 
+  // Media files that no row claims (a crash mid-upload, in any process sharing MEDIA_DIR) are
+  // removed at every start (serve.ts) and, by the processes that run jobs, every ORPHAN_SWEEP_SEC.
+  let orphans: OrphanSweeper | null = null;
+  if (config.role !== 'api') {
+    orphans = new OrphanSweeper(stores.blobs, (ids) => stores.media.idsWithRows(ids), {
+      everyMs: config.orphanSweepSec * 1000,
+      olderThanMs: orphanSafeAgeMs(config.databaseTimeoutSec),
+      log: (msg, extra) => app.log.warn(extra ?? {}, msg),
+    });
+    orphans.start();
+  }
+
   // Idempotency keys are kept 24 h (decisions §5); forget older ones now and then.
   const purge = setInterval(() => void stores.idempotency.purgeExpired().catch(() => undefined), 10 * 60 * 1000);
   purge.unref();
@@ -150,12 +165,14 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     worker,
     webhooks,
     retention,
+    orphans,
     async close() {
       if (closed) return;
       closed = true;
       services.lifecycle.closing = true;
       clearInterval(purge);
       await retention?.close();
+      await orphans?.close();
       await worker?.close();
       // After the worker: events of jobs that ended while it stopped are sent, or left pending.
       await webhooks?.close();

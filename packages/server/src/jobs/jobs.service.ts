@@ -11,6 +11,7 @@ import type { JobReceipt } from './job-request.schemas.ts';
 import type { AuthContext } from '../workspace/auth.ts';
 import { InvalidCursor } from '../store/cursor.ts';
 import { jobKind } from './registered-kinds.ts';
+import { DEFAULT_JOB_SEC, waitSec } from './wait-estimate.ts';
 
 /** A matching or report job costs 1 credit (decisions §10). */
 export const JOB_COST = 1;
@@ -21,15 +22,25 @@ export interface CreatedJob {
   headers: Record<string, string>;
 }
 
+export interface JobServiceOptions {
+  /** Tasks a worker runs at once (WORKER_CONCURRENCY): the slots `estimatedWaitSec` shares the queue among. */
+  workerConcurrency: number;
+}
+
 export class JobService {
   private readonly jobs: JobStore;
   private readonly idempotency: IdempotencyStore;
   private readonly wake: () => void;
+  private readonly workerConcurrency: number;
 
-  constructor(jobs: JobStore, idempotency: IdempotencyStore, wake: () => void) {
+  constructor(jobs: JobStore, idempotency: IdempotencyStore, wake: () => void, opts: JobServiceOptions) {
+    // Validated with the configuration (1 to 64); checked again here because a zero would make
+    // every estimate Infinity, which JSON turns into null.
+    if (!Number.isInteger(opts.workerConcurrency) || opts.workerConcurrency < 1) throw new RangeError(`workerConcurrency must be a positive integer, got ${opts.workerConcurrency}`);
     this.jobs = jobs;
     this.idempotency = idempotency;
     this.wake = wake;
+    this.workerConcurrency = opts.workerConcurrency;
   }
 
   /**
@@ -82,11 +93,10 @@ export class JobService {
     }
   }
 
-  /** From the workspace's own queue and job durations: claims take turns between workspaces. */
+  /** From the workspace's own queue and job durations (claims take turns between workspaces), shared by the worker's slots. */
   private async estimateWaitSec(workspaceId: string): Promise<number> {
     const [ahead, duration] = await Promise.all([this.jobs.activeCount(workspaceId), this.jobs.recentDurationSec(workspaceId)]);
-    // Without history, assume a job takes about 5 s (a short media analysis on one core).
-    return Math.round(ahead * (duration ?? 5) * 10) / 10;
+    return waitSec(ahead, duration ?? DEFAULT_JOB_SEC, this.workerConcurrency);
   }
 
   async get(auth: AuthContext, id: string, type?: JobType): Promise<Job> {

@@ -10,6 +10,29 @@
 // own two queries.
 import { SingleFlight } from '../single-flight.ts';
 
+/** Without history, a job is taken to run about 5 s (a short media analysis on one core). */
+export const DEFAULT_JOB_SEC = 5;
+
+/**
+ * A receipt's `estimatedWaitSec`: the `ahead` jobs of the workspace queued or running, each taking
+ * `meanSec`, shared by the `concurrency` tasks a worker runs at once (WORKER_CONCURRENCY), rounded
+ * to 0.1 s. The work ahead divided by the slots (`ahead × meanSec / concurrency`), not whole
+ * rounds of it (`ceil(ahead / concurrency) × meanSec`): the running jobs are on average part-way
+ * through, so slots free up one after another rather than all at once, and rounds would tell a job
+ * that finds a free slot to wait a whole job's time. When the workspace has the slots to itself
+ * it is longer than the real wait by less than one mean duration (a free slot starts the job at
+ * once); when other workspaces' jobs take their turns at the same slots the real wait is longer
+ * (claims take turns between workspaces; their queues are not counted, issue 32).
+ *
+ * The slots are one process's WORKER_CONCURRENCY, that of the process answering the request: an
+ * API process (ROLE=api) cannot tell how many worker processes are running, so with several
+ * workers the figure counts one worker's slots and is that many times too long (docs/deploy.md).
+ * A single process (ROLE=all) counts exactly its own.
+ */
+export function waitSec(ahead: number, meanSec: number, concurrency: number): number {
+  return Math.round(((ahead * meanSec) / concurrency) * 10) / 10;
+}
+
 /** How often the figures behind `estimatedWaitSec` are read from the store again. */
 export const ESTIMATE_REFRESH_MS = 1000;
 /** Workspaces whose figures are kept; the least recently read are forgotten beyond it. */

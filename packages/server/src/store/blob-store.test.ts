@@ -232,7 +232,7 @@ describe('the start-up sweeps never stop the start', () => {
     assert.equal(removed, 2);
     assert.deepEqual(readdirSync(media).sort(), ['med_b', 'med_stuck', 'med_unreadable']);
     assert.deepEqual(lines.map((l) => path.basename(String(l.extra?.file))).sort(), ['med_stuck', 'med_unreadable']);
-    assert.ok(lines.every((l) => /left for the next start/.test(l.msg) && /EACCES|EPERM/.test(String(l.extra?.err))), JSON.stringify(lines));
+    assert.ok(lines.every((l) => /left for the next sweep/.test(l.msg) && /EACCES|EPERM/.test(String(l.extra?.err))), JSON.stringify(lines));
     }));
 
   it('a temporary file that cannot be removed is logged and left; the others go', () =>

@@ -1,0 +1,100 @@
+// The periodic sweep of orphaned media files: stored files that no media row claims (a crash
+// between an upload's commit and its row). The start-up sweep (blob-store.ts, serve.ts) removes
+// them when a process starts; a process that runs for weeks, or a cluster where one process
+// crashed while the others keep serving, would keep them until the next start. So the processes
+// with the worker role (like the retention sweep) also sweep every ORPHAN_SWEEP_SEC, while uploads
+// of this and other processes are in flight: only files older than `orphanSafeAgeMs` go, and one
+// sweep at a time, in batches with a turn of the event loop between them (sweepOrphans). A sweep
+// that fails is logged at warn and the next one runs as planned.
+import { TRANSIENT_ATTEMPTS } from './sql.ts';
+import type { BlobStore, IdsWithRows, SweepLog } from './blob-store.ts';
+
+/** The least age of a file the periodic sweep removes. */
+export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
+/** A row's transaction, counted in waits that DATABASE_TIMEOUT_SEC bounds (below). */
+const WAITS_PER_ROW = 20;
+
+/**
+ * How old a stored file without a row must be before the periodic sweep removes it: older than
+ * any upload still in flight can leave it. A file appears in the media folder at its upload's
+ * commit, timed then (FileBlobStore.commit), so the upload's own length never counts (a slow
+ * client's body, REQUEST_IDLE_TIMEOUT_SEC between its bytes, has no bound as a whole, and lies in
+ * `tmp/` meanwhile); what counts is what follows the commit: the row's transaction
+ * (FilesService.upload). On PostgreSQL that is a wait for a connection and some fifteen statements
+ * (the workspace's lock, credits, the change number, the row, its task), each waiting at most
+ * DATABASE_TIMEOUT_SEC, the whole tried up to TRANSIENT_ATTEMPTS times on a conflict:
+ * WAITS_PER_ROW × TRANSIENT_ATTEMPTS (100) timeouts cover it. The embedded store waits 5 s at
+ * most per statement (busy_timeout), the default timeout. And never under an hour: the file's time
+ * comes from the clock of the host that committed it and is compared with this host's (a MEDIA_DIR
+ * shared by several hosts), a process may stall (a paused VM, swapping), and an orphan kept an hour
+ * longer costs only its disk space. With the defaults this is the hour.
+ */
+export function orphanSafeAgeMs(databaseTimeoutSec: number): number {
+  return Math.max(ORPHAN_MIN_AGE_MS, WAITS_PER_ROW * TRANSIENT_ATTEMPTS * databaseTimeoutSec * 1000);
+}
+
+export interface OrphanSweeperOptions {
+  /** How often a sweep starts (ORPHAN_SWEEP_SEC). */
+  everyMs: number;
+  /** Only files older than this are removed (orphanSafeAgeMs). */
+  olderThanMs: number;
+  /** Where failures are told (the service's logger, at warn). */
+  log: SweepLog;
+}
+
+export class OrphanSweeper {
+  private readonly blobs: BlobStore;
+  private readonly withRows: IdsWithRows;
+  private readonly opts: OrphanSweeperOptions;
+  private readonly stop = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number | null> | null = null;
+
+  constructor(blobs: BlobStore, withRows: IdsWithRows, opts: OrphanSweeperOptions) {
+    this.blobs = blobs;
+    this.withRows = withRows;
+    this.opts = opts;
+  }
+
+  /** Sweeps every `everyMs`, the first after one interval (the start-up sweep has just run). */
+  start(): void {
+    if (this.timer || this.stop.signal.aborted) return;
+    this.timer = setInterval(() => {
+      // A failure is logged by the sweep itself, which never rejects.
+      this.sweep().catch(() => undefined);
+    }, this.opts.everyMs);
+    // Housekeeping never keeps the process alive.
+    this.timer.unref();
+  }
+
+  /**
+   * One sweep: the orphaned files removed, or null when it failed (logged). A sweep still running
+   * when the next is due is that one: two would ask the store about the same files.
+   */
+  sweep(): Promise<number | null> {
+    if (this.stop.signal.aborted) return Promise.resolve(null);
+    this.running ??= this.sweepOnce().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async sweepOnce(): Promise<number | null> {
+    try {
+      return await this.blobs.sweepOrphans(this.withRows, this.opts.olderThanMs, this.opts.log, this.stop.signal);
+    } catch (err) {
+      this.opts.log(`periodic sweep of orphaned media files failed; it runs again in ${Math.round(this.opts.everyMs / 1000)} s`, {
+        err: err instanceof Error ? err.message : String(err),
+      });
+      return null;
+    }
+  }
+
+  /** Stops the timer, lets a running sweep end after its current batch, and waits for it. Safe to call twice. */
+  async close(): Promise<void> {
+    this.stop.abort();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
