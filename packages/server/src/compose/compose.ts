@@ -27,6 +27,7 @@ import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { closeDeliveryAgents } from '../webhooks/deliver.ts';
 import { RetentionSweeper } from '../retention/retention.ts';
 import { OrphanSweeper, orphanSafeAgeMs } from '../store/orphan-sweeper.ts';
+import type { StartSweeps } from '../store/blob-store.ts';
 import { useCursorKey } from '../store/cursor.ts';
 import { ServiceMetrics } from '../health/metrics.ts';
 
@@ -40,6 +41,8 @@ export interface ComposedService {
   retention: RetentionSweeper | null;
   /** The periodic sweep of stored media files without a row (roles `all` and `worker`). */
   orphans: OrphanSweeper | null;
+  /** What the start-up sweeps remove (serve.ts runs them before listening), by the same bounds as the periodic sweep. */
+  startSweeps: StartSweeps;
   close(): Promise<void>;
 }
 
@@ -144,13 +147,18 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   }
 
   // Media files that no row claims (a crash mid-upload, in any process sharing MEDIA_DIR) are
-  // removed at every start (serve.ts) and, by the processes that run jobs, every ORPHAN_SWEEP_SEC.
+  // removed at every start (serve.ts) and, by the processes that run jobs, every ORPHAN_SWEEP_SEC;
+  // both while other processes upload, so both keep files younger than the same safe age.
+  const startSweeps: StartSweeps = {
+    orphansOlderThanMs: orphanSafeAgeMs(config.databaseTimeoutSec),
+    log: (msg, extra) => app.log.warn(extra ?? {}, msg),
+  };
   let orphans: OrphanSweeper | null = null;
   if (config.role !== 'api') {
     orphans = new OrphanSweeper(stores.blobs, (ids) => stores.media.idsWithRows(ids), {
       everyMs: config.orphanSweepSec * 1000,
-      olderThanMs: orphanSafeAgeMs(config.databaseTimeoutSec),
-      log: (msg, extra) => app.log.warn(extra ?? {}, msg),
+      olderThanMs: startSweeps.orphansOlderThanMs,
+      log: startSweeps.log,
     });
     orphans.start();
   }
@@ -166,6 +174,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     webhooks,
     retention,
     orphans,
+    startSweeps,
     async close() {
       if (closed) return;
       closed = true;

@@ -183,12 +183,25 @@ export class FileBlobStore implements BlobStore {
   }
 }
 
+/** What the start-up sweeps remove, and where they tell what they could not do (compose.ts). */
+export interface StartSweeps {
+  /**
+   * Only orphaned media files older than this go (orphanSafeAgeMs, as the periodic sweep): in a
+   * cluster the other processes sharing MEDIA_DIR are uploading while this one starts, and a file
+   * whose row's insert is slow (a raised DATABASE_TIMEOUT_SEC) is no orphan yet. Younger orphans
+   * are left to the periodic sweep or the next start.
+   */
+  orphansOlderThanMs: number;
+  log: SweepLog;
+}
+
 /**
  * The start-up sweeps (serve.ts): temporary files, then orphaned media files. Housekeeping only,
  * so it never fails: a sweep that stops (a folder it cannot list, a store question that fails) is
  * logged, the other still runs, and the service starts with the files left for the next start.
  */
-export async function sweepAtStart(blobs: BlobStore, withRows: IdsWithRows, log: SweepLog): Promise<{ temp: number | null; orphans: number | null }> {
+export async function sweepAtStart(blobs: BlobStore, withRows: IdsWithRows, opts: StartSweeps): Promise<{ temp: number | null; orphans: number | null }> {
+  const { log } = opts;
   const attempt = async (what: string, sweep: () => Promise<number>): Promise<number | null> => {
     try {
       return await sweep();
@@ -200,7 +213,7 @@ export async function sweepAtStart(blobs: BlobStore, withRows: IdsWithRows, log:
   const temp = await attempt('temporary upload files', () => blobs.sweepTemp(60 * 60 * 1000, log));
   // Only whether rows have the files' ids, a batch of files per query: loading every row whole
   // cost 11-16 ms per hour of analysed audio, and a query per file a round trip each, at every start.
-  const orphans = await attempt('orphaned media files', () => blobs.sweepOrphans(withRows, 60 * 1000, log));
+  const orphans = await attempt('orphaned media files', () => blobs.sweepOrphans(withRows, opts.orphansOlderThanMs, log));
   return { temp, orphans };
 }
 

@@ -9,14 +9,15 @@
 import { TRANSIENT_ATTEMPTS } from './sql.ts';
 import type { BlobStore, IdsWithRows, SweepLog } from './blob-store.ts';
 
-/** The least age of a file the periodic sweep removes. */
+/** The least age of a file the orphan sweeps remove. */
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 /** A row's transaction, counted in waits that DATABASE_TIMEOUT_SEC bounds (below). */
 const WAITS_PER_ROW = 20;
 
 /**
- * How old a stored file without a row must be before the periodic sweep removes it: older than
- * any upload still in flight can leave it. A file appears in the media folder at its upload's
+ * How old a stored file without a row must be before a sweep removes it, periodic or at start (in
+ * a cluster, one process starts while others upload): older than any upload still in flight can
+ * leave it. A file appears in the media folder at its upload's
  * commit, timed then (FileBlobStore.commit), so the upload's own length never counts (a slow
  * client's body, REQUEST_IDLE_TIMEOUT_SEC between its bytes, has no bound as a whole, and lies in
  * `tmp/` meanwhile); what counts is what follows the commit: the row's transaction
