@@ -69,7 +69,7 @@ export interface Config {
   rateLimits: RateLimitConfig;
   /** Job events, webhook events, ended deliveries and their attempts are deleted this many days after they were written (or ended). */
   retentionDays: number;
-  /** How often processes with the worker role remove stored media files that no media row claims (store/orphan-sweeper.ts). */
+  /** How often processes with the worker role remove stored media files that no media row claims, and crashed uploads' temporary files (store/orphan-sweeper.ts). */
   orphanSweepSec: number;
   /** Active API keys a workspace may hold (an operator may set another number per workspace). */
   maxApiKeys: number;

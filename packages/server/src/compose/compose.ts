@@ -26,7 +26,7 @@ import { WebhookService } from '../webhooks/webhooks.service.ts';
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { closeDeliveryAgents } from '../webhooks/deliver.ts';
 import { RetentionSweeper } from '../retention/retention.ts';
-import { OrphanSweeper, orphanSafeAgeMs } from '../store/orphan-sweeper.ts';
+import { OrphanSweeper, orphanSafeAgeMs, tempSafeAgeMs } from '../store/orphan-sweeper.ts';
 import type { StartSweeps } from '../store/blob-store.ts';
 import { useCursorKey } from '../store/cursor.ts';
 import { ServiceMetrics } from '../health/metrics.ts';
@@ -39,7 +39,7 @@ export interface ComposedService {
   webhooks: WebhookDispatcher | null;
   /** The retention sweep (roles `all` and `worker`). */
   retention: RetentionSweeper | null;
-  /** The periodic sweep of stored media files without a row (roles `all` and `worker`). */
+  /** The periodic sweep of stored media files without a row and of crashed uploads' temporary files (roles `all` and `worker`). */
   orphans: OrphanSweeper | null;
   /** What the start-up sweeps remove (serve.ts runs them before listening), by the same bounds as the periodic sweep. */
   startSweeps: StartSweeps;
@@ -149,7 +149,9 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   // Media files that no row claims (a crash mid-upload, in any process sharing MEDIA_DIR) are
   // removed at every start (serve.ts) and, by the processes that run jobs, every ORPHAN_SWEEP_SEC;
   // both while other processes upload, so both keep files younger than the same safe age.
+  // Temporary files of crashed uploads too, by their age alone while the service runs.
   const startSweeps: StartSweeps = {
+    tempOlderThanMs: tempSafeAgeMs(config.requestIdleTimeoutSec, config.databaseTimeoutSec),
     orphansOlderThanMs: orphanSafeAgeMs(config.databaseTimeoutSec),
     log: (msg, extra) => app.log.warn(extra ?? {}, msg),
   };
@@ -158,6 +160,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     orphans = new OrphanSweeper(stores.blobs, (ids) => stores.media.idsWithRows(ids), {
       everyMs: config.orphanSweepSec * 1000,
       olderThanMs: startSweeps.orphansOlderThanMs,
+      tempOlderThanMs: startSweeps.tempOlderThanMs,
       log: startSweeps.log,
     });
     orphans.start();

@@ -4,7 +4,7 @@
 // file, is never left behind by a failed request.
 import { hasControls, NO_CONTROLS_MESSAGE } from '../control-chars.ts';
 import type { FastifyRequest } from 'fastify';
-import { rename } from 'node:fs/promises';
+import { rename, utimes } from 'node:fs/promises';
 import { DIARIZATION_CONTENT_TYPES } from './diarization-export.ts';
 import { readyDiarization } from '../render/render-tasks.ts';
 import type { RenderPool } from '../render/render-pool.ts';
@@ -201,6 +201,11 @@ export class FilesService {
       });
     }
     const aside = `${up.tempPath}.transcript`;
+    // Touched first: in `tmp/` the periodic sweep removes files unmodified for tempSafeAgeMs, and
+    // the transcript's own time (its upload, maybe months ago) would have it removed before a
+    // failed attach puts it back. Before the rename, which keeps it (as FileBlobStore.commit).
+    const now = new Date();
+    await utimes(target.storagePath, now, now).catch(() => undefined);
     await rename(target.storagePath, aside).catch(() => undefined);
     let finalPath: string | null = null;
     try {

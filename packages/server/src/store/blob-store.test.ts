@@ -32,8 +32,8 @@ describe('FileBlobStore.sweepTemp', () => {
       for (const f of [crashedHere, otherHost, oldOther]) writeFileSync(path.join(tmp, f), 'x');
       const old = (Date.now() - 2 * 3600 * 1000) / 1000;
       utimesSync(path.join(tmp, oldOther), old, old);
-      // This process's own file counts as an earlier process's with its pid (the sweep runs at start).
-      assert.equal(await blobs.sweepTemp(3600 * 1000), 3);
+      // At start this process's own file counts as an earlier process's with its pid.
+      assert.equal(await blobs.sweepTemp(3600 * 1000, undefined, { atStart: true }), 3);
       assert.deepEqual(readdirSync(tmp), [otherHost]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -271,7 +271,7 @@ describe('the start-up sweeps never stop the start', () => {
     writeFileSync(path.join(media, 'med_orphan'), 'x');
     utimesSync(path.join(media, 'med_orphan'), hourAgo(), hourAgo());
     const { log, lines } = logged();
-    assert.deepEqual(await sweepAtStart(blobs, async () => new Set(), { orphansOlderThanMs: 60 * 1000, log }), { temp: null, orphans: 1 });
+    assert.deepEqual(await sweepAtStart(blobs, async () => new Set(), { tempOlderThanMs: 60 * 1000, orphansOlderThanMs: 60 * 1000, log }), { temp: null, orphans: 1 });
     assert.deepEqual(readdirSync(media), [], 'the orphan sweep ran after the temporary one failed');
     assert.equal(lines.length, 1);
     assert.match(lines[0]?.msg ?? '', /sweep of temporary upload files failed; the service starts anyway/);
@@ -281,7 +281,7 @@ describe('the start-up sweeps never stop the start', () => {
     writeFileSync(path.join(media, 'med_kept'), 'x');
     utimesSync(path.join(media, 'med_kept'), hourAgo(), hourAgo());
     const second = logged();
-    assert.deepEqual(await sweepAtStart(blobs, async () => Promise.reject(new Error('store gone')), { orphansOlderThanMs: 60 * 1000, log: second.log }), { temp: null, orphans: null });
+    assert.deepEqual(await sweepAtStart(blobs, async () => Promise.reject(new Error('store gone')), { tempOlderThanMs: 60 * 1000, orphansOlderThanMs: 60 * 1000, log: second.log }), { temp: null, orphans: null });
     assert.deepEqual(readdirSync(media), ['med_kept']);
     assert.equal(second.lines.length, 2);
     assert.match(second.lines[1]?.msg ?? '', /sweep of orphaned media files failed/);
@@ -298,7 +298,7 @@ describe('the start-up sweeps never stop the start', () => {
       // Not an Error: what a faulty fake or library might throw.
       sweepOrphans: async () => { throw 'odd'; },
     };
-    assert.deepEqual(await sweepAtStart(broken, async () => new Set(), { orphansOlderThanMs: 60 * 1000, log }), { temp: null, orphans: null });
+    assert.deepEqual(await sweepAtStart(broken, async () => new Set(), { tempOlderThanMs: 60 * 1000, orphansOlderThanMs: 60 * 1000, log }), { temp: null, orphans: null });
     assert.deepEqual(lines.map((l) => l.extra?.err), ["ENOENT: no such file or directory, scandir '/data/tmp'", 'odd']);
   });
 });

@@ -53,11 +53,12 @@ export interface BlobStore {
   commit(tempPath: string, mediaId: string): Promise<string>;
   remove(filePath: string): Promise<void>;
   /**
-   * Removes temporary files left by a crash: those whose writing process is gone, and any older
-   * than `olderThanMs`. Call at start, before this process accepts uploads. A file it cannot
-   * inspect or remove is told to `log` and left; the others are still swept.
+   * Removes temporary files left by a crash: any not modified for longer than `olderThanMs`
+   * (tempSafeAgeMs) and, with `atStart`, those whose writing process is gone, which only holds
+   * before this process accepts uploads (writerIsGone). A file it cannot inspect or remove is told
+   * to `log` and left; the others are still swept.
    */
-  sweepTemp(olderThanMs: number, log?: SweepLog): Promise<number>;
+  sweepTemp(olderThanMs: number, log?: SweepLog, opts?: { atStart?: boolean }): Promise<number>;
   /**
    * Removes committed files that no media row claims (a crash between the rename and the row
    * insert), once older than `olderThanMs` so that an upload in flight elsewhere is left alone.
@@ -146,12 +147,12 @@ export class FileBlobStore implements BlobStore {
     return names.filter((_, i) => aged[i]);
   }
 
-  async sweepTemp(olderThanMs: number, log: SweepLog = noLog): Promise<number> {
+  async sweepTemp(olderThanMs: number, log: SweepLog = noLog, opts: { atStart?: boolean } = {}): Promise<number> {
     let removed = 0;
     for (const name of await this.fs.readdir(this.tmpDir)) {
       const p = path.join(this.tmpDir, name);
       const s = await this.inspect(p, log);
-      if (s?.isFile() && (Date.now() - s.mtimeMs > olderThanMs || writerIsGone(name))) {
+      if (s?.isFile() && (Date.now() - s.mtimeMs > olderThanMs || (opts.atStart === true && writerIsGone(name)))) {
         if (await this.removeSwept(p, 'a temporary upload file', log)) removed++;
       }
     }
@@ -183,8 +184,21 @@ export class FileBlobStore implements BlobStore {
   }
 }
 
+/** The files a sweep removed, temporary and orphaned; null for one that failed (logged). */
+export interface SweepCounts {
+  temp: number | null;
+  orphans: number | null;
+}
+
 /** What the start-up sweeps remove, and where they tell what they could not do (compose.ts). */
 export interface StartSweeps {
+  /**
+   * Temporary files not modified for longer than this go (tempSafeAgeMs), as at the periodic
+   * sweep: the processes of other hosts sharing MEDIA_DIR may be receiving uploads into theirs
+   * while this one starts, and only the age tells (1 h was less than REQUEST_IDLE_TIMEOUT_SEC may
+   * be). Those of this host's crashed processes go whatever their age.
+   */
+  tempOlderThanMs: number;
   /**
    * Only orphaned media files older than this go (orphanSafeAgeMs, as the periodic sweep): in a
    * cluster the other processes sharing MEDIA_DIR are uploading while this one starts, and a file
@@ -200,7 +214,7 @@ export interface StartSweeps {
  * so it never fails: a sweep that stops (a folder it cannot list, a store question that fails) is
  * logged, the other still runs, and the service starts with the files left for the next start.
  */
-export async function sweepAtStart(blobs: BlobStore, withRows: IdsWithRows, opts: StartSweeps): Promise<{ temp: number | null; orphans: number | null }> {
+export async function sweepAtStart(blobs: BlobStore, withRows: IdsWithRows, opts: StartSweeps): Promise<SweepCounts> {
   const { log } = opts;
   const attempt = async (what: string, sweep: () => Promise<number>): Promise<number | null> => {
     try {
@@ -210,7 +224,7 @@ export async function sweepAtStart(blobs: BlobStore, withRows: IdsWithRows, opts
       return null;
     }
   };
-  const temp = await attempt('temporary upload files', () => blobs.sweepTemp(60 * 60 * 1000, log));
+  const temp = await attempt('temporary upload files', () => blobs.sweepTemp(opts.tempOlderThanMs, log, { atStart: true }));
   // Only whether rows have the files' ids, a batch of files per query: loading every row whole
   // cost 11-16 ms per hour of analysed audio, and a query per file a round trip each, at every start.
   const orphans = await attempt('orphaned media files', () => blobs.sweepOrphans(withRows, opts.orphansOlderThanMs, log));
@@ -225,8 +239,8 @@ function errorText(err: unknown): string {
 
 /**
  * Whether the process that wrote this temporary file is gone: no process has its pid, or it is
- * this very process (an earlier process that had the same pid, e.g. pid 1 in a container; the
- * sweep runs at start, before this process accepts any upload). A file of another host is never
+ * this very process (an earlier process that had the same pid, e.g. pid 1 in a container; asked
+ * only at start, before this process accepts any upload: sweepTemp's `atStart`). A file of another host is never
  * judged by pid (that pid means nothing here): only its age removes it.
  */
 function writerIsGone(name: string): boolean {

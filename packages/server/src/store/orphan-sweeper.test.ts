@@ -2,7 +2,9 @@
 // process started, so a long-running process or a cluster whose crashed process left them kept
 // them until the next start. While uploads are in flight it removes only files older than the
 // safe age that no row claims; it runs on an unref'd timer that close() stops; a sweep that fails
-// is logged and the next still runs.
+// is logged and the next still runs. It sweeps temporary files of crashed uploads too, by their
+// age alone (a crashed worker's partial uploads stayed until some process restarted): a file an
+// upload is still writing is never old, whatever its name or its first write.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -11,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FileBlobStore, ORPHAN_BATCH, type SweepFs, type SweepLog } from './blob-store.ts';
-import { ORPHAN_MIN_AGE_MS, OrphanSweeper, orphanSafeAgeMs } from './orphan-sweeper.ts';
+import { ORPHAN_MIN_AGE_MS, OrphanSweeper, orphanSafeAgeMs, tempSafeAgeMs } from './orphan-sweeper.ts';
 
 const HOUR_MS = 3600 * 1000;
 
@@ -60,6 +62,7 @@ describe('the safe age of the periodic orphan sweep', () => {
 
 describe('OrphanSweeper', () => {
   const age = orphanSafeAgeMs(5);
+  const tempAge = tempSafeAgeMs(60, 5);
 
   it('removes an old orphan, keeps a young one and a file a row claims', () =>
     inBlobDir(async (dir) => {
@@ -70,8 +73,8 @@ describe('OrphanSweeper', () => {
       const sweeper = new OrphanSweeper(new FileBlobStore(dir), async (ids) => {
         asked.push(...ids);
         return new Set(ids.filter((id) => id === 'med_claimed'));
-      }, { everyMs: HOUR_MS, olderThanMs: age, log: () => assert.fail('nothing to log') });
-      assert.equal(await sweeper.sweep(), 1);
+      }, { everyMs: HOUR_MS, olderThanMs: age, tempOlderThanMs: tempAge, log: () => assert.fail('nothing to log') });
+      assert.deepEqual(await sweeper.sweep(), { temp: 0, orphans: 1 });
       assert.deepEqual(readdirSync(path.join(dir, 'media')).sort(), ['med_claimed', 'med_young']);
       assert.deepEqual(asked.sort(), ['med_claimed', 'med_old'], 'a young file is not even asked about');
       await sweeper.close();
@@ -80,8 +83,8 @@ describe('OrphanSweeper', () => {
   it('sweeps on its timer until closed, then never again', () =>
     inBlobDir(async (dir) => {
       let listings = 0;
-      const fs: Partial<SweepFs> = { readdir: async (folder) => (listings++, readdir(folder)) };
-      const sweeper = new OrphanSweeper(new FileBlobStore(dir, { fs }), async () => new Set(), { everyMs: 10, olderThanMs: age, log: () => undefined });
+      const fs: Partial<SweepFs> = { readdir: async (folder) => (path.basename(folder) === 'media' && listings++, readdir(folder)) };
+      const sweeper = new OrphanSweeper(new FileBlobStore(dir, { fs }), async () => new Set(), { everyMs: 10, olderThanMs: age, tempOlderThanMs: tempAge, log: () => undefined });
       assert.equal(listings, 0, 'no sweep before start');
       sweeper.start();
       sweeper.start(); // a second start adds no second timer
@@ -90,7 +93,7 @@ describe('OrphanSweeper', () => {
       const atClose = listings;
       await sleep(60);
       assert.equal(listings, atClose, 'no sweep after close');
-      assert.equal(await sweeper.sweep(), null, 'closed: nothing swept');
+      assert.deepEqual(await sweeper.sweep(), { temp: null, orphans: null }, 'closed: nothing swept');
       assert.equal(listings, atClose);
       sweeper.start();
       await sleep(30);
@@ -104,12 +107,12 @@ describe('OrphanSweeper', () => {
       let listings = 0;
       const fs: Partial<SweepFs> = {
         readdir: async (folder) => {
-          if (++listings === 1) throw Object.assign(new Error(`EIO: i/o error, scandir '${folder}'`), { code: 'EIO' });
+          if (path.basename(folder) === 'media' && ++listings === 1) throw Object.assign(new Error(`EIO: i/o error, scandir '${folder}'`), { code: 'EIO' });
           return readdir(folder);
         },
       };
       const { log, lines } = logged();
-      const sweeper = new OrphanSweeper(new FileBlobStore(dir, { fs }), async () => new Set(), { everyMs: 10, olderThanMs: age, log });
+      const sweeper = new OrphanSweeper(new FileBlobStore(dir, { fs }), async () => new Set(), { everyMs: 10, olderThanMs: age, tempOlderThanMs: tempAge, log });
       sweeper.start();
       await until(() => readdirSync(path.join(dir, 'media')).length === 0);
       await sweeper.close();
@@ -123,8 +126,8 @@ describe('OrphanSweeper', () => {
     inBlobDir(async (dir) => {
       stored(dir, 'med_orphan', age + 60 * 1000);
       const { log, lines } = logged();
-      const sweeper = new OrphanSweeper(new FileBlobStore(dir), async () => Promise.reject(new Error('store gone')), { everyMs: HOUR_MS, olderThanMs: age, log });
-      assert.equal(await sweeper.sweep(), null);
+      const sweeper = new OrphanSweeper(new FileBlobStore(dir), async () => Promise.reject(new Error('store gone')), { everyMs: HOUR_MS, olderThanMs: age, tempOlderThanMs: tempAge, log });
+      assert.deepEqual(await sweeper.sweep(), { temp: 0, orphans: null });
       assert.deepEqual(readdirSync(path.join(dir, 'media')), ['med_orphan']);
       assert.equal(lines[0]?.extra?.err, 'store gone');
       await sweeper.close();
@@ -133,9 +136,10 @@ describe('OrphanSweeper', () => {
   it('one sweep at a time: a sweep asked for while one runs is that one', () =>
     inBlobDir(async (dir) => {
       let listings = 0;
-      const fs: Partial<SweepFs> = { readdir: async (folder) => (listings++, await sleep(20), readdir(folder)) };
-      const sweeper = new OrphanSweeper(new FileBlobStore(dir, { fs }), async () => new Set(), { everyMs: HOUR_MS, olderThanMs: age, log: () => undefined });
-      assert.deepEqual(await Promise.all([sweeper.sweep(), sweeper.sweep()]), [0, 0]);
+      const fs: Partial<SweepFs> = { readdir: async (folder) => (path.basename(folder) === 'media' && listings++, await sleep(20), readdir(folder)) };
+      const sweeper = new OrphanSweeper(new FileBlobStore(dir, { fs }), async () => new Set(), { everyMs: HOUR_MS, olderThanMs: age, tempOlderThanMs: tempAge, log: () => undefined });
+      const none = { temp: 0, orphans: 0 };
+      assert.deepEqual(await Promise.all([sweeper.sweep(), sweeper.sweep()]), [none, none]);
       assert.equal(listings, 1);
       await sweeper.close();
     }));
@@ -150,10 +154,68 @@ describe('OrphanSweeper', () => {
         // The service closes while the first batch is asked about.
         closing ??= sweeper.close();
         return new Set(ids);
-      }, { everyMs: HOUR_MS, olderThanMs: age, log: () => undefined });
-      assert.equal(await sweeper.sweep(), 0);
+      }, { everyMs: HOUR_MS, olderThanMs: age, tempOlderThanMs: tempAge, log: () => undefined });
+      assert.deepEqual(await sweeper.sweep(), { temp: 0, orphans: 0 });
       await closing;
       assert.equal(questions, 1, 'no batch begun after close');
       assert.equal(readdirSync(path.join(dir, 'media')).length, ORPHAN_BATCH + 5);
+    }));
+});
+
+describe('the periodic sweep of temporary upload files', () => {
+  const tempAge = tempSafeAgeMs(60, 5);
+  const sweeperOf = (blobs: FileBlobStore, log: SweepLog = () => assert.fail('nothing to log')) =>
+    new OrphanSweeper(blobs, async () => new Set(), { everyMs: HOUR_MS, olderThanMs: orphanSafeAgeMs(5), tempOlderThanMs: tempAge, log });
+  const backdate = (file: string, ageMs: number) => {
+    const at = (Date.now() - ageMs) / 1000;
+    utimesSync(file, at, at);
+  };
+  const written = (stream: NodeJS.WritableStream, chunk: string) => new Promise<void>((resolve, reject) => stream.write(chunk, (err) => (err ? reject(err) : resolve())));
+
+  it('is longer than the idle timeout and the orphans\' safe age', () => {
+    assert.equal(tempSafeAgeMs(60, 5), 60 * 1000 + HOUR_MS);
+    assert.equal(tempSafeAgeMs(3600, 300), 3600 * 1000 + orphanSafeAgeMs(300));
+  });
+
+  it('removes a crashed upload\'s old file, keeps a fresh one of this very process and one being written', () =>
+    inBlobDir(async (dir) => {
+      const blobs = new FileBlobStore(dir);
+      const tmp = path.join(dir, 'tmp');
+      // A worker that crashed long ago, on this host or another: its name is no reason to keep it.
+      const crashed = path.join(tmp, 'upload-h00000000-4194305-1-aaaa');
+      writeFileSync(crashed, 'x');
+      backdate(crashed, tempAge + 60 * 1000);
+      // Named with this process's pid: the start-up sweep would take it for an earlier process's.
+      const fresh = blobs.createTemp();
+      fresh.stream.end('x');
+      await new Promise<void>((r) => fresh.stream.once('close', () => r()));
+      // An upload that began long ago and is still receiving: each chunk written moves its time.
+      const live = blobs.createTemp();
+      await written(live.stream, 'first bytes');
+      backdate(live.path, tempAge + 60 * 1000);
+      await written(live.stream, 'more bytes');
+      const sweeper = sweeperOf(blobs);
+      assert.deepEqual(await sweeper.sweep(), { temp: 1, orphans: 0 });
+      assert.deepEqual(readdirSync(tmp).sort(), [path.basename(fresh.path), path.basename(live.path)].sort());
+      live.stream.end();
+      await new Promise<void>((r) => live.stream.once('close', () => r()));
+      await sweeper.close();
+    }));
+
+  it('a temporary folder it cannot list is logged, and the orphans are still swept', () =>
+    inBlobDir(async (dir) => {
+      stored(dir, 'med_orphan', orphanSafeAgeMs(5) + 60 * 1000);
+      const fs: Partial<SweepFs> = {
+        readdir: async (folder) => {
+          if (path.basename(folder) === 'tmp') throw Object.assign(new Error(`EACCES: permission denied, scandir '${folder}'`), { code: 'EACCES' });
+          return readdir(folder);
+        },
+      };
+      const { log, lines } = logged();
+      const sweeper = sweeperOf(new FileBlobStore(dir, { fs }), log);
+      assert.deepEqual(await sweeper.sweep(), { temp: null, orphans: 1 });
+      assert.equal(lines.length, 1, JSON.stringify(lines));
+      assert.match(lines[0]?.msg ?? '', /periodic sweep of temporary upload files failed; it runs again in 3600 s/);
+      await sweeper.close();
     }));
 });

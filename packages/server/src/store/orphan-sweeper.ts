@@ -1,13 +1,14 @@
-// The periodic sweep of orphaned media files: stored files that no media row claims (a crash
-// between an upload's commit and its row). The start-up sweep (blob-store.ts, serve.ts) removes
-// them when a process starts; a process that runs for weeks, or a cluster where one process
-// crashed while the others keep serving, would keep them until the next start. So the processes
-// with the worker role (like the retention sweep) also sweep every ORPHAN_SWEEP_SEC, while uploads
-// of this and other processes are in flight: only files older than `orphanSafeAgeMs` go, and one
-// sweep at a time, in batches with a turn of the event loop between them (sweepOrphans). A sweep
-// that fails is logged at warn and the next one runs as planned.
+// The periodic sweep of orphaned upload files: stored files that no media row claims (a crash
+// between an upload's commit and its row), and temporary files of uploads whose process crashed
+// (up to MAX_UPLOAD_BYTES each). The start-up sweep (blob-store.ts, serve.ts) removes them when a
+// process starts; a process that runs for weeks, or a cluster where one process crashed while the
+// others keep serving, would keep them until the next start. So the processes with the worker role
+// (like the retention sweep) also sweep every ORPHAN_SWEEP_SEC, while uploads of this and other
+// processes are in flight: only files older than `orphanSafeAgeMs` (stored) or `tempSafeAgeMs`
+// (temporary) go, and one sweep at a time, in batches with a turn of the event loop between them
+// (sweepOrphans). A sweep that fails is logged at warn and the next one runs as planned.
 import { TRANSIENT_ATTEMPTS } from './sql.ts';
-import type { BlobStore, IdsWithRows, SweepLog } from './blob-store.ts';
+import type { BlobStore, IdsWithRows, SweepCounts, SweepLog } from './blob-store.ts';
 
 /** The least age of a file the orphan sweeps remove. */
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
@@ -34,11 +35,40 @@ export function orphanSafeAgeMs(databaseTimeoutSec: number): number {
   return Math.max(ORPHAN_MIN_AGE_MS, WAITS_PER_ROW * TRANSIENT_ATTEMPTS * databaseTimeoutSec * 1000);
 }
 
+/**
+ * How long a temporary upload file must have been left unmodified before a sweep removes it by its
+ * age alone: longer than any live upload leaves its file unwritten. The start-up sweep also tells
+ * a crashed process's file by the pid in its name, which only holds before this process accepts
+ * uploads (writerIsGone); the periodic sweep, beside live uploads of this and other processes,
+ * has only the age. Why the age is enough:
+ * - an upload writes its file as its bytes arrive (upload-stream.ts pipes the part into a
+ *   WriteStream, which writes each chunk at once), so its mtime advances with every chunk; on a
+ *   network file system it is set when the client flushes, seconds later;
+ * - a client that sends nothing for REQUEST_IDLE_TIMEOUT_SEC has its connection closed (fastify's
+ *   connectionTimeout, app.ts; test/stalled-requests.test.ts), which ends its upload and removes
+ *   its file; a paused but live client is no exception;
+ * - bytes read but not written (past the quota or the free-space floor, a second file part) end in
+ *   a refusal: that file is then only removed, never read, and removing it early costs nothing;
+ * - after the body the file waits for a few store questions (each bounded by DATABASE_TIMEOUT_SEC)
+ *   and the format probe (30 s at most) before its commit moves it out of `tmp/`, fewer waits than
+ *   the row's transaction that orphanSafeAgeMs covers, with the same margin for clocks of hosts
+ *   sharing MEDIA_DIR and stalled processes;
+ * - a media's transcript moved aside into `tmp/` while audio is attached to it is touched as it
+ *   moves (FilesService.attachAudio), so its age counts from then.
+ * A client could outlast it by trickling, within the idle timeout, bytes that are never written
+ * (fields after the file part): that fails only its own upload, whose commit then finds no file.
+ */
+export function tempSafeAgeMs(requestIdleTimeoutSec: number, databaseTimeoutSec: number): number {
+  return requestIdleTimeoutSec * 1000 + orphanSafeAgeMs(databaseTimeoutSec);
+}
+
 export interface OrphanSweeperOptions {
   /** How often a sweep starts (ORPHAN_SWEEP_SEC). */
   everyMs: number;
-  /** Only files older than this are removed (orphanSafeAgeMs). */
+  /** Only stored files older than this are removed (orphanSafeAgeMs). */
   olderThanMs: number;
+  /** Only temporary files left unmodified for longer than this are removed (tempSafeAgeMs). */
+  tempOlderThanMs: number;
   /** Where failures are told (the service's logger, at warn). */
   log: SweepLog;
 }
@@ -49,7 +79,7 @@ export class OrphanSweeper {
   private readonly opts: OrphanSweeperOptions;
   private readonly stop = new AbortController();
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number | null> | null = null;
+  private running: Promise<SweepCounts> | null = null;
 
   constructor(blobs: BlobStore, withRows: IdsWithRows, opts: OrphanSweeperOptions) {
     this.blobs = blobs;
@@ -69,22 +99,31 @@ export class OrphanSweeper {
   }
 
   /**
-   * One sweep: the orphaned files removed, or null when it failed (logged). A sweep still running
-   * when the next is due is that one: two would ask the store about the same files.
+   * One sweep: the temporary files, then the orphaned stored files removed, each null when it
+   * failed (logged; the other still runs). A sweep still running when the next is due is that
+   * one: two would ask the store about the same files.
    */
-  sweep(): Promise<number | null> {
-    if (this.stop.signal.aborted) return Promise.resolve(null);
+  sweep(): Promise<SweepCounts> {
+    if (this.stop.signal.aborted) return Promise.resolve({ temp: null, orphans: null });
     this.running ??= this.sweepOnce().finally(() => {
       this.running = null;
     });
     return this.running;
   }
 
-  private async sweepOnce(): Promise<number | null> {
+  private async sweepOnce(): Promise<SweepCounts> {
+    const { log } = this.opts;
+    const temp = await this.attempt('temporary upload files', () => this.blobs.sweepTemp(this.opts.tempOlderThanMs, log));
+    if (this.stop.signal.aborted) return { temp, orphans: null };
+    const orphans = await this.attempt('orphaned media files', () => this.blobs.sweepOrphans(this.withRows, this.opts.olderThanMs, log, this.stop.signal));
+    return { temp, orphans };
+  }
+
+  private async attempt(what: string, sweep: () => Promise<number>): Promise<number | null> {
     try {
-      return await this.blobs.sweepOrphans(this.withRows, this.opts.olderThanMs, this.opts.log, this.stop.signal);
+      return await sweep();
     } catch (err) {
-      this.opts.log(`periodic sweep of orphaned media files failed; it runs again in ${Math.round(this.opts.everyMs / 1000)} s`, {
+      this.opts.log(`periodic sweep of ${what} failed; it runs again in ${Math.round(this.opts.everyMs / 1000)} s`, {
         err: err instanceof Error ? err.message : String(err),
       });
       return null;
