@@ -2,7 +2,8 @@
 // that run jobs sweep (asking the media store of any workspace), an API-only process does not.
 // The start-up sweep keeps files as young as the periodic one does: in a cluster it runs while the
 // other processes sharing MEDIA_DIR upload (it removed orphans a minute old). Temporary files of
-// crashed uploads are swept periodically by their age alone.
+// crashed uploads are swept periodically by their age alone. A failed start-up sweep says when
+// the process sweeps again: every ORPHAN_SWEEP_SEC, or for an API-only process its next start.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -95,6 +96,9 @@ describe('the periodic orphan sweep of the composed service', () => {
     const api = await buildTestApp({ ROLE: 'api' });
     try {
       assert.equal(api.composed.orphans, null);
+      // So a failed start-up sweep tells only of the next start (blob-store.test.ts has the wording).
+      assert.equal(api.composed.startSweeps.againEveryMs, null);
+      assert.equal(t.composed.startSweeps.againEveryMs, 3600 * 1000);
     } finally {
       await api.close();
     }

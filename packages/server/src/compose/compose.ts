@@ -150,13 +150,16 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   // removed at every start (serve.ts) and, by the processes that run jobs, every ORPHAN_SWEEP_SEC;
   // both while other processes upload, so both keep files younger than the same safe age.
   // Temporary files of crashed uploads too, by their age alone while the service runs.
+  const sweepsPeriodically = config.role !== 'api';
   const startSweeps: StartSweeps = {
     tempOlderThanMs: tempSafeAgeMs(config.requestIdleTimeoutSec, config.databaseTimeoutSec),
     orphansOlderThanMs: orphanSafeAgeMs(config.databaseTimeoutSec),
+    // What a failed start-up sweep says comes next: the periodic sweep, or only the next start.
+    againEveryMs: sweepsPeriodically ? config.orphanSweepSec * 1000 : null,
     log: (msg, extra) => app.log.warn(extra ?? {}, msg),
   };
   let orphans: OrphanSweeper | null = null;
-  if (config.role !== 'api') {
+  if (sweepsPeriodically) {
     orphans = new OrphanSweeper(stores.blobs, (ids) => stores.media.idsWithRows(ids), {
       everyMs: config.orphanSweepSec * 1000,
       olderThanMs: startSweeps.orphansOlderThanMs,

@@ -271,20 +271,23 @@ describe('the start-up sweeps never stop the start', () => {
     writeFileSync(path.join(media, 'med_orphan'), 'x');
     utimesSync(path.join(media, 'med_orphan'), hourAgo(), hourAgo());
     const { log, lines } = logged();
-    assert.deepEqual(await sweepAtStart(blobs, async () => new Set(), { tempOlderThanMs: 60 * 1000, orphansOlderThanMs: 60 * 1000, log }), { temp: null, orphans: 1 });
+    assert.deepEqual(await sweepAtStart(blobs, async () => new Set(), { tempOlderThanMs: 60 * 1000, orphansOlderThanMs: 60 * 1000, againEveryMs: 3600 * 1000, log }), { temp: null, orphans: 1 });
     assert.deepEqual(readdirSync(media), [], 'the orphan sweep ran after the temporary one failed');
     assert.equal(lines.length, 1);
     assert.match(lines[0]?.msg ?? '', /sweep of temporary upload files failed; the service starts anyway/);
+    // A process with the worker role says when it sweeps next; an API-only one (below) that it does not.
+    assert.match(lines[0]?.msg ?? '', /this process sweeps again every 3600 s \(ORPHAN_SWEEP_SEC\)$/);
     assert.match(String(lines[0]?.extra?.err), /EACCES/);
 
     // A store that does not answer the orphan sweep's question: logged, nothing removed, no throw.
     writeFileSync(path.join(media, 'med_kept'), 'x');
     utimesSync(path.join(media, 'med_kept'), hourAgo(), hourAgo());
     const second = logged();
-    assert.deepEqual(await sweepAtStart(blobs, async () => Promise.reject(new Error('store gone')), { tempOlderThanMs: 60 * 1000, orphansOlderThanMs: 60 * 1000, log: second.log }), { temp: null, orphans: null });
+    assert.deepEqual(await sweepAtStart(blobs, async () => Promise.reject(new Error('store gone')), { tempOlderThanMs: 60 * 1000, orphansOlderThanMs: 60 * 1000, againEveryMs: null, log: second.log }), { temp: null, orphans: null });
     assert.deepEqual(readdirSync(media), ['med_kept']);
     assert.equal(second.lines.length, 2);
     assert.match(second.lines[1]?.msg ?? '', /sweep of orphaned media files failed/);
+    assert.match(second.lines[1]?.msg ?? '', /this API-only process sweeps again only at its next start/);
     assert.equal(second.lines[1]?.extra?.err, 'store gone');
     }));
 
@@ -298,7 +301,7 @@ describe('the start-up sweeps never stop the start', () => {
       // Not an Error: what a faulty fake or library might throw.
       sweepOrphans: async () => { throw 'odd'; },
     };
-    assert.deepEqual(await sweepAtStart(broken, async () => new Set(), { tempOlderThanMs: 60 * 1000, orphansOlderThanMs: 60 * 1000, log }), { temp: null, orphans: null });
+    assert.deepEqual(await sweepAtStart(broken, async () => new Set(), { tempOlderThanMs: 60 * 1000, orphansOlderThanMs: 60 * 1000, againEveryMs: 3600 * 1000, log }), { temp: null, orphans: null });
     assert.deepEqual(lines.map((l) => l.extra?.err), ["ENOENT: no such file or directory, scandir '/data/tmp'", 'odd']);
   });
 });

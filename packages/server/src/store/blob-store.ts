@@ -206,21 +206,30 @@ export interface StartSweeps {
    * are left to the periodic sweep or the next start.
    */
   orphansOlderThanMs: number;
+  /**
+   * How often this process sweeps again (ORPHAN_SWEEP_SEC, the processes with the worker role), or
+   * null for one that sweeps only at its next start (an API-only process): told when a sweep fails.
+   */
+  againEveryMs: number | null;
   log: SweepLog;
 }
 
 /**
  * The start-up sweeps (serve.ts): temporary files, then orphaned media files. Housekeeping only,
  * so it never fails: a sweep that stops (a folder it cannot list, a store question that fails) is
- * logged, the other still runs, and the service starts with the files left for the next start.
+ * logged, the other still runs, and the service starts with the files left for the periodic sweep
+ * or the next start.
  */
 export async function sweepAtStart(blobs: BlobStore, withRows: IdsWithRows, opts: StartSweeps): Promise<SweepCounts> {
   const { log } = opts;
+  const next = opts.againEveryMs === null
+    ? 'this API-only process sweeps again only at its next start (those with the worker role sweep every ORPHAN_SWEEP_SEC)'
+    : `this process sweeps again every ${Math.round(opts.againEveryMs / 1000)} s (ORPHAN_SWEEP_SEC)`;
   const attempt = async (what: string, sweep: () => Promise<number>): Promise<number | null> => {
     try {
       return await sweep();
     } catch (err) {
-      log(`start-up sweep of ${what} failed; the service starts anyway and sweeps again at its next start`, { err: errorText(err) });
+      log(`start-up sweep of ${what} failed; the service starts anyway, and ${next}`, { err: errorText(err) });
       return null;
     }
   };
