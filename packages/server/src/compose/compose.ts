@@ -27,7 +27,7 @@ import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { closeDeliveryAgents } from '../webhooks/deliver.ts';
 import { RetentionSweeper } from '../retention/retention.ts';
 import { OrphanSweeper, orphanSafeAgeMs, tempSafeAgeMs } from '../store/orphan-sweeper.ts';
-import type { StartSweeps } from '../store/blob-store.ts';
+import { warnOncePerFile, type StartSweeps } from '../store/blob-store.ts';
 import { useCursorKey } from '../store/cursor.ts';
 import { ServiceMetrics } from '../health/metrics.ts';
 
@@ -156,7 +156,8 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     orphansOlderThanMs: orphanSafeAgeMs(config.databaseTimeoutSec),
     // What a failed start-up sweep says comes next: the periodic sweep, or only the next start.
     againEveryMs: sweepsPeriodically ? config.orphanSweepSec * 1000 : null,
-    log: (msg, extra) => app.log.warn(extra ?? {}, msg),
+    // One log for both, so that a file the sweeps cannot remove is warned about once per process.
+    log: warnOncePerFile((msg, extra) => app.log.warn(extra ?? {}, msg), (msg, extra) => app.log.debug(extra ?? {}, msg)),
   };
   let orphans: OrphanSweeper | null = null;
   if (sweepsPeriodically) {

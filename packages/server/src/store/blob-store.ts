@@ -3,9 +3,9 @@
 // system so that a rename completes an upload. Uploads are
 // written to a temporary name and renamed into place only once complete, so a crash or an
 // aborted upload never leaves a partial file under a media id.
-// The sweeps are housekeeping: a file they cannot inspect or remove is logged and left for the
-// next sweep, and a sweep that fails as a whole is logged too; neither stops the start, nor the
-// periodic sweep of orphans (orphan-sweeper.ts).
+// The sweeps are housekeeping: a file they cannot inspect or remove is logged (at warn once per
+// process: warnOncePerFile) and left for the next sweep, and a sweep that fails as a whole is
+// logged too; neither stops the start, nor the periodic sweep (orphan-sweeper.ts).
 import { mkdirSync, createWriteStream, type Stats, type WriteStream } from 'node:fs';
 import { rename, rm, readdir, lstat, utimes } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -34,8 +34,38 @@ const INSPECT_AT_ONCE = 32;
 /** Which of these media ids (at most ORPHAN_BATCH) some media row has: one question to the store. */
 export type IdsWithRows = (mediaIds: readonly string[]) => Promise<ReadonlySet<string>>;
 
-/** Where the sweeps say what they could not do (the service's logger, at warn). */
+/**
+ * Where the sweeps say what they could not do (the service's logger, at warn, through
+ * warnOncePerFile). What concerns one file carries its path as `extra.file`.
+ */
 export type SweepLog = (msg: string, extra?: Record<string, unknown>) => void;
+
+/** How many files' troubles warnOncePerFile remembers (a path each, some 100 bytes). */
+export const WARNED_FILES_MAX = 10_000;
+
+/**
+ * A sweep log that tells each file's trouble at warn once per process, and at debug after that: a
+ * file the sweeps cannot remove (EPERM, a read-only share) stays, and was warned about again at
+ * every periodic sweep, burying other warnings. What concerns no one file (a sweep that failed as
+ * a whole) is always a warning. Bounded: past `max` files, the next ones are told at debug only,
+ * after one warning that says so.
+ */
+export function warnOncePerFile(warn: SweepLog, debug: SweepLog, max = WARNED_FILES_MAX): SweepLog {
+  const warned = new Set<string>();
+  let full = false;
+  return (msg, extra) => {
+    const file = extra?.file;
+    if (typeof file !== 'string') return warn(msg, extra);
+    if (warned.has(file)) return debug(msg, extra);
+    if (warned.size >= max) {
+      if (!full) warn(`upload sweep: ${max} files could not be swept; this process tells further ones at debug only`);
+      full = true;
+      return debug(msg, extra);
+    }
+    warned.add(file);
+    warn(`${msg} (told once; at debug from now on)`, extra);
+  };
+}
 
 /** The file-system calls of the sweeps: tests replace one with a failing fake. */
 export interface SweepFs {

@@ -4,7 +4,8 @@
 // safe age that no row claims; it runs on an unref'd timer that close() stops; a sweep that fails
 // is logged and the next still runs. It sweeps temporary files of crashed uploads too, by their
 // age alone (a crashed worker's partial uploads stayed until some process restarted): a file an
-// upload is still writing is never old, whatever its name or its first write.
+// upload is still writing is never old, whatever its name or its first write. A file it cannot
+// remove is warned about once per process, then told at debug (it was warned at every sweep).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FileBlobStore, ORPHAN_BATCH, type SweepFs, type SweepLog } from './blob-store.ts';
+import { FileBlobStore, ORPHAN_BATCH, warnOncePerFile, type SweepFs, type SweepLog } from './blob-store.ts';
 import { ORPHAN_MIN_AGE_MS, OrphanSweeper, orphanSafeAgeMs, tempSafeAgeMs } from './orphan-sweeper.ts';
 
 const HOUR_MS = 3600 * 1000;
@@ -218,4 +219,49 @@ describe('the periodic sweep of temporary upload files', () => {
       assert.match(lines[0]?.msg ?? '', /periodic sweep of temporary upload files failed; it runs again in 3600 s/);
       await sweeper.close();
     }));
+});
+
+describe('a file the sweeps cannot remove is warned about once per process', () => {
+  it('at warn at the first periodic sweep, at debug at the next; a failed sweep is always a warning', () =>
+    inBlobDir(async (dir) => {
+      const age = orphanSafeAgeMs(5);
+      stored(dir, 'med_stuck', age + 60 * 1000);
+      const fs: Partial<SweepFs> = {
+        rm: async (file) => {
+          throw Object.assign(new Error(`EPERM: operation not permitted, unlink '${file}'`), { code: 'EPERM' });
+        },
+      };
+      const warned = logged();
+      const debugged = logged();
+      let questions = 0;
+      const sweeper = new OrphanSweeper(new FileBlobStore(dir, { fs }), async () => {
+        if (++questions === 3) throw new Error('store gone');
+        return new Set();
+      }, { everyMs: HOUR_MS, olderThanMs: age, tempOlderThanMs: tempSafeAgeMs(60, 5), log: warnOncePerFile(warned.log, debugged.log) });
+      for (let i = 0; i < 4; i++) await sweeper.sweep();
+      await sweeper.close();
+      assert.deepEqual(warned.lines.map((l) => l.msg), [
+        'upload sweep: cannot remove an orphaned media file; left for the next sweep (told once; at debug from now on)',
+        'periodic sweep of orphaned media files failed; it runs again in 3600 s',
+      ]);
+      assert.equal(warned.lines[0]?.extra?.file, path.join(dir, 'media', 'med_stuck'));
+      assert.deepEqual(debugged.lines.map((l) => [l.msg, l.extra?.file]), Array.from({ length: 2 }, () => [
+        'upload sweep: cannot remove an orphaned media file; left for the next sweep',
+        path.join(dir, 'media', 'med_stuck'),
+      ]));
+      assert.deepEqual(readdirSync(path.join(dir, 'media')), ['med_stuck']);
+    }));
+
+  it('remembers at most `max` files: the next ones are told at debug, after one warning that says so', () => {
+    const warned = logged();
+    const debugged = logged();
+    const log = warnOncePerFile(warned.log, debugged.log, 2);
+    for (const file of ['a', 'b', 'c', 'a', 'd', 'c']) log('cannot remove', { file });
+    assert.deepEqual(warned.lines.map((l) => [l.msg, l.extra?.file]), [
+      ['cannot remove (told once; at debug from now on)', 'a'],
+      ['cannot remove (told once; at debug from now on)', 'b'],
+      ['upload sweep: 2 files could not be swept; this process tells further ones at debug only', undefined],
+    ]);
+    assert.deepEqual(debugged.lines.map((l) => l.extra?.file), ['c', 'a', 'd', 'c']);
+  });
 });

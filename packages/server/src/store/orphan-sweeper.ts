@@ -69,7 +69,7 @@ export interface OrphanSweeperOptions {
   olderThanMs: number;
   /** Only temporary files left unmodified for longer than this are removed (tempSafeAgeMs). */
   tempOlderThanMs: number;
-  /** Where failures are told (the service's logger, at warn). */
+  /** Where failures are told (the service's logger, at warn once per file: warnOncePerFile). */
   log: SweepLog;
 }
 
