@@ -48,7 +48,8 @@ export function orphanSafeAgeMs(databaseTimeoutSec: number): number {
  *   connectionTimeout, app.ts; test/stalled-requests.test.ts), which ends its upload and removes
  *   its file; a paused but live client is no exception;
  * - bytes read but not written (past the quota or the free-space floor, a second file part) end in
- *   a refusal: that file is then only removed, never read, and removing it early costs nothing;
+ *   a refusal or a duplicate: that file is then only removed, never read, so removing it early
+ *   costs nothing;
  * - after the body the file waits for a few store questions (each bounded by DATABASE_TIMEOUT_SEC)
  *   and the format probe (30 s at most) before its commit moves it out of `tmp/`, fewer waits than
  *   the row's transaction that orphanSafeAgeMs covers, with the same margin for clocks of hosts
