@@ -4,7 +4,9 @@
 // pairs of embedded local speakers of different windows, the cosine distance of same-voice and
 // different-voice pairs (the embedding's error): their medians, and the equal error rate of the
 // distance as a same-voice test.
-//   node eval/local-speakers-check.ts --dataset DIR [--segmentation FILE.onnx] [--model LDA.json] [--files a,b]
+//   node eval/local-speakers-check.ts --dataset DIR [--segmentation FILE.onnx] [--model LDA.json] [--files a,b] [--per-file]
+// --per-file adds, per file, the median purity of its local speakers and the distance between
+// pure (>= 0.9) items of different voices: the embedding's error without the segmentation's mixing.
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -59,13 +61,15 @@ for (const file of readManifest(values.dataset).files) {
   if (values.files && !values.files.split(',').includes(file.name)) continue;
   const front = new FrontEnd({ segmentation: { model, hopSec: DIARIZATION_SETTINGS.segmentation.hopSec } });
   for await (const chunk of decodeAudio(join(values.dataset, file.wav))) front.push(chunk);
-  const { features: f, speechWindows, segmentation } = front.finish();
+  const { features: f, speechWindows, segmentation: seg } = front.finish();
+  if (!seg) throw new Error('the front end ran no segmentation');
+  const segmentation = seg;
   const regions = speechFromProbabilities(frameProbabilities(speechWindows, f.frames), f);
   const speech = regionsToMask(regions, f.frames);
   const mask = modellingMask(f, speech);
   const embedder = rangeEmbedder(embModel, standardisedCepstra(f, mask), NUM_CEPS, mask, { speech, regions, fbank: f.fbank ?? null });
-  const wf = windowFrames(segmentation!, model.spec.windowSec, f.frames);
-  const ls = localSpeakers(segmentation!, wf, speech, embedder, Math.round(DIARIZATION_SETTINGS.localSpeakers.minCleanSec * 100));
+  const wf = windowFrames(segmentation, model.spec.windowSec, f.frames);
+  const ls = localSpeakers(segmentation, wf, speech, embedder, Math.round(DIARIZATION_SETTINGS.localSpeakers.minCleanSec * 100));
   // Reference voice of every frame where exactly one speaks.
   const ref = readRttm(join(values.dataset, file.rttm));
   const names = [...new Set(ref.map((r) => r.speaker))];
@@ -76,6 +80,10 @@ for (const file of readManifest(values.dataset).files) {
     owner[i] = names.indexOf(r.speaker);
   }
   const voiceOf: number[] = [];
+  // This file's purities, and which items are pure (>= 0.9): the distances between pure items
+  // of different voices are the embedding's error alone, without the segmentation's mixing.
+  const filePurity: number[] = [];
+  const pureItem: boolean[] = [];
   locals += ls.length;
   for (const l of ls) {
     if (!l.embedding) continue;
@@ -89,19 +97,21 @@ for (const file of readManifest(values.dataset).files) {
     const best = votes.indexOf(Math.max(...votes));
     voiceOf.push(n > 0 ? best : -1);
     if (n > 0) purities.push(votes[best]! / n);
+    if (n > 0) filePurity.push(votes[best]! / n);
+    pureItem.push(n > 0 && votes[best]! / n >= 0.9);
     cleanFrames += n;
     minorityFrames += n - (votes[best] ?? 0);
   }
   {
-    const L = segmentation!.speakers;
-    const speakerOf = new Int16Array(segmentation!.windows.length * L).fill(-1);
+    const L = segmentation.speakers;
+    const speakerOf = new Int16Array(segmentation.windows.length * L).fill(-1);
     let x = 0;
     for (const l of ls) if (l.embedding) {
       if (voiceOf[x]! >= 0) speakerOf[l.window * L + l.local] = voiceOf[x]!;
       x++;
     }
-    assignLocalSpeakers(segmentation!, wf, speech, ls, speakerOf, [], null);
-    const { first, second } = reconstruct(segmentation!, wf, speakerOf, names.length, f.frames, regions, speech, DIARIZATION_SETTINGS.overlap);
+    assignLocalSpeakers(segmentation, wf, speech, ls, speakerOf, [], null);
+    const { first, second } = reconstruct(segmentation, wf, speakerOf, names.length, f.frames, regions, speech, DIARIZATION_SETTINGS.overlap);
     const hyp = unionPerSpeaker([...frameTrackToSegments(first), ...frameTrackToSegments(second)]).map((g) => ({ speaker: String(g.speaker), start: g.start, end: g.end }));
     const r = scoreDiarization(ref, hyp, 0.25);
     oracle.missed += r.missed;
@@ -113,6 +123,7 @@ for (const file of readManifest(values.dataset).files) {
   const fileSame: number[] = [];
   const fileDiff: number[] = [];
   const fileWindow: number[] = [];
+  const pureDiff: number[] = [];
   for (let a = 0; a < emb.length; a++)
     for (let b = a + 1; b < emb.length; b++) {
       const d = cosineDistance(emb[a]!.embedding!, emb[b]!.embedding!);
@@ -123,6 +134,7 @@ for (const file of readManifest(values.dataset).files) {
       if (voiceOf[a]! < 0 || voiceOf[b]! < 0) continue;
       (voiceOf[a] === voiceOf[b] ? same : diff).push(d);
       (voiceOf[a] === voiceOf[b] ? fileSame : fileDiff).push(d);
+      if (voiceOf[a] !== voiceOf[b] && pureItem[a] && pureItem[b]) pureDiff.push(d);
     }
   // Each item's nearest item of a window that shares no frame with its own: most voices speak
   // again, so this is the near end of the same-voice distances, seen without the reference.
@@ -140,7 +152,7 @@ for (const file of readManifest(values.dataset).files) {
   // Per file: what the reference says of the distances, beside what the recording alone shows
   // (pairs of one window: two voices by the segmentation's word).
   if (values['per-file'])
-    console.log(`${file.name}\tvoices ${names.length}\titems ${emb.length}\tsame ${median(fileSame).toFixed(3)}\tdiff ${median(fileDiff).toFixed(3)}\tone-window ${median(fileWindow).toFixed(3)} (${fileWindow.length})\tq10 diff ${quantile(fileDiff, 0.1).toFixed(3)}\tq90 same ${quantile(fileSame, 0.9).toFixed(3)}\tnearest ${median(nearest).toFixed(3)}`);
+    console.log(`${file.name}\tvoices ${names.length}\titems ${emb.length}\tsame ${median(fileSame).toFixed(3)}\tdiff ${median(fileDiff).toFixed(3)}\tone-window ${median(fileWindow).toFixed(3)} (${fileWindow.length})\tq10 diff ${quantile(fileDiff, 0.1).toFixed(3)}\tq90 same ${quantile(fileSame, 0.9).toFixed(3)}\tnearest ${median(nearest).toFixed(3)}\tpurity ${median(filePurity).toFixed(2)} (${filePurity.filter((p) => p < 0.9).length} under 0.9)\tdiff of pure items ${median(pureDiff).toFixed(3)}`);
 }
 purities.sort((a, b) => a - b);
 console.log(`local speakers ${locals}, embedded ${embedded}; purity median ${median(purities).toFixed(3)}, share under 0.9: ${(purities.filter((p) => p < 0.9).length / purities.length).toFixed(3)}; clean frames not the majority voice's: ${((100 * minorityFrames) / Math.max(1, cleanFrames)).toFixed(1)} %`);
