@@ -251,22 +251,39 @@ export interface StartSweeps {
  * or the next start.
  */
 export async function sweepAtStart(blobs: BlobStore, withRows: IdsWithRows, opts: StartSweeps): Promise<SweepCounts> {
-  const { log } = opts;
   const next = opts.againEveryMs === null
     ? 'this API-only process sweeps again only at its next start (those with the worker role sweep every ORPHAN_SWEEP_SEC)'
     : `this process sweeps again every ${Math.round(opts.againEveryMs / 1000)} s (ORPHAN_SWEEP_SEC)`;
+  return sweepUploads(blobs, withRows, {
+    ...opts,
+    atStart: true,
+    failed: (what) => `start-up sweep of ${what} failed; the service starts anyway, and ${next}`,
+  });
+}
+
+/**
+ * One sweep of both kinds, the start-up one and each periodic one (orphan-sweeper.ts): temporary
+ * files, then orphaned media files (asked about only in batches of files per query: loading every
+ * row whole cost 11-16 ms per hour of analysed audio, and a query per file a round trip each). A
+ * sweep that fails is told to `log` with `failed(what)` and counts null; the other still runs,
+ * unless `stop` was aborted meanwhile.
+ */
+export async function sweepUploads(
+  blobs: BlobStore,
+  withRows: IdsWithRows,
+  opts: { tempOlderThanMs: number; orphansOlderThanMs: number; log: SweepLog; atStart?: boolean; stop?: AbortSignal; failed: (what: string) => string },
+): Promise<SweepCounts> {
   const attempt = async (what: string, sweep: () => Promise<number>): Promise<number | null> => {
     try {
       return await sweep();
     } catch (err) {
-      log(`start-up sweep of ${what} failed; the service starts anyway, and ${next}`, { err: errorText(err) });
+      opts.log(opts.failed(what), { err: errorText(err) });
       return null;
     }
   };
-  const temp = await attempt('temporary upload files', () => blobs.sweepTemp(opts.tempOlderThanMs, log, { atStart: true }));
-  // Only whether rows have the files' ids, a batch of files per query: loading every row whole
-  // cost 11-16 ms per hour of analysed audio, and a query per file a round trip each, at every start.
-  const orphans = await attempt('orphaned media files', () => blobs.sweepOrphans(withRows, opts.orphansOlderThanMs, log));
+  const temp = await attempt('temporary upload files', () => blobs.sweepTemp(opts.tempOlderThanMs, opts.log, { atStart: opts.atStart === true }));
+  if (opts.stop?.aborted) return { temp, orphans: null };
+  const orphans = await attempt('orphaned media files', () => blobs.sweepOrphans(withRows, opts.orphansOlderThanMs, opts.log, opts.stop));
   return { temp, orphans };
 }
 

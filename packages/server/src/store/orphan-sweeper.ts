@@ -8,7 +8,7 @@
 // (temporary) go, and one sweep at a time, in batches with a turn of the event loop between them
 // (sweepOrphans). A sweep that fails is logged at warn and the next one runs as planned.
 import { TRANSIENT_ATTEMPTS } from './sql.ts';
-import type { BlobStore, IdsWithRows, SweepCounts, SweepLog } from './blob-store.ts';
+import { sweepUploads, type BlobStore, type IdsWithRows, type SweepCounts, type SweepLog } from './blob-store.ts';
 
 /** The least age of a file the orphan sweeps remove. */
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
@@ -112,23 +112,14 @@ export class OrphanSweeper {
     return this.running;
   }
 
-  private async sweepOnce(): Promise<SweepCounts> {
-    const { log } = this.opts;
-    const temp = await this.attempt('temporary upload files', () => this.blobs.sweepTemp(this.opts.tempOlderThanMs, log));
-    if (this.stop.signal.aborted) return { temp, orphans: null };
-    const orphans = await this.attempt('orphaned media files', () => this.blobs.sweepOrphans(this.withRows, this.opts.olderThanMs, log, this.stop.signal));
-    return { temp, orphans };
-  }
-
-  private async attempt(what: string, sweep: () => Promise<number>): Promise<number | null> {
-    try {
-      return await sweep();
-    } catch (err) {
-      this.opts.log(`periodic sweep of ${what} failed; it runs again in ${Math.round(this.opts.everyMs / 1000)} s`, {
-        err: err instanceof Error ? err.message : String(err),
-      });
-      return null;
-    }
+  private sweepOnce(): Promise<SweepCounts> {
+    return sweepUploads(this.blobs, this.withRows, {
+      tempOlderThanMs: this.opts.tempOlderThanMs,
+      orphansOlderThanMs: this.opts.olderThanMs,
+      log: this.opts.log,
+      stop: this.stop.signal,
+      failed: (what) => `periodic sweep of ${what} failed; it runs again in ${Math.round(this.opts.everyMs / 1000)} s`,
+    });
   }
 
   /** Stops the timer, lets a running sweep end after its current batch, and waits for it. Safe to call twice. */
