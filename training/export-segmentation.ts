@@ -6,7 +6,7 @@
 //
 //   node training/export-segmentation.ts --corpus /work/rv-corpus --out /work/seg-export \
 //     [--conversations 3000] [--shard 0 --shards 2] [--seed rapport-seg-v1] [--overlap default|meeting]
-//     [--levels default|wide]
+//     [--levels default|wide] [--speeds default|wide]
 //
 // A conversation (Landini et al. 2022, as eval/conversation-plan.ts draws them) has 1-4 voices and
 // lasts 40-90 s, with overlap drawn by --overlap (OVERLAP_STYLES below): `default`, 20-70 % of
@@ -14,7 +14,8 @@
 // (14.8 % of the speech frames overlapped in 2,000 conversations); `meeting`, more of both (20.5 %),
 // against 21.7 % in the shared AMI excerpts and 4.6 % in the validation sets. Every voice has its own
 // channel (band limits, an EQ bump) and level (--levels, LEVEL_STYLES below: `default`, within
-// ±4 dB and a quiet speaker 10 dB down in one conversation in ten), a third of the voices are played 0.9 or 1.1 times as fast, and 30 % of conversations draw
+// ±4 dB and a quiet speaker 10 dB down in one conversation in ten), a speed (--speeds, SPEED_STYLES below:
+// `default`, a third of the voices played 0.9 or 1.1 times as fast), and 30 % of conversations draw
 // their voices from one sex and age group. Conditions: clean, a real room, recorded noise at 0-25
 // dB SNR, both, or a GSM telephone codec. Conversation c is drawn from its own seed, so shards
 // (--shard K of --shards N: the conversations c = K mod N) give the same data however many run.
@@ -84,10 +85,22 @@ function chooseVoices(pool: VoiceEntry[], n: number, rand: () => number): VoiceE
   return sample(pool, n, rand);
 }
 
+/**
+ * How fast each voice of a conversation is played, drawn per voice from one number. `default` (the
+ * shipped networks' data): a third of the voices at 0.9 or 1.1, the rest as recorded. `wide`:
+ * every voice at its own speed, uniform in 0.85-1.15, so that no conversation hears a voice
+ * quite as recorded: resampling moves its pitch and formants together (a shorter or longer vocal
+ * tract), the pseudo-speakers that speaker recognition trains on (Ko et al. 2015), here without
+ * end instead of three per voice.
+ */
+const SPEED_STYLES: Record<string, (r: number) => number> = {
+  default: (r) => (r < 0.17 ? 0.9 : r < 0.34 ? 1.1 : 1),
+  wide: (r) => 0.85 + 0.3 * r,
+};
+
 /** A voice as one conversation plays it: up to 12 of its clips, its own speed and channel. */
-function conversationVoice(id: string, clips: VoiceClip[], rand: () => number): ConversationVoice {
-  const r = rand();
-  const speed = r < 0.17 ? 0.9 : r < 0.34 ? 1.1 : 1;
+function conversationVoice(id: string, clips: VoiceClip[], rand: () => number, speedOf: (r: number) => number): ConversationVoice {
+  const speed = speedOf(rand());
   const hp = rand() < 0.5 ? 80 + rand() * 320 : 0;
   const lp = rand() < 0.4 ? 3000 + rand() * 4000 : 0;
   const peak = rand() < 0.7 ? { f: 300 * 2 ** (rand() * 4), g: (rand() * 2 - 1) * 8 } : null;
@@ -208,6 +221,7 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: 'rapport-seg-v1' },
       overlap: { type: 'string', default: 'default' },
       levels: { type: 'string', default: 'default' },
+      speeds: { type: 'string', default: 'default' },
     },
   });
   const total = Number(values.conversations);
@@ -219,6 +233,8 @@ async function main(): Promise<void> {
   if (!overlap) throw new Error(`--overlap: one of ${Object.keys(OVERLAP_STYLES).join(', ')}`);
   const levels = LEVEL_STYLES[values.levels!];
   if (!levels) throw new Error(`--levels: one of ${Object.keys(LEVEL_STYLES).join(', ')}`);
+  const speedOf = SPEED_STYLES[values.speeds!];
+  if (!speedOf) throw new Error(`--speeds: one of ${Object.keys(SPEED_STYLES).join(', ')}`);
   const index = loadCorpusIndex(corpus);
   const aug = await loadAugmentation(corpus);
   const clips = new Map<string, VoiceClip[]>();
@@ -239,7 +255,7 @@ async function main(): Promise<void> {
     const rand = seededRandom(createHash('sha256').update(`${values.seed}/${c}`).digest().readUInt32LE(0));
     const fold = c % folds;
     const chosen = chooseVoices(byFold[fold]!, drawVoiceCount(rand), rand);
-    const voices = chosen.map((v) => conversationVoice(v.id, clips.get(v.id)!, rand));
+    const voices = chosen.map((v) => conversationVoice(v.id, clips.get(v.id)!, rand, speedOf));
     const durationSec = 40 + rand() * 50;
     const gains = levels(voices.length, rand);
     const style = overlap(rand);
@@ -257,7 +273,7 @@ async function main(): Promise<void> {
   }
   closeSync(fb);
   closeSync(act);
-  const meta = { seed: values.seed, overlap: values.overlap, levels: values.levels, folds, fbank: SEGMENTATION_FBANK, hopSamples: HOP, frames: offset, conversations: metas };
+  const meta = { seed: values.seed, overlap: values.overlap, levels: values.levels, speeds: values.speeds, folds, fbank: SEGMENTATION_FBANK, hopSamples: HOP, frames: offset, conversations: metas };
   writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta));
   process.stderr.write(`shard ${shard}: ${metas.length} conversations, ${(offset / 360000).toFixed(2)} h in ${dir}\n`);
 }

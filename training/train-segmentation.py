@@ -298,6 +298,7 @@ def main():
     ap.add_argument('--threads', type=int, default=1)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--held-crops', type=int, default=600)
+    ap.add_argument('--held-data', help="draw the held-out (and heard) crops from this export instead of --data's (another recipe's: the same crops for networks of different exports)")
     ap.add_argument('--name', default='rapport-segmentation')
     ap.add_argument('--init', help='start from the weights of this ONNX file (a network this trainer wrote, e.g. the shipped one) instead of random ones: fine-tuning')
     ap.add_argument('--export-checkpoint', help='write the checkpoint of --out as this path prefix (.onnx, .json) and stop: a look at a run under way')
@@ -314,9 +315,17 @@ def main():
     rng = np.random.default_rng(a.seed)
     items = load(a.data)
     train = [it for it in items if a.exclude_fold is None or it[2]['fold'] != a.exclude_fold]
-    held_items = [it for it in items if a.exclude_fold is not None and it[2]['fold'] == a.exclude_fold]
-    hrng = np.random.default_rng(12345)
-    held = [crop(it, int(hrng.integers(0, it[2]['frames'] - WINDOW + 1))) for it in (held_items[int(hrng.integers(0, len(held_items)))] for _ in range(a.held_crops))] if held_items else []
+    # The held-out crops (and, with --exclude-fold, as many crops of the voices it trains on: how
+    # much of the held-out error is the voices being new) come from --held-data when given: an
+    # export of another recipe, so that networks trained on different exports are measured on the
+    # same crops.
+    source = load(a.held_data) if a.held_data else items
+    held_items = [it for it in source if a.exclude_fold is not None and it[2]['fold'] == a.exclude_fold]
+    heard_items = [it for it in source if a.exclude_fold is not None and it[2]['fold'] != a.exclude_fold]
+    def fixed_crops(pool):
+        hrng = np.random.default_rng(12345)
+        return [crop(it, int(hrng.integers(0, it[2]['frames'] - WINDOW + 1))) for it in (pool[int(hrng.integers(0, len(pool)))] for _ in range(a.held_crops))] if pool else []
+    held = fixed_crops(held_items)
     model = Segmenter()
     if a.init:
         load_onnx_weights(model, a.init)
@@ -362,14 +371,16 @@ def main():
         'torch': torch.__version__,
         'weights': params,
         'data': {'export': os.path.abspath(a.data), **export_recipe(a.data), 'conversations': len(train), 'hours': round(hours, 2),
-                 'folds_excluded': a.exclude_fold, 'held_out_conversations': len(held_items)},
+                 'folds_excluded': a.exclude_fold, 'held_out_conversations': len(held_items),
+                 'held_out_from': os.path.abspath(a.held_data) if a.held_data else None},
         'train_seconds': round(time.time() - t0),
         'history': history,
         'held_out': evaluate(model, held) if held else None,
+        'heard': evaluate(model, fixed_crops(heard_items)) if heard_items else None,
     }
     export(model, a.out, record)
     json.dump(record, open(a.out + '.record.json', 'w'), indent=1)
-    print(json.dumps(record['held_out']), flush=True)
+    print(json.dumps({'held_out': record['held_out'], 'heard': record['heard']}), flush=True)
 
 
 if __name__ == '__main__':
