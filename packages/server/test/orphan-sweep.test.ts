@@ -4,13 +4,17 @@
 // other processes sharing MEDIA_DIR upload (it removed orphans a minute old). Temporary files of
 // crashed uploads are swept periodically by their age alone. A failed start-up sweep says when
 // the process sweeps again: every ORPHAN_SWEEP_SEC, or for an API-only process its next start.
+// An upload still in flight keeps its temporary file through any sweep, however long ago it was
+// last written (before, a sweep while a slow client's last fields trickled in removed it: a 500).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { sweepAtStart } from '../src/store/blob-store.ts';
-import { fileUpload, wavFile, TWO_NAMES_VTT } from '../src/files/files.fixtures.testkit.ts';
-import { buildTestApp, call, insertMedia, json, type TestApp } from './helpers.ts';
+import { fileUpload, multipart, wavFile, TWO_NAMES_VTT } from '../src/files/files.fixtures.testkit.ts';
+import type { Media } from '../src/files/files.schemas.ts';
+import { buildTestApp, call, insertMedia, json, waitFor, type TestApp } from './helpers.ts';
 
 /** A file in the media folder written `ageMs` ago. */
 function storedAgo(dir: string, name: string, ageMs: number): void {
@@ -53,6 +57,45 @@ describe('the periodic orphan sweep of the composed service', () => {
     assert.deepEqual(readdirSync(tmp), ['upload-quiet']);
     rmSync(path.join(tmp, 'upload-quiet'));
   });
+
+  for (const [when, fields] of [['mid-file', {}], ['after the file, before a last field', { label: 'slow' }]] as const) {
+    it(`an upload whose temporary file looks long unmodified keeps it through a sweep ${when}, and is stored whole`, async () => {
+      const { orphans } = t.composed;
+      assert.ok(orphans);
+      const tmp = path.join(t.dataDir, 'tmp');
+      const wav = wavFile(4);
+      // The file part first, then the fields: a slow client's body arrives in two pieces, the
+      // sweep between them, with the file's time as old as a quiet hour-long upload's could be.
+      const { payload, headers } = multipart([{ name: 'file', filename: 'slow.wav', contentType: 'audio/wav', data: wav }, ...Object.entries(fields).map(([name, data]) => ({ name, data }))]);
+      const cut = Object.keys(fields).length === 0 ? 4096 : payload.length - 60;
+      const body = new PassThrough();
+      const answer = call(t, t.main, { method: 'POST', url: '/v1/files', headers: { ...headers, 'content-length': String(payload.length) }, payload: body });
+      body.write(payload.subarray(0, cut));
+      const [name] = await waitFor(() => {
+        const names = readdirSync(tmp);
+        return names.length > 0 ? names : null;
+      }, 5000, 'the upload to reach its temporary file');
+      assert.ok(name);
+      const file = path.join(tmp, name);
+      // Its bytes so far on disk (all of the file's, when cut after it), then its time set back
+      // past the temporary files' safe age.
+      const written = Object.keys(fields).length === 0 ? 1 : wav.length;
+      await waitFor(() => readFileSync(file).length >= written || null, 5000, 'the bytes sent so far written');
+      const longAgo = (Date.now() - t.composed.startSweeps.tempOlderThanMs - 60 * 1000) / 1000;
+      utimesSync(file, longAgo, longAgo);
+      const swept = await orphans.sweep();
+      const kept = readdirSync(tmp);
+      body.end(payload.subarray(cut));
+      const res = await answer;
+      assert.equal(res.statusCode, 201, res.body);
+      const m = json<Media>(res);
+      assert.equal(m.sizeBytes, wav.length);
+      assert.deepEqual(readFileSync((await t.services.stores.media.load(m.id))?.storagePath ?? ''), wav);
+      assert.deepEqual(swept, { temp: 0, orphans: 0 });
+      assert.deepEqual(kept, [name], 'the file of the upload in flight was kept');
+      assert.deepEqual(readdirSync(tmp), []);
+    });
+  }
 
   it("a transcript moved aside into tmp/ while audio is attached to it is not taken for a stale temporary file", async () => {
     const { orphans } = t.composed;

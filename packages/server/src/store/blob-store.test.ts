@@ -8,7 +8,7 @@
 // and a sweep that fails as a whole is logged by sweepAtStart, which never stops the start.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,14 +27,79 @@ describe('FileBlobStore.sweepTemp', () => {
       const deadPid = 2 ** 22 + 12345; // above Linux's pid_max: no such process
       const tmp = path.join(dir, 'tmp');
       const crashedHere = `upload-h${ownHost}-${deadPid}-1-aaaa`;
+      // An earlier process with this very pid (pid 1 in a container) left this one.
+      const samePid = `upload-h${ownHost}-${process.pid}-1-dddd`;
       const otherHost = `upload-h${ownHost === '00000000' ? '11111111' : '00000000'}-${deadPid}-1-bbbb`;
       const oldOther = `upload-h${ownHost === '00000000' ? '11111111' : '00000000'}-${deadPid}-1-cccc`;
-      for (const f of [crashedHere, otherHost, oldOther]) writeFileSync(path.join(tmp, f), 'x');
+      for (const f of [crashedHere, samePid, otherHost, oldOther]) writeFileSync(path.join(tmp, f), 'x');
       const old = (Date.now() - 2 * 3600 * 1000) / 1000;
       utimesSync(path.join(tmp, oldOther), old, old);
-      // At start this process's own file counts as an earlier process's with its pid.
+      // At start a file with this process's pid counts as an earlier process's, unless this
+      // process holds it (an upload of its own, still to be committed or removed).
       assert.equal(await blobs.sweepTemp(3600 * 1000, undefined, { atStart: true }), 3);
-      assert.deepEqual(readdirSync(tmp), [otherHost]);
+      assert.deepEqual(readdirSync(tmp).sort(), [otherHost, path.basename(mine.path)].sort());
+      await blobs.remove(mine.path);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('FileBlobStore: a temporary file this process holds (createTemp until commit or remove)', () => {
+  const closed = (stream: NodeJS.WritableStream) => new Promise<void>((r) => stream.once('close', () => r()));
+  const backdate = (file: string, ageMs: number) => {
+    const at = (Date.now() - ageMs) / 1000;
+    utimesSync(file, at, at);
+  };
+
+  it('is never swept, by its age or at start, however long it went unwritten, until committed or removed', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
+    try {
+      const blobs = new FileBlobStore(dir);
+      const tmp = path.join(dir, 'tmp');
+      // Received whole, then waiting (a slow client's last field, the probe, the store): unwritten for days.
+      const held = blobs.createTemp();
+      held.stream.end('the whole file');
+      await closed(held.stream);
+      backdate(held.path, 3 * 24 * 3600 * 1000);
+      assert.equal(await blobs.sweepTemp(60 * 1000), 0);
+      assert.equal(await blobs.sweepTemp(60 * 1000, undefined, { atStart: true }), 0);
+      assert.deepEqual(readdirSync(tmp), [path.basename(held.path)]);
+      await blobs.commit(held.path, 'med_held');
+      assert.deepEqual(readdirSync(path.join(dir, 'media')), ['med_held']);
+      assert.equal(await blobs.sweepOrphans(async () => new Set(['med_held']), 60 * 1000), 0);
+      // One given up (removed) is gone; another process's of the same age is swept as before.
+      const dropped = blobs.createTemp();
+      dropped.stream.end('x');
+      await closed(dropped.stream);
+      await blobs.remove(dropped.path);
+      writeFileSync(path.join(tmp, 'upload-elsewhere'), 'x');
+      backdate(path.join(tmp, 'upload-elsewhere'), 2 * 3600 * 1000);
+      assert.equal(await blobs.sweepTemp(60 * 1000), 1);
+      assert.deepEqual(readdirSync(tmp), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is touched while held, so that the age-based sweep of another process sharing the folder keeps it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
+    try {
+      const blobs = new FileBlobStore(dir, { touchEveryMs: 20 });
+      const otherProcess = new FileBlobStore(dir);
+      const held = blobs.createTemp();
+      await new Promise<void>((resolve, reject) => held.stream.write('first bytes, then a long pause', (err) => (err ? reject(err) : resolve())));
+      backdate(held.path, 2 * 3600 * 1000);
+      const deadline = Date.now() + 5000;
+      while (Date.now() - statSync(held.path).mtimeMs > 60 * 1000) {
+        assert.ok(Date.now() < deadline, 'touched within 5 s');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.equal(await otherProcess.sweepTemp(60 * 1000), 0);
+      held.stream.end();
+      await closed(held.stream);
+      await blobs.commit(held.path, 'med_touched');
+      assert.deepEqual(readdirSync(path.join(dir, 'tmp')), []);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

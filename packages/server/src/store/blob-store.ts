@@ -3,6 +3,9 @@
 // system so that a rename completes an upload. Uploads are
 // written to a temporary name and renamed into place only once complete, so a crash or an
 // aborted upload never leaves a partial file under a media id.
+// A temporary file is held from createTemp until its commit or removal: this process's sweeps never
+// remove a held file, whatever its age, and the writer touches it every TEMP_TOUCH_EVERY_MS so that
+// the age-based sweeps of other processes sharing the folder leave it alone too.
 // The sweeps are housekeeping: a file they cannot inspect or remove is logged (at warn once per
 // process: warnOncePerFile) and left for the next sweep, and a sweep that fails as a whole is
 // logged too; neither stops the start, nor the periodic sweep (orphan-sweeper.ts).
@@ -30,6 +33,17 @@ export const ORPHAN_BATCH = 500;
  * (on a network file system, milliseconds each) while the periodic sweep ran beside requests.
  */
 const INSPECT_AT_ONCE = 32;
+
+/**
+ * How often the writer touches a temporary file it holds (FileBlobStore.createTemp). A file's own
+ * writes are a poor sign of life: a client may send fields after its file part for as long as it
+ * likes (read, never written; only each pause is bounded, by REQUEST_IDLE_TIMEOUT_SEC), and after
+ * the body the file waits for store questions and the format probe; meanwhile the sweeps of other
+ * processes sharing MEDIA_DIR see only its time. Five minutes is a twelfth of the least age at which they remove a
+ * temporary file (tempSafeAgeMs, never under an hour: orphan-sweeper.ts), and a touch costs one
+ * call per held file.
+ */
+export const TEMP_TOUCH_EVERY_MS = 5 * 60 * 1000;
 
 /** Which of these media ids (at most ORPHAN_BATCH) some media row has: one question to the store. */
 export type IdsWithRows = (mediaIds: readonly string[]) => Promise<ReadonlySet<string>>;
@@ -77,7 +91,10 @@ export interface SweepFs {
 const NODE_FS: SweepFs = { readdir: (dir) => readdir(dir), lstat: (file) => lstat(file), rm: (file, opts) => rm(file, opts) };
 
 export interface BlobStore {
-  /** A new temporary file to stream an upload into. */
+  /**
+   * A new temporary file to stream an upload into, held until it is committed or removed (every
+   * caller does one or the other): the sweeps leave a held file alone and its time is kept fresh.
+   */
   createTemp(): { path: string; stream: WriteStream };
   /** Moves a completed temporary file to its permanent name; answers the permanent path. */
   commit(tempPath: string, mediaId: string): Promise<string>;
@@ -85,8 +102,8 @@ export interface BlobStore {
   /**
    * Removes temporary files left by a crash: any not modified for longer than `olderThanMs`
    * (tempSafeAgeMs) and, with `atStart`, those whose writing process is gone, which only holds
-   * before this process accepts uploads (writerIsGone). A file it cannot inspect or remove is told
-   * to `log` and left; the others are still swept.
+   * before this process accepts uploads (writerIsGone); never one this process holds (createTemp).
+   * A file it cannot inspect or remove is told to `log` and left; the others are still swept.
    */
   sweepTemp(olderThanMs: number, log?: SweepLog, opts?: { atStart?: boolean }): Promise<number>;
   /**
@@ -104,10 +121,19 @@ export class FileBlobStore implements BlobStore {
   private readonly mediaDir: string;
   private readonly tmpDir: string;
   private readonly fs: SweepFs;
+  private readonly touchEveryMs: number;
+  /**
+   * The temporary files this process holds (createTemp until commit or remove), each with the
+   * timer that touches it: an upload whose client trickles fields after its file part, or whose
+   * file waits for its probe and the store, may leave it unwritten for longer than the sweeps' age
+   * bound, and removing it under the upload failed the upload with a 500.
+   */
+  private readonly held = new Map<string, NodeJS.Timeout>();
 
-  /** `opts.fs` replaces some of the sweeps' file-system calls (tests). */
-  constructor(dataDir: string, opts: { fs?: Partial<SweepFs> } = {}) {
+  /** `opts.fs` replaces some of the sweeps' file-system calls, `opts.touchEveryMs` TEMP_TOUCH_EVERY_MS (tests). */
+  constructor(dataDir: string, opts: { fs?: Partial<SweepFs>; touchEveryMs?: number } = {}) {
     this.fs = { ...NODE_FS, ...opts.fs };
+    this.touchEveryMs = opts.touchEveryMs ?? TEMP_TOUCH_EVERY_MS;
     this.mediaDir = path.join(dataDir, 'media');
     this.tmpDir = path.join(dataDir, 'tmp');
     // Uploads are the workspaces' private data: only the service's user may read them.
@@ -120,7 +146,22 @@ export class FileBlobStore implements BlobStore {
     // The writer's host and pid are in the name, so that a restart can tell a crashed process's
     // partial upload from one that another live process (sharing the folder) is still receiving.
     const p = path.join(this.tmpDir, `upload-h${HOST}-${process.pid}-${Date.now()}-${randomToken(12)}`);
-    return { path: p, stream: createWriteStream(p, { flags: 'wx', mode: 0o600 }) };
+    const stream = createWriteStream(p, { flags: 'wx', mode: 0o600 });
+    // Touched by its path: a file already renamed or removed just fails (ENOENT), and is let be.
+    // Unref'd: a held file never keeps the process alive.
+    const touch = setInterval(() => {
+      const now = new Date();
+      utimes(p, now, now).catch(() => undefined);
+    }, this.touchEveryMs);
+    touch.unref();
+    this.held.set(p, touch);
+    return { path: p, stream };
+  }
+
+  /** The temporary file is no longer this process's: the sweeps may judge it by its age again. */
+  private release(tempPath: string): void {
+    clearInterval(this.held.get(tempPath));
+    this.held.delete(tempPath);
   }
 
   async commit(tempPath: string, mediaId: string): Promise<string> {
@@ -133,11 +174,19 @@ export class FileBlobStore implements BlobStore {
     const now = new Date();
     await utimes(tempPath, now, now);
     await rename(tempPath, finalPath);
+    // Only once moved: a commit that failed leaves the file in `tmp/`, still held until the
+    // caller removes it.
+    this.release(tempPath);
     return finalPath;
   }
 
   async remove(filePath: string): Promise<void> {
-    await rm(filePath, { force: true });
+    try {
+      await rm(filePath, { force: true });
+    } finally {
+      // Given up on either way: one that could not be removed is left to the sweeps' age bound.
+      this.release(filePath);
+    }
   }
 
   async sweepOrphans(withRows: IdsWithRows, olderThanMs: number, log: SweepLog = noLog, stop?: AbortSignal): Promise<number> {
@@ -181,6 +230,10 @@ export class FileBlobStore implements BlobStore {
     let removed = 0;
     for (const name of await this.fs.readdir(this.tmpDir)) {
       const p = path.join(this.tmpDir, name);
+      // An upload of this process is still receiving or checking it: its age says nothing (a
+      // client trickling fields after its file part), nor its pid at start. A name is held only from its creation,
+      // so one not held when asked is never held later.
+      if (this.held.has(p)) continue;
       const s = await this.inspect(p, log);
       if (s?.isFile() && (Date.now() - s.mtimeMs > olderThanMs || (opts.atStart === true && writerIsGone(name)))) {
         if (await this.removeSwept(p, 'a temporary upload file', log)) removed++;

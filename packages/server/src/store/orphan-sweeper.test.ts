@@ -13,7 +13,7 @@ import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FileBlobStore, ORPHAN_BATCH, warnOncePerFile, type SweepFs, type SweepLog } from './blob-store.ts';
+import { FileBlobStore, ORPHAN_BATCH, TEMP_TOUCH_EVERY_MS, warnOncePerFile, type SweepFs, type SweepLog } from './blob-store.ts';
 import { ORPHAN_MIN_AGE_MS, OrphanSweeper, orphanSafeAgeMs, tempSafeAgeMs } from './orphan-sweeper.ts';
 
 const HOUR_MS = 3600 * 1000;
@@ -176,6 +176,8 @@ describe('the periodic sweep of temporary upload files', () => {
   it('is longer than the idle timeout and the orphans\' safe age', () => {
     assert.equal(tempSafeAgeMs(60, 5), 60 * 1000 + HOUR_MS);
     assert.equal(tempSafeAgeMs(3600, 300), 3600 * 1000 + orphanSafeAgeMs(300));
+    // A live upload's file is touched many times within the least of it, on every configuration.
+    assert.ok(12 * TEMP_TOUCH_EVERY_MS <= tempSafeAgeMs(1, 1));
   });
 
   it('removes a crashed upload\'s old file, keeps a fresh one of this very process and one being written', () =>

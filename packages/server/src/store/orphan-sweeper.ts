@@ -5,8 +5,8 @@
 // others keep serving, would keep them until the next start. So the processes with the worker role
 // (like the retention sweep) also sweep every ORPHAN_SWEEP_SEC, while uploads of this and other
 // processes are in flight: only files older than `orphanSafeAgeMs` (stored) or `tempSafeAgeMs`
-// (temporary) go, and one sweep at a time, in batches with a turn of the event loop between them
-// (sweepOrphans). A sweep that fails is logged at warn and the next one runs as planned.
+// (temporary) go, never a temporary file this process holds (FileBlobStore.createTemp), and one
+// sweep at a time, in batches with a turn of the event loop between them (sweepOrphans). A sweep that fails is logged at warn and the next one runs as planned.
 import { TRANSIENT_ATTEMPTS } from './sql.ts';
 import { sweepUploads, type BlobStore, type IdsWithRows, type SweepCounts, type SweepLog } from './blob-store.ts';
 
@@ -37,27 +37,27 @@ export function orphanSafeAgeMs(databaseTimeoutSec: number): number {
 
 /**
  * How long a temporary upload file must have been left unmodified before a sweep removes it by its
- * age alone: longer than any live upload leaves its file unwritten. The start-up sweep also tells
- * a crashed process's file by the pid in its name, which only holds before this process accepts
- * uploads (writerIsGone); the periodic sweep, beside live uploads of this and other processes,
- * has only the age. Why the age is enough:
- * - an upload writes its file as its bytes arrive (upload-stream.ts pipes the part into a
- *   WriteStream, which writes each chunk at once), so its mtime advances with every chunk; on a
- *   network file system it is set when the client flushes, seconds later;
- * - a client that sends nothing for REQUEST_IDLE_TIMEOUT_SEC has its connection closed (fastify's
- *   connectionTimeout, app.ts; test/stalled-requests.test.ts), which ends its upload and removes
- *   its file; a paused but live client is no exception;
- * - bytes read but not written (past the quota or the free-space floor, a second file part) end in
- *   a refusal or a duplicate: that file is then only removed, never read, so removing it early
- *   costs nothing;
- * - after the body the file waits for a few store questions (each bounded by DATABASE_TIMEOUT_SEC)
- *   and the format probe (30 s at most) before its commit moves it out of `tmp/`, fewer waits than
- *   the row's transaction that orphanSafeAgeMs covers, with the same margin for clocks of hosts
- *   sharing MEDIA_DIR and stalled processes;
+ * age alone: longer than any live upload of another process leaves its file untouched. The
+ * start-up sweep also tells a crashed process's file by the pid in its name, which only holds
+ * before this process accepts uploads (writerIsGone); the periodic sweep, beside live uploads of
+ * this and other processes, has only the age. Why the age is enough:
+ * - this process's own uploads hold their files from creation to commit or removal
+ *   (FileBlobStore.createTemp), and its sweeps never remove a held file, whatever its age: a
+ *   client may trickle fields after its file part for as long as it likes (read, never written;
+ *   only each pause is bounded, by REQUEST_IDLE_TIMEOUT_SEC), and after the body the file waits
+ *   for a few store questions and the format probe (before, a sweep meanwhile removed it: the
+ *   upload failed with a 500);
+ * - the writer touches a held file every TEMP_TOUCH_EVERY_MS (5 minutes, a twelfth of the least
+ *   value here), besides each chunk it writes, so that the sweeps of other processes sharing
+ *   MEDIA_DIR never see a live upload's file older than that (on a network file system a time is
+ *   seen once the client flushes, seconds later);
+ * - the rest is margin, as for orphanSafeAgeMs: clocks of hosts sharing MEDIA_DIR, stalled
+ *   processes (a paused VM), and REQUEST_IDLE_TIMEOUT_SEC for a process of an earlier version that
+ *   does not touch its files (a rolling upgrade), whose live uploads' times move only with their
+ *   writes, each within the idle timeout of the last while the file part is received;
  * - a media's transcript moved aside into `tmp/` while audio is attached to it is touched as it
- *   moves (FilesService.attachAudio), so its age counts from then.
- * A client could outlast it by trickling, within the idle timeout, bytes that are never written
- * (fields after the file part): that fails only its own upload, whose commit then finds no file.
+ *   moves (FilesService.attachAudio), so its age counts from then, and it stays only for the
+ *   commit and the row's transaction.
  */
 export function tempSafeAgeMs(requestIdleTimeoutSec: number, databaseTimeoutSec: number): number {
   return requestIdleTimeoutSec * 1000 + orphanSafeAgeMs(databaseTimeoutSec);
