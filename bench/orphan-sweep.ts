@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { storeDb, type Stores } from '../packages/server/src/compose/stores.ts';
 import { SqlMediaStore } from '../packages/server/src/files/media.store.ts';
-import { FileBlobStore, type IdsWithRows } from '../packages/server/src/store/blob-store.ts';
+import { FileBlobStore, type FilesWithRows } from '../packages/server/src/store/blob-store.ts';
 import { countedSql } from '../packages/server/test/counted-sql.ts';
 import { generateApiKey, generateSigningSecret } from '../packages/server/src/workspace/workspace.store.ts';
 import { randomToken } from '../packages/server/src/ids.ts';
@@ -46,13 +46,13 @@ async function sweepOnce(stores: Stores, ws: string, files: number, perFile: boo
   const { blobs, dir } = await fill(stores, ws, files);
   const { db, statements } = countedSql(storeDb(stores));
   const media = new SqlMediaStore(db);
-  const withRows: IdsWithRows = perFile
+  const withRows: FilesWithRows = perFile
     ? async (ids) => {
         const out = new Set<string>();
         for (const id of ids) if ((await db.get('SELECT 1 AS x FROM media WHERE id = ?', id)) !== undefined) out.add(id);
         return out;
       }
-    : (ids) => media.idsWithRows(ids);
+    : (ids) => media.filesWithRows(ids);
   const stopWatch = watchLoopGap();
   const started = performance.now();
   try {

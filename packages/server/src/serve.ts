@@ -63,7 +63,7 @@ export async function runService(config: Config, opts: { logger?: boolean; engin
   // Before listening, so that no upload of this process is in flight; whatever the sweeps cannot
   // do is logged, never a reason not to start (blob-store.ts). Other processes sharing MEDIA_DIR
   // may be uploading meanwhile: the bounds are composed (compose.ts), as for the periodic sweep.
-  await sweepAtStart(blobs, (ids) => media.idsWithRows(ids), composed.startSweeps);
+  await sweepAtStart(blobs, (names) => media.filesWithRows(names), composed.startSweeps);
   const address = config.role === 'worker' ? null : await composed.app.listen({ port: config.port, host: config.host });
   composed.worker?.start();
   return {

@@ -97,24 +97,26 @@ describe('the periodic orphan sweep of the composed service', () => {
     });
   }
 
-  it("a transcript moved aside into tmp/ while audio is attached to it is not taken for a stale temporary file", async () => {
+  it("a transcript's file stays through a sweep while audio is attached to it, however old, and goes once the row names the audio's", async () => {
     const { orphans } = t.composed;
     assert.ok(orphans);
     const res = await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(TWO_NAMES_VTT, 'talk.vtt') });
     assert.equal(res.statusCode, 201, res.body);
     const mediaId = json<{ id: string }>(res).id;
-    // Uploaded a month ago: the time it keeps when renamed aside, unless touched.
+    const media = path.join(t.dataDir, 'media');
+    const filesOf = () => readdirSync(media).filter((name) => name.startsWith(mediaId));
+    // Uploaded a month ago, far older than either sweep's bound: its row keeps it.
     const monthAgo = (Date.now() - 30 * 24 * 3600 * 1000) / 1000;
-    utimesSync(path.join(t.dataDir, 'media', mediaId), monthAgo, monthAgo);
+    utimesSync(path.join(media, mediaId), monthAgo, monthAgo);
     const blobs = t.services.stores.blobs;
     const commit = blobs.commit.bind(blobs);
     let during: unknown = null;
-    let aside: string[] = [];
-    // A periodic sweep that runs while the audio is committed, the transcript aside.
-    blobs.commit = async (tempPath, id) => {
+    let kept: string[] = [];
+    // A periodic sweep that runs as the audio is committed (before, the transcript was moved into tmp/ then).
+    blobs.commit = async (tempPath, id, opts) => {
       during = await orphans.sweep();
-      aside = readdirSync(path.join(t.dataDir, 'tmp')).filter((name) => name.endsWith('.transcript'));
-      return commit(tempPath, id);
+      kept = filesOf();
+      return commit(tempPath, id, opts);
     };
     try {
       const attached = await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(wavFile(2), 'talk.wav', { mediaId }) });
@@ -123,14 +125,17 @@ describe('the periodic orphan sweep of the composed service', () => {
       blobs.commit = commit;
     }
     assert.deepEqual(during, { temp: 0, orphans: 0 });
-    assert.equal(aside.length, 1, 'the transcript was aside while the sweep ran, and is still');
+    assert.deepEqual(kept, [mediaId], "the transcript's file was in place while the sweep ran");
+    const audio = path.basename((await t.services.stores.media.load(mediaId))?.storagePath ?? '');
+    assert.notEqual(audio, mediaId, 'the audio was stored beside it, under a new name');
+    assert.deepEqual(filesOf(), [audio]);
   });
 
   it('the start-up sweep keeps a 5-minute-old orphan (an upload of another process may be inserting its row) and removes a 2-hour-old one', async () => {
     storedAgo(t.dataDir, 'med_fiveminutes', 5 * 60 * 1000);
     storedAgo(t.dataDir, 'med_twohours', 2 * 3600 * 1000);
     const { blobs, media } = t.services.stores;
-    assert.deepEqual(await sweepAtStart(blobs, (ids) => media.idsWithRows(ids), t.composed.startSweeps), { temp: 0, orphans: 1 });
+    assert.deepEqual(await sweepAtStart(blobs, (ids) => media.filesWithRows(ids), t.composed.startSweeps), { temp: 0, orphans: 1 });
     assert.ok(readdirSync(path.join(t.dataDir, 'media')).includes('med_fiveminutes'));
     assert.ok(!readdirSync(path.join(t.dataDir, 'media')).includes('med_twohours'));
   });

@@ -161,7 +161,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
   };
   let orphans: OrphanSweeper | null = null;
   if (sweepsPeriodically) {
-    orphans = new OrphanSweeper(stores.blobs, (ids) => stores.media.idsWithRows(ids), {
+    orphans = new OrphanSweeper(stores.blobs, (names) => stores.media.filesWithRows(names), {
       everyMs: config.orphanSweepSec * 1000,
       olderThanMs: startSweeps.orphansOlderThanMs,
       tempOlderThanMs: startSweeps.tempOlderThanMs,

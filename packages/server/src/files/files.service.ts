@@ -4,7 +4,6 @@
 // file, is never left behind by a failed request.
 import { hasControls, NO_CONTROLS_MESSAGE } from '../control-chars.ts';
 import type { FastifyRequest } from 'fastify';
-import { rename, utimes } from 'node:fs/promises';
 import { DIARIZATION_CONTENT_TYPES } from './diarization-export.ts';
 import { readyDiarization } from '../render/render-tasks.ts';
 import type { RenderPool } from '../render/render-pool.ts';
@@ -188,9 +187,13 @@ export class FilesService {
   }
 
   /**
-   * The audio of a transcript on its own: stored under the media's id in place of the transcript's
-   * file (its text stays in the row), which is kept aside until the row says so, and put back if
-   * it cannot (quota, credits, a media that is no transcript).
+   * The audio of a transcript on its own: it replaces the transcript's file (its text stays in the
+   * row). Stored beside it under a new name, then named by the row, and only then is the
+   * transcript's file removed: at every step the row names a file that is there, with its bytes,
+   * so a crash loses nothing and leaves at worst a file no row names, which the orphan sweeps
+   * remove. (Before, the transcript's file was moved into `tmp/` first, where the start-up sweep
+   * took it for a crashed upload's, and the audio stored under its name.) Two attachments at once
+   * store two files: the one whose row is written stays.
    */
   private async attachAudio(auth: AuthContext, mediaId: string, up: ReceivedUpload, detected: { kind: 'audio' | 'video'; contentType: string; durationSec: number | null }, hints: SpeakerHints | null, quota: number): Promise<Media> {
     const target = await this.media.getLight(auth.workspaceId, mediaId);
@@ -200,27 +203,26 @@ export class FilesService {
         details: [{ path: '/mediaId', message: `is ${target.kind} media; audio is attached only to a transcript uploaded on its own (this file is ${detected.kind}, ${detected.contentType})` }],
       });
     }
-    const aside = `${up.tempPath}.transcript`;
-    // Touched first: in `tmp/` the periodic sweep removes files unmodified for tempSafeAgeMs, and
-    // the transcript's own time (its upload, maybe months ago) would have it removed before a
-    // failed attach puts it back. Before the rename, which keeps it (as FileBlobStore.commit).
-    const now = new Date();
-    await utimes(target.storagePath, now, now).catch(() => undefined);
-    await rename(target.storagePath, aside).catch(() => undefined);
-    let finalPath: string | null = null;
+    // A commit that fails leaves the upload in `tmp/`, which upload() removes.
+    const finalPath = await this.deps.blobs.commit(up.tempPath, mediaId, { beside: true });
+    let replaced: string;
     try {
-      finalPath = await this.deps.blobs.commit(up.tempPath, mediaId);
       const out = await this.media.attachAudio(auth.workspaceId, mediaId, {
         kind: detected.kind, filename: up.filename, contentType: detected.contentType, sizeBytes: up.sizeBytes, sha256: up.sha256, durationSec: detected.durationSec, storagePath: finalPath, speakerHints: hints,
       }, quota);
       if (out.state !== 'attached') throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} is no longer a transcript on its own in this workspace.`, { details: [{ path: '/mediaId', message: 'changed meanwhile' }] });
+      replaced = out.replacedPath;
     } catch (err) {
-      // The transcript's file back in place: the media is as it was.
-      if (finalPath) await this.deps.blobs.remove(finalPath);
-      await rename(aside, target.storagePath).catch(() => undefined);
+      // The media is as it was, its transcript's file untouched; the audio's goes, unless the row
+      // names it after all (a store that committed, then failed to answer). When that cannot be
+      // read, it is left: the orphan sweeps remove it once no row names it.
+      const named = await this.media.getLight(auth.workspaceId, mediaId).then((m) => m?.storagePath === finalPath, () => true);
+      if (!named) await this.deps.blobs.remove(finalPath);
       throw err;
     }
-    await this.deps.blobs.remove(aside);
+    // The row names the audio now: the transcript's file is no row's. One that cannot be removed
+    // is left to the orphan sweeps; the audio is attached either way.
+    await this.deps.blobs.remove(replaced).catch(() => undefined);
     this.deps.wakeWorker();
     return this.get(auth, mediaId);
   }

@@ -7,6 +7,7 @@
 // change of an existing row reads it FOR UPDATE first (on PostgreSQL), so that two processes
 // (an API process deleting the media, a worker completing its analysis) take turns on it.
 import { jsonList, type Sql } from '../store/sql.ts';
+import { mediaIdOfFile, namedFiles } from '../store/blob-store.ts';
 import { nowIso } from '../ids.ts';
 import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
 import { chargeCredits, InsufficientCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
@@ -60,8 +61,8 @@ export interface MediaStore {
   /** The record without its transcript and analysis, with their summary (the resource). */
   getLight(workspaceId: string, id: string): Promise<MediaRecord | null>;
   exists(workspaceId: string, id: string): Promise<boolean>;
-  /** Which of these ids any workspace's media rows have, unread, in one query: the start-up sweep asks it of each batch of stored files (serve.ts). */
-  idsWithRows(ids: readonly string[]): Promise<Set<string>>;
+  /** Which of these stored files any workspace's media row names as its file, rows unread, in one query by media id (the key): the orphan sweeps ask it of each batch (FilesWithRows). */
+  filesWithRows(names: readonly string[]): Promise<Set<string>>;
   load(id: string): Promise<MediaRecord | null>;
   /** A page of light records (getLight), newest first. */
   list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }>;
@@ -220,9 +221,10 @@ export class SqlMediaStore implements MediaStore {
     return (await this.db.get('SELECT 1 AS x FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId)) !== undefined;
   }
 
-  async idsWithRows(ids: readonly string[]): Promise<Set<string>> {
-    const rows = ids.length ? await this.db.all<{ id: string }>(`SELECT id FROM media WHERE ${this.db.dialect.inJsonList('id')}`, jsonList(ids)) : [];
-    return new Set(rows.map((r) => r.id));
+  async filesWithRows(names: readonly string[]): Promise<Set<string>> {
+    const ids = [...new Set(names.map(mediaIdOfFile))];
+    const rows = ids.length ? await this.db.all<{ storage_path: string }>(`SELECT storage_path FROM media WHERE ${this.db.dialect.inJsonList('id')}`, jsonList(ids)) : [];
+    return namedFiles(names, rows.map((r) => r.storage_path));
   }
 
   async load(id: string): Promise<MediaRecord | null> {

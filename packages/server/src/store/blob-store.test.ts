@@ -3,16 +3,18 @@
 // age only (its pid means nothing here), and anything old enough goes.
 // The start-up sweep of stored files without a media row asks the store about a batch of files
 // at a time (one query each), not one file at a time; it still removes only old files no row
-// claims when their batch is asked, so that a row committed during the sweep keeps its file.
+// claims when their batch is asked, so that a row committed during the sweep keeps its file. A
+// row names one file: a file committed beside its media's (audio replacing a transcript's) is an
+// orphan until the row names it, and the media's other file is one after.
 // The sweeps are housekeeping: a file they cannot inspect or remove is logged and the rest swept,
 // and a sweep that fails as a whole is logged by sweepAtStart, which never stops the start.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { FileBlobStore, ORPHAN_BATCH, sweepAtStart, type BlobStore, type SweepLog } from './blob-store.ts';
+import { FileBlobStore, mediaIdOfFile, namedFiles, ORPHAN_BATCH, sweepAtStart, type BlobStore, type SweepLog } from './blob-store.ts';
 
 describe('FileBlobStore.sweepTemp', () => {
   it("removes this host's crashed uploads, keeps another host's until they are old", async () => {
@@ -244,6 +246,28 @@ describe('FileBlobStore: what the start-up sweeps leave alone', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("a file committed beside its media's takes a new name of that media, leaves the other in place, and the one no row names is the orphan", async () => {
+    await inBlobDir(async (dir) => {
+      const blobs = new FileBlobStore(dir);
+      const own = path.join(dir, 'media', 'med_t');
+      writeFileSync(own, 'transcript');
+      const temp = blobs.createTemp();
+      temp.stream.end('audio');
+      await new Promise<void>((r) => temp.stream.once('close', () => r()));
+      const beside = await blobs.commit(temp.path, 'med_t', { beside: true });
+      const name = path.basename(beside);
+      assert.match(name, /^med_t\.[0-9A-Za-z]{12}$/);
+      assert.equal(mediaIdOfFile(name), 'med_t');
+      assert.equal(mediaIdOfFile('med_t'), 'med_t');
+      assert.deepEqual([readFileSync(own, 'utf8'), readFileSync(beside, 'utf8')], ['transcript', 'audio']);
+      // By the name a row's path ends in, wherever MEDIA_DIR was mounted when it was written.
+      assert.deepEqual([...namedFiles(['med_t', name], ['/elsewhere/media/med_t'])], ['med_t']);
+      // The row names the new file: the media's other one goes (no age bound here).
+      assert.equal(await blobs.sweepOrphans(async (names) => namedFiles(names, [beside]), -1), 1);
+      assert.deepEqual(readdirSync(path.join(dir, 'media')), [name]);
+    });
   });
 });
 

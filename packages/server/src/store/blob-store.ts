@@ -1,8 +1,10 @@
-// Where uploaded files live: `media/` under MEDIA_DIR (default DATA_DIR), one file per media id;
-// several processes may share it (a mounted volume), and `tmp/` beside it is on the same file
-// system so that a rename completes an upload. Uploads are
-// written to a temporary name and renamed into place only once complete, so a crash or an
-// aborted upload never leaves a partial file under a media id.
+// Where uploaded files live: `media/` under MEDIA_DIR (default DATA_DIR), one file per media,
+// named by its id (`<id>`, or `<id>.<token>` for a file that replaces another of the media: audio
+// attached to a transcript on its own, so that the file its row names stays until the row names
+// the new one); the row's storage_path says which. Several processes may share it (a mounted
+// volume), and `tmp/` beside it is on the same file system so that a rename completes an upload.
+// Uploads are written to a temporary name and renamed into place only once complete, so a crash
+// or an aborted upload never leaves a partial file under a media id.
 // A temporary file is held from createTemp until its commit or removal: this process's sweeps never
 // remove a held file, whatever its age, and the writer touches it every TEMP_TOUCH_EVERY_MS so that
 // the age-based sweeps of other processes sharing the folder leave it alone too.
@@ -45,8 +47,31 @@ const INSPECT_AT_ONCE = 32;
  */
 export const TEMP_TOUCH_EVERY_MS = 5 * 60 * 1000;
 
-/** Which of these media ids (at most ORPHAN_BATCH) some media row has: one question to the store. */
-export type IdsWithRows = (mediaIds: readonly string[]) => Promise<ReadonlySet<string>>;
+/**
+ * Which of these names of files in the media folder (at most ORPHAN_BATCH) some media row names
+ * as its file (storage_path): one question to the store. A file whose media has a row is not
+ * enough: after audio replaced a transcript's file, the transcript's is no row's (mediaIdOfFile).
+ */
+export type FilesWithRows = (names: readonly string[]) => Promise<ReadonlySet<string>>;
+
+/**
+ * The media id a file in the media folder is named by: its name up to a `.` (commit's `beside`);
+ * a media id has none (ids.ts: a prefix, `_` and base62).
+ */
+export function mediaIdOfFile(name: string): string {
+  const dot = name.indexOf('.');
+  return dot === -1 ? name : name.slice(0, dot);
+}
+
+/**
+ * Which of these file names the storage paths of their media's rows (mediaIdOfFile) name: the
+ * answer of FilesWithRows. By the name alone, not the whole path, as before by the id alone: a
+ * MEDIA_DIR mounted elsewhere than where a row was written is not a folder of orphans.
+ */
+export function namedFiles(names: readonly string[], storagePaths: readonly string[]): Set<string> {
+  const named = new Set(storagePaths.map((p) => path.basename(p)));
+  return new Set(names.filter((name) => named.has(name)));
+}
 
 /**
  * Where the sweeps say what they could not do (the service's logger, at warn, through
@@ -96,8 +121,13 @@ export interface BlobStore {
    * caller does one or the other): the sweeps leave a held file alone and its time is kept fresh.
    */
   createTemp(): { path: string; stream: WriteStream };
-  /** Moves a completed temporary file to its permanent name; answers the permanent path. */
-  commit(tempPath: string, mediaId: string): Promise<string>;
+  /**
+   * Moves a completed temporary file to its permanent name; answers the permanent path. With
+   * `beside`, a name of `mediaId` that no file has yet (`<id>.<token>`) instead of `<id>`: the
+   * media's current file stays as it is, its row's, until the row names the new one (a crash in
+   * between leaves the new one an orphan, which sweepOrphans removes).
+   */
+  commit(tempPath: string, mediaId: string, opts?: { beside?: boolean }): Promise<string>;
   remove(filePath: string): Promise<void>;
   /**
    * Removes temporary files left by a crash: any not modified for longer than `olderThanMs`
@@ -107,14 +137,15 @@ export interface BlobStore {
    */
   sweepTemp(olderThanMs: number, log?: SweepLog, opts?: { atStart?: boolean }): Promise<number>;
   /**
-   * Removes committed files that no media row claims (a crash between the rename and the row
-   * insert), once older than `olderThanMs` so that an upload in flight elsewhere is left alone.
+   * Removes committed files that no media row names (a crash between the rename and the row's
+   * insert, or around the update of a row whose file is replaced), once older than `olderThanMs`
+   * so that an upload in flight elsewhere is left alone.
    * `withRows` is asked about ORPHAN_BATCH files at a time; a failed question stops the sweep
    * (the store is likely out of reach: no file of its batch is removed). A file it cannot inspect
    * or remove is told to `log` and left; the others are still swept. Once `stop` is aborted no
    * further batch is begun (a service closing does not wait for a whole large folder).
    */
-  sweepOrphans(withRows: IdsWithRows, olderThanMs: number, log?: SweepLog, stop?: AbortSignal): Promise<number>;
+  sweepOrphans(withRows: FilesWithRows, olderThanMs: number, log?: SweepLog, stop?: AbortSignal): Promise<number>;
 }
 
 export class FileBlobStore implements BlobStore {
@@ -164,8 +195,9 @@ export class FileBlobStore implements BlobStore {
     this.held.delete(tempPath);
   }
 
-  async commit(tempPath: string, mediaId: string): Promise<string> {
-    const finalPath = path.join(this.mediaDir, mediaId);
+  async commit(tempPath: string, mediaId: string, opts: { beside?: boolean } = {}): Promise<string> {
+    // Beside: a new name, since a rename replaces a file already there.
+    const finalPath = path.join(this.mediaDir, opts.beside === true ? `${mediaId}.${randomToken(12)}` : mediaId);
     // The orphan sweep's age bound counts from here, not from the upload's last write: a file
     // inspected for longer than the bound before its commit would otherwise look like an old
     // orphan to another process's sweep before the row is inserted. Touched before the rename
@@ -189,7 +221,7 @@ export class FileBlobStore implements BlobStore {
     }
   }
 
-  async sweepOrphans(withRows: IdsWithRows, olderThanMs: number, log: SweepLog = noLog, stop?: AbortSignal): Promise<number> {
+  async sweepOrphans(withRows: FilesWithRows, olderThanMs: number, log: SweepLog = noLog, stop?: AbortSignal): Promise<number> {
     let removed = 0;
     // One listing of the whole folder: making the array of 100,000 names held the event loop
     // 5-20 ms on the 2-core test host (a 1 ms timer's longest gap); the batches yield between them.
@@ -303,7 +335,7 @@ export interface StartSweeps {
  * logged, the other still runs, and the service starts with the files left for the periodic sweep
  * or the next start.
  */
-export async function sweepAtStart(blobs: BlobStore, withRows: IdsWithRows, opts: StartSweeps): Promise<SweepCounts> {
+export async function sweepAtStart(blobs: BlobStore, withRows: FilesWithRows, opts: StartSweeps): Promise<SweepCounts> {
   const next = opts.againEveryMs === null
     ? 'this API-only process sweeps again only at its next start (those with the worker role sweep every ORPHAN_SWEEP_SEC)'
     : `this process sweeps again every ${Math.round(opts.againEveryMs / 1000)} s (ORPHAN_SWEEP_SEC)`;
@@ -323,7 +355,7 @@ export async function sweepAtStart(blobs: BlobStore, withRows: IdsWithRows, opts
  */
 export async function sweepUploads(
   blobs: BlobStore,
-  withRows: IdsWithRows,
+  withRows: FilesWithRows,
   opts: { tempOlderThanMs: number; orphansOlderThanMs: number; log: SweepLog; atStart?: boolean; stop?: AbortSignal; failed: (what: string) => string },
 ): Promise<SweepCounts> {
   const attempt = async (what: string, sweep: () => Promise<number>): Promise<number | null> => {

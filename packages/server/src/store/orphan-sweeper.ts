@@ -1,5 +1,6 @@
-// The periodic sweep of orphaned upload files: stored files that no media row claims (a crash
-// between an upload's commit and its row), and temporary files of uploads whose process crashed
+// The periodic sweep of orphaned upload files: stored files that no media row names (a crash
+// between an upload's commit and its row, or around the row's update when attached audio replaces
+// a transcript's file), and temporary files of uploads whose process crashed
 // (up to MAX_UPLOAD_BYTES each). The start-up sweep (blob-store.ts, serve.ts) removes them when a
 // process starts; a process that runs for weeks, or a cluster where one process crashed while the
 // others keep serving, would keep them until the next start. So the processes with the worker role
@@ -8,7 +9,7 @@
 // (temporary) go, never a temporary file this process holds (FileBlobStore.createTemp), and one
 // sweep at a time, in batches with a turn of the event loop between them (sweepOrphans). A sweep that fails is logged at warn and the next one runs as planned.
 import { TRANSIENT_ATTEMPTS } from './sql.ts';
-import { sweepUploads, type BlobStore, type IdsWithRows, type SweepCounts, type SweepLog } from './blob-store.ts';
+import { sweepUploads, type BlobStore, type FilesWithRows, type SweepCounts, type SweepLog } from './blob-store.ts';
 
 /** The least age of a file the orphan sweeps remove. */
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
@@ -54,10 +55,11 @@ export function orphanSafeAgeMs(databaseTimeoutSec: number): number {
  * - the rest is margin, as for orphanSafeAgeMs: clocks of hosts sharing MEDIA_DIR, stalled
  *   processes (a paused VM), and REQUEST_IDLE_TIMEOUT_SEC for a process of an earlier version that
  *   does not touch its files (a rolling upgrade), whose live uploads' times move only with their
- *   writes, each within the idle timeout of the last while the file part is received;
- * - a media's transcript moved aside into `tmp/` while audio is attached to it is touched as it
- *   moves (FilesService.attachAudio), so its age counts from then, and it stays only for the
- *   commit and the row's transaction.
+ *   writes, each within the idle timeout of the last while the file part is received.
+ * Only uploads have files in `tmp/`: audio attached to a transcript on its own is committed beside
+ * the transcript's file, which stays in the media folder, its row's, until the row names the audio
+ * (FilesService.attachAudio; before, it was moved into `tmp/`, where the start-up sweep took it
+ * for a crashed upload's file).
  */
 export function tempSafeAgeMs(requestIdleTimeoutSec: number, databaseTimeoutSec: number): number {
   return requestIdleTimeoutSec * 1000 + orphanSafeAgeMs(databaseTimeoutSec);
@@ -76,13 +78,13 @@ export interface OrphanSweeperOptions {
 
 export class OrphanSweeper {
   private readonly blobs: BlobStore;
-  private readonly withRows: IdsWithRows;
+  private readonly withRows: FilesWithRows;
   private readonly opts: OrphanSweeperOptions;
   private readonly stop = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<SweepCounts> | null = null;
 
-  constructor(blobs: BlobStore, withRows: IdsWithRows, opts: OrphanSweeperOptions) {
+  constructor(blobs: BlobStore, withRows: FilesWithRows, opts: OrphanSweeperOptions) {
     this.blobs = blobs;
     this.withRows = withRows;
     this.opts = opts;

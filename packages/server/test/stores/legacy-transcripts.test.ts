@@ -140,7 +140,7 @@ for (const backend of BACKENDS) {
           await blobs.commit(temp.path, id);
         }
         // As serve.ts sweeps (files older than 0 ms here, where it waits a minute).
-        assert.equal(await blobs.sweepOrphans((ids) => media.idsWithRows(ids), -1), 1);
+        assert.equal(await blobs.sweepOrphans((ids) => media.filesWithRows(ids), -1), 1);
         assert.deepEqual(readdirSync(path.join(dir, 'media')).sort(), [legacy, spoiled].sort());
         assert.equal(spy.calls(), 0, 'no owed analysis made');
         await assert.rejects(media.load(spoiled), SyntaxError, 'load parses the row: the sweep would have stopped the start');

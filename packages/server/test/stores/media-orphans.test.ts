@@ -1,7 +1,8 @@
 // The store suite (one suite, two backends): the start-up sweep of stored files without a media
 // row (serve.ts). It asked the store about one file at a time, a round trip each: 100,000 of them
 // on PostgreSQL at each start of a deployment with 100,000 media. The store now answers which of
-// a batch of ids have rows in one query; the statements are counted through the store's database.
+// a batch of files rows name in one query; the statements are counted through the store's database.
+// A row names one file: its media's other file (a transcript's, once audio replaced it) is an orphan.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -29,10 +30,10 @@ for (const backend of BACKENDS) {
     });
     after(() => t?.close());
 
-    async function row(workspaceId = ws, id = newId('med')): Promise<string> {
+    async function row(workspaceId = ws, id = newId('med'), file = id): Promise<string> {
       await t.stores.media.insert({
         id, workspaceId, kind: 'transcript', filename: 'a.vtt', contentType: 'text/vtt', sizeBytes: 1, sha256: '0'.repeat(64),
-        durationSec: 1, label: null, storagePath: `/tmp/${id}`, transcript: null, analysisStatus: 'ready',
+        durationSec: 1, label: null, storagePath: `/tmp/${file}`, transcript: null, analysisStatus: 'ready',
       });
       return id;
     }
@@ -42,11 +43,20 @@ for (const backend of BACKENDS) {
       const theirs = await row(other);
       const { db, statements } = countedSql(storeDb(t.stores));
       const media = new SqlMediaStore(db);
-      const found = await media.idsWithRows([newId('med'), mine, newId('med'), theirs, "med_'; --"]);
+      const found = await media.filesWithRows([newId('med'), mine, newId('med'), theirs, "med_'; --"]);
       assert.deepEqual([...found].sort(), [mine, theirs].sort());
       assert.equal(statements(), 1);
-      assert.deepEqual([...(await media.idsWithRows([]))], []);
+      assert.deepEqual([...(await media.filesWithRows([]))], []);
       assert.equal(statements(), 1, 'no ids, no query');
+    });
+
+    it("answers only the file a row names, not its media's other files (a transcript's that audio replaced)", async () => {
+      const id = newId('med');
+      await row(ws, id, `${id}.audio1`);
+      const { db, statements } = countedSql(storeDb(t.stores));
+      const found = await new SqlMediaStore(db).filesWithRows([id, `${id}.audio1`, `${id}.audio2`, `${newId('med')}.audio1`]);
+      assert.deepEqual([...found], [`${id}.audio1`]);
+      assert.equal(statements(), 1);
     });
 
     it('sweeps more files than a batch holds with one query per batch, keeps rows and young files, and the file of a row committed meanwhile', async () => {
@@ -75,7 +85,7 @@ for (const backend of BACKENDS) {
             assert.ok(late);
             await row(ws, late);
           }
-          return media.idsWithRows(ids);
+          return media.filesWithRows(ids);
         }, 60 * 1000);
         assert.equal(batches, 3);
         assert.equal(statements(), 3, 'one query per batch');

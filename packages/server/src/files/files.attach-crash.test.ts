@@ -1,0 +1,171 @@
+// Audio attached to a transcript on its own (decisions §19) by a process that crashes at any step:
+// the media's row always names a file that is there with the bytes the row describes, so what a
+// restart does (its start-up sweep, serve.ts) and the orphan sweep leave the media served. Before,
+// the transcript's file was moved into `tmp/` (named after the upload, so with this process's pid)
+// before the row named the audio, and the audio committed under the transcript's name: a crash
+// before the row's update left the row naming a file that was gone (the start-up sweep removed the
+// moved transcript as a crashed upload's file: 404 "no longer stored") or that held the audio under
+// the transcript's name and ETag. A crash is a step that never returns: the test holds it there,
+// runs the sweeps a restart runs (this process's pid counts as a dead one's at start), and reads
+// the media. Two attachments at once share no file either: the one whose row is written is served.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { buildTestApp, call, json, type ErrorJson, type TestApp } from '../../test/helpers.ts';
+import { sweepAtStart } from '../store/blob-store.ts';
+import { fileUpload, TWO_NAMES_VTT as VTT, wavFile } from './files.fixtures.testkit.ts';
+import type { Media } from './files.schemas.ts';
+
+/** A promise and its settling functions, to hold a step where the process "crashed". */
+function held<T = void>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (err: Error) => void } {
+  let resolve!: (v: T) => void;
+  let reject!: (err: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('audio attached to a transcript on its own, the process crashing at each step', { timeout: 20_000 }, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp({ RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_DEFAULT: '100000', ROLE: 'api' });
+  });
+  after(async () => t.close());
+
+  const upload = (data: Buffer | string, filename: string, fields: Record<string, string> = {}) => call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(data, filename, fields) });
+  const files = (ids: readonly string[]) => t.services.stores.media.filesWithRows(ids);
+  /** The files of this media in the media folder. */
+  const storedOf = (mediaId: string) => readdirSync(path.join(t.dataDir, 'media')).filter((name) => name.startsWith(mediaId));
+
+  let made = 0;
+  /** A new transcript on its own (its own bytes: the same ones again would be a duplicate), and its text. */
+  async function transcript(): Promise<{ mediaId: string; text: string }> {
+    const text = VTT.replace('tonight', `tonight, ${++made}`);
+    const res = await upload(text, 'talk.vtt');
+    assert.equal(res.statusCode, 201, res.body);
+    return { mediaId: json<Media>(res).id, text };
+  }
+
+  /** The media's kind and the bytes its content route serves. */
+  async function served(mediaId: string, kind: Media['kind'], bytes: Buffer | string): Promise<void> {
+    assert.equal(json<Media>(await call(t, t.main, { method: 'GET', url: `/v1/files/${mediaId}` })).kind, kind);
+    const content = await call(t, t.main, { method: 'GET', url: `/v1/files/${mediaId}/content` });
+    assert.equal(content.statusCode, 200, content.body);
+    // Compared as bytes: assert's diff of two large buffers takes minutes.
+    assert.ok(content.rawPayload.equals(Buffer.from(bytes)), `served ${content.rawPayload.length} bytes, not the ${Buffer.byteLength(bytes)} expected`);
+  }
+
+  /** What a restart on the same MEDIA_DIR does before it listens (serve.ts), then an orphan sweep with no age bound. */
+  async function restartSweeps(): Promise<void> {
+    const { blobs } = t.services.stores;
+    await sweepAtStart(blobs, files, t.composed.startSweeps);
+    // An orphan's age bound (an hour) only waits for rows still being written: none is, once crashed.
+    await blobs.sweepOrphans(files, -1);
+  }
+
+  for (const step of ['commit', 'attachAudio'] as const) {
+    it(`a crash ${step === 'commit' ? 'as the audio is moved into place' : 'before the row names the audio'} leaves the transcript served after a restart, and no file of the audio`, async () => {
+      const { mediaId, text } = await transcript();
+      const { media, blobs } = t.services.stores;
+      const [commit, attach] = [blobs.commit.bind(blobs), media.attachAudio.bind(media)];
+      const reached = held();
+      const crash = held<never>();
+      const crashed = () => {
+        reached.resolve();
+        return crash.promise;
+      };
+      if (step === 'commit') blobs.commit = crashed;
+      else media.attachAudio = crashed;
+      const answer = upload(wavFile(2), 'talk.wav', { mediaId });
+      try {
+        await reached.promise;
+        await restartSweeps();
+        await served(mediaId, 'transcript', text);
+        assert.deepEqual(storedOf(mediaId), [mediaId]);
+      } finally {
+        crash.reject(new Error('crashed'));
+        [blobs.commit, media.attachAudio] = [commit, attach];
+        await answer;
+      }
+      // The media takes audio as before.
+      const audio = wavFile(2.5);
+      const res = await upload(audio, 'talk.wav', { mediaId });
+      assert.equal(res.statusCode, 201, res.body);
+      await served(mediaId, 'audio', audio);
+      assert.equal(storedOf(mediaId).length, 1, 'only the audio is stored');
+    });
+  }
+
+  it("a crash once the row names the audio, before the transcript's file is removed, leaves the audio served and the transcript's file an orphan", async () => {
+    const { mediaId } = await transcript();
+    const { media, blobs } = t.services.stores;
+    const attach = media.attachAudio.bind(media);
+    const remove = blobs.remove.bind(blobs);
+    const reached = held();
+    const crash = held();
+    let attached = false;
+    media.attachAudio = async (...args) => {
+      const out = await attach(...args);
+      attached = true;
+      return out;
+    };
+    blobs.remove = async (file) => {
+      if (!attached) return remove(file);
+      reached.resolve();
+      return crash.promise;
+    };
+    const audio = wavFile(2);
+    const answer = upload(audio, 'talk.wav', { mediaId });
+    try {
+      await reached.promise;
+      await served(mediaId, 'audio', audio);
+      await restartSweeps();
+      await served(mediaId, 'audio', audio);
+      assert.equal(storedOf(mediaId).length, 1, "the transcript's file went as an orphan");
+    } finally {
+      crash.resolve();
+      media.attachAudio = attach;
+      blobs.remove = remove;
+      await answer;
+    }
+  });
+
+  it('two audio files attached at once: the one whose row is written is served, the other stored nowhere', async () => {
+    const { mediaId } = await transcript();
+    const { media } = t.services.stores;
+    const attach = media.attachAudio.bind(media);
+    // The first to reach the row waits until the second has written it (or failed to).
+    const second = held();
+    let calls = 0;
+    media.attachAudio = async (...args) => {
+      if (++calls === 1) {
+        await second.promise;
+        return attach(...args);
+      }
+      try {
+        return await attach(...args);
+      } finally {
+        second.resolve();
+      }
+    };
+    const [a, b] = [wavFile(2), wavFile(3)];
+    let answers;
+    try {
+      answers = await Promise.all([upload(a, 'a.wav', { mediaId }), upload(b, 'b.wav', { mediaId })]);
+    } finally {
+      media.attachAudio = attach;
+      second.resolve();
+    }
+    const won = answers.findIndex((r) => r.statusCode === 201);
+    assert.notEqual(won, -1, answers.map((r) => r.body).join('\n'));
+    const lost = answers[1 - won];
+    assert.equal(lost?.statusCode, 400, lost?.body);
+    assert.equal(json<ErrorJson>(lost as NonNullable<typeof lost>).error.code, 'REFERENCE_NOT_FOUND');
+    const m = json<Media>(answers[won] as NonNullable<typeof lost>);
+    await served(mediaId, 'audio', m.sizeBytes === a.length ? a : b);
+    assert.equal(storedOf(mediaId).length, 1, 'only the audio of the row is stored');
+  });
+});
