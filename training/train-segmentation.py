@@ -299,13 +299,15 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--held-crops', type=int, default=600)
     ap.add_argument('--held-data', help="draw the held-out (and heard) crops from this export instead of --data's (another recipe's: the same crops for networks of different exports)")
+    ap.add_argument('--channels', type=int, default=96, help='width of the convolutions and attention layers (96: the shipped networks, about 330 k weights)')
+    ap.add_argument('--layers', type=int, default=2, help='self-attention layers (2: the shipped networks)')
     ap.add_argument('--name', default='rapport-segmentation')
     ap.add_argument('--init', help='start from the weights of this ONNX file (a network this trainer wrote, e.g. the shipped one) instead of random ones: fine-tuning')
     ap.add_argument('--export-checkpoint', help='write the checkpoint of --out as this path prefix (.onnx, .json) and stop: a look at a run under way')
     a = ap.parse_args()
     if a.export_checkpoint:
         st = torch.load(a.out + '.ckpt')
-        model = Segmenter()
+        model = Segmenter(a.channels, a.layers)
         model.load_state_dict(st['model'])
         export(model, a.export_checkpoint, {'name': f"{a.name} (checkpoint at step {st['step']})"})
         print(f"step {st['step']} -> {a.export_checkpoint}.onnx")
@@ -326,7 +328,7 @@ def main():
         hrng = np.random.default_rng(12345)
         return [crop(it, int(hrng.integers(0, it[2]['frames'] - WINDOW + 1))) for it in (pool[int(hrng.integers(0, len(pool)))] for _ in range(a.held_crops))] if pool else []
     held = fixed_crops(held_items)
-    model = Segmenter()
+    model = Segmenter(a.channels, a.layers)
     if a.init:
         load_onnx_weights(model, a.init)
     opt = torch.optim.Adam(model.parameters(), lr=a.lr)
