@@ -42,7 +42,7 @@ function add(a: Tally, b: Tally): void {
 }
 
 /** Every assignment of `locals` local speakers to distinct voices 0..voices-1 or none (-1). */
-function assignments(locals: number, voices: number): number[][] {
+export function assignments(locals: number, voices: number): number[][] {
   const out: number[][] = [];
   const walk = (prefix: number[]): void => {
     if (prefix.length === locals) {
@@ -56,7 +56,7 @@ function assignments(locals: number, voices: number): number[][] {
 }
 
 /** One window: `hyp[i]` the local speakers' bits, `ref[i]` the voices' bits of frame i. */
-function scoreWindow(hyp: Uint8Array, ref: Uint16Array, locals: number, voices: number): Tally {
+export function scoreWindow(hyp: Uint8Array, ref: Uint16Array, locals: number, voices: number): Tally {
   const n = hyp.length;
   const present: number[] = [];
   const frames = new Array<number>(voices).fill(0);
