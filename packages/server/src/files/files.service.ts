@@ -107,6 +107,7 @@ export class FilesService {
       space.release();
     }
     let committedPath: string | null = null;
+    let newMediaId: string | null = null;
     try {
       const hints = checkFields(up);
       if (up.sizeBytes === 0) throw new ApiError('VALIDATION_FAILED', 'The file is empty.', { details: [{ path: '/file', message: 'is empty' }] });
@@ -137,7 +138,6 @@ export class FilesService {
         if (detected.kind !== 'transcript') {
           // Decisions §19: audio for a transcript uploaded on its own replaces its text-only analysis.
           const media = await this.attachAudio(auth, mediaId, up, { ...detected, kind: detected.kind }, hints, quota);
-          committedPath = null;
           return { kind: 'stored', media, duplicate: false };
         }
         if (!detected.transcript) throw new ApiError('VALIDATION_FAILED', 'The transcript could not be read.', { details: [{ path: '/file', message: 'is no transcript' }] });
@@ -151,6 +151,7 @@ export class FilesService {
         });
       }
       const id = newId('med');
+      newMediaId = id;
       committedPath = await blobs.commit(up.tempPath, id);
       const { media: record, duplicate } = await this.media.insertUnlessDuplicate({
         id,
@@ -177,7 +178,12 @@ export class FilesService {
       // A transcript's speakers are its people already (text-entities.ts); audio has none yet.
       return { kind: 'stored', media: detected.kind === 'transcript' ? await this.resource(record) : toMediaResource(record, new Map()), duplicate: false };
     } catch (err) {
-      await blobs.remove(committedPath ?? up.tempPath);
+      // A stored file goes with the failed request, unless a row names it after all: a store that
+      // committed the insert and then failed to answer (or a failure after the insert). When the
+      // row cannot be read, the file is left: the orphan sweeps remove it once no row names it.
+      const named = committedPath !== null && newMediaId !== null
+        && await this.media.getLight(auth.workspaceId, newMediaId).then((m) => m?.storagePath === committedPath, () => true);
+      if (!named) await blobs.remove(committedPath ?? up.tempPath);
       if (err instanceof InsufficientCredits) {
         throw new ApiError('INSUFFICIENT_CREDITS', `Analysing this media needs ${err.needed} credits; ${err.available} available.`);
       }
