@@ -10,13 +10,7 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { decodeAudio } from '../packages/analysis/src/audio/decode.ts';
-import { FrontEnd } from '../packages/analysis/src/speech/front-end.ts';
 import { NUM_CEPS } from '../packages/analysis/src/speech/features.ts';
-import { regionsToMask, speechFromProbabilities } from '../packages/analysis/src/speech/vad.ts';
-import { frameProbabilities } from '../packages/analysis/src/speech/silero-vad.ts';
-import { builtInSegmentation } from '../packages/analysis/src/speech/segmentation/built-in.ts';
-import { loadSegmentationEnsemble } from '../packages/analysis/src/speech/segmentation/ensemble.ts';
 import { DIARIZATION_SETTINGS } from '../packages/analysis/src/speech/diarization/settings.ts';
 import { modellingMask, standardisedCepstra } from '../packages/analysis/src/speech/diarization/speaker-frames.ts';
 import { parseEmbeddingModel, rangeEmbedder } from '../packages/analysis/src/speech/diarization/window-embedding.ts';
@@ -26,12 +20,13 @@ import { assignLocalSpeakers } from '../packages/analysis/src/speech/diarization
 import { reconstruct } from '../packages/analysis/src/speech/diarization/reconstruct.ts';
 import { frameTrackToSegments, unionPerSpeaker } from '../packages/analysis/src/speech/turns.ts';
 import { readManifest, readRttm } from './dataset.ts';
+import { segmentationModel, segmentedAudio } from './segmented-audio.ts';
 import { scoreDiarization } from './der.ts';
 import { equalErrorRate } from './eer.ts';
 
 const { values } = parseArgs({ options: { dataset: { type: 'string' }, segmentation: { type: 'string' }, model: { type: 'string' }, files: { type: 'string' }, 'per-file': { type: 'boolean' } } });
 if (!values.dataset) throw new Error('usage: node eval/local-speakers-check.ts --dataset DIR [--segmentation FILE.onnx] [--model LDA.json]');
-const model = values.segmentation ? loadSegmentationEnsemble(values.segmentation.split(',')) : builtInSegmentation();
+const model = segmentationModel(values.segmentation);
 const embModel = values.model ? parseEmbeddingModel(JSON.parse(readFileSync(values.model, 'utf8'))) : DEFAULT_EMBEDDING;
 const purities: number[] = [];
 // Clean frames of embedded local speakers, and those of them that are not the majority voice's.
@@ -59,13 +54,7 @@ function cosineDistance(a: Float64Array, b: Float64Array): number {
 }
 for (const file of readManifest(values.dataset).files) {
   if (values.files && !values.files.split(',').includes(file.name)) continue;
-  const front = new FrontEnd({ segmentation: { model, hopSec: DIARIZATION_SETTINGS.segmentation.hopSec } });
-  for await (const chunk of decodeAudio(join(values.dataset, file.wav))) front.push(chunk);
-  const { features: f, speechWindows, segmentation: seg } = front.finish();
-  if (!seg) throw new Error('the front end ran no segmentation');
-  const segmentation = seg;
-  const regions = speechFromProbabilities(frameProbabilities(speechWindows, f.frames), f);
-  const speech = regionsToMask(regions, f.frames);
+  const { features: f, segmentation, regions, speech } = await segmentedAudio(values.dataset, file.wav, model);
   const mask = modellingMask(f, speech);
   const embedder = rangeEmbedder(embModel, standardisedCepstra(f, mask), NUM_CEPS, mask, { speech, regions, fbank: f.fbank ?? null });
   const wf = windowFrames(segmentation, model.spec.windowSec, f.frames);

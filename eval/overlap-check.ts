@@ -6,16 +6,10 @@
 //   node eval/overlap-check.ts --dataset DIR [--segmentation FILE.onnx[,FILE.onnx…]]
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { decodeAudio } from '../packages/analysis/src/audio/decode.ts';
-import { FrontEnd } from '../packages/analysis/src/speech/front-end.ts';
-import { regionsToMask, speechFromProbabilities } from '../packages/analysis/src/speech/vad.ts';
-import { frameProbabilities } from '../packages/analysis/src/speech/silero-vad.ts';
-import { builtInSegmentation } from '../packages/analysis/src/speech/segmentation/built-in.ts';
-import { loadSegmentationEnsemble } from '../packages/analysis/src/speech/segmentation/ensemble.ts';
 import type { LocalSegmentation } from '../packages/analysis/src/speech/segmentation/local-segmentation.ts';
-import { DIARIZATION_SETTINGS } from '../packages/analysis/src/speech/diarization/settings.ts';
 import { windowFrames, type WindowFrames } from '../packages/analysis/src/speech/diarization/local-speakers.ts';
 import { readManifest, readRttm } from './dataset.ts';
+import { segmentationModel, segmentedAudio } from './segmented-audio.ts';
 
 /** Per frame: how many local speakers the windows' most likely class holds (mean and most), and the mean activity of the second most active local speaker. */
 interface Heard {
@@ -59,18 +53,13 @@ const RULES: [string, (h: Heard, i: number) => boolean][] = [
 
 const { values } = parseArgs({ options: { dataset: { type: 'string' }, segmentation: { type: 'string' } } });
 if (!values.dataset) throw new Error('usage: node eval/overlap-check.ts --dataset DIR [--segmentation FILE.onnx]');
-// Several, comma-separated: heard as one (segmentation/ensemble.ts).
-const model = values.segmentation ? loadSegmentationEnsemble(values.segmentation.split(',')) : builtInSegmentation();
+const model = segmentationModel(values.segmentation);
 const hits = new Array<number>(RULES.length).fill(0);
 const calls = new Array<number>(RULES.length).fill(0);
 let overlapped = 0;
 let overlappedInSpeech = 0;
 for (const file of readManifest(values.dataset).files) {
-  const front = new FrontEnd({ segmentation: { model, hopSec: DIARIZATION_SETTINGS.segmentation.hopSec } });
-  for await (const chunk of decodeAudio(join(values.dataset, file.wav))) front.push(chunk);
-  const { features: f, speechWindows, segmentation } = front.finish();
-  if (!segmentation) throw new Error(`${file.name}: no segmentation`);
-  const speech = regionsToMask(speechFromProbabilities(frameProbabilities(speechWindows, f.frames), f), f.frames);
+  const { features: f, segmentation, speech } = await segmentedAudio(values.dataset, file.wav, model);
   const heard = heardPerFrame(segmentation, windowFrames(segmentation, model.spec.windowSec, f.frames), f.frames);
   const voices = new Uint8Array(f.frames);
   for (const r of readRttm(join(values.dataset, file.rttm)))

@@ -12,15 +12,9 @@
 //   node eval/window-der.ts --dataset DIR [--segmentation FILE.onnx[,FILE.onnx…]] [--per-file]
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { decodeAudio } from '../packages/analysis/src/audio/decode.ts';
-import { FrontEnd } from '../packages/analysis/src/speech/front-end.ts';
-import { regionsToMask, speechFromProbabilities } from '../packages/analysis/src/speech/vad.ts';
-import { frameProbabilities } from '../packages/analysis/src/speech/silero-vad.ts';
-import { builtInSegmentation } from '../packages/analysis/src/speech/segmentation/built-in.ts';
-import { loadSegmentationEnsemble } from '../packages/analysis/src/speech/segmentation/ensemble.ts';
-import { DIARIZATION_SETTINGS } from '../packages/analysis/src/speech/diarization/settings.ts';
 import { windowFrames } from '../packages/analysis/src/speech/diarization/local-speakers.ts';
 import { readManifest, readRttm } from './dataset.ts';
+import { segmentationModel, segmentedAudio } from './segmented-audio.ts';
 
 interface Tally {
   ref: number;
@@ -105,15 +99,11 @@ const row = (name: string, t: Tally): string =>
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { dataset: { type: 'string' }, segmentation: { type: 'string' }, 'per-file': { type: 'boolean', default: false } } });
   if (!values.dataset) throw new Error('usage: node eval/window-der.ts --dataset DIR [--segmentation FILE.onnx[,…]] [--per-file]');
-  const model = values.segmentation ? loadSegmentationEnsemble(values.segmentation.split(',')) : builtInSegmentation();
+  const model = segmentationModel(values.segmentation);
   const total = empty();
   const lines: string[] = [];
   for (const file of readManifest(values.dataset).files) {
-    const front = new FrontEnd({ segmentation: { model, hopSec: DIARIZATION_SETTINGS.segmentation.hopSec } });
-    for await (const chunk of decodeAudio(join(values.dataset, file.wav))) front.push(chunk);
-    const { features: f, speechWindows, segmentation } = front.finish();
-    if (!segmentation) throw new Error(`${file.name}: no segmentation`);
-    const speech = regionsToMask(speechFromProbabilities(frameProbabilities(speechWindows, f.frames), f), f.frames);
+    const { features: f, segmentation, speech } = await segmentedAudio(values.dataset, file.wav, model);
     const names: string[] = [];
     const ref = new Uint16Array(f.frames);
     for (const r of readRttm(join(values.dataset, file.rttm))) {

@@ -9,6 +9,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { buildTestApp, call, json, type TestApp } from '../../test/helpers.ts';
 import { fileUpload, wavFile } from './files.fixtures.testkit.ts';
+import { mediaIdOfFile } from '../store/blob-store.ts';
 import type { Media } from './files.schemas.ts';
 
 describe('an upload whose store committed and then failed to answer', { timeout: 20_000 }, () => {
@@ -54,7 +55,7 @@ describe('an upload whose store committed and then failed to answer', { timeout:
       media.insertUnlessDuplicate = insert;
     }
     const rows = new Set(json<{ data: Media[] }>(await call(t, t.main, { method: 'GET', url: '/v1/files' })).data.map((m) => m.id));
-    const strays = readdirSync(path.join(t.dataDir, 'media')).filter((name) => !rows.has(name.split('.')[0]!));
+    const strays = readdirSync(path.join(t.dataDir, 'media')).filter((name) => !rows.has(mediaIdOfFile(name)));
     assert.deepEqual(strays, [], 'no file without a row');
     assert.deepEqual(readdirSync(path.join(t.dataDir, 'tmp')), [], 'nothing left in tmp/');
   });
