@@ -1,7 +1,7 @@
 // Trains the window embedding's LDA (as train-speaker-lda.ts does) from sessions already exported
 // for the network (export-sessions.ts), so that both models learn from the same simulated
 // sessions of the same voices, and a fold's LDA from the other folds' sessions only:
-//   node training/train-lda-export.ts --data EXPORT_DIR --out FILE(.ts|.json) [--exclude-fold K] [--keep 24] [--win 150]
+//   node training/train-lda-export.ts --data EXPORT_DIR --out FILE(.ts|.json) [--exclude-fold K] [--keep 24] [--win 150] [--shrink 0.05]
 // A window is WIN frames of a session (hop WIN / 2) whose modelled frames all belong to one
 // class (a voice at one speed); its 40 numbers are windowStats of those frames, as the engine
 // computes them (at least 10 modelled frames).
@@ -13,9 +13,9 @@ import { fitLda, project, type LinearProjection } from '../packages/analysis/src
 import { writeLdaModel } from './lda-model-file.ts';
 import type { SpeakerSpace } from '../packages/analysis/src/speech/diarization/clustering.ts';
 
-const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string' }, 'exclude-fold': { type: 'string', default: '-1' }, keep: { type: 'string', default: '24' }, win: { type: 'string', default: '150' } } });
+const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string' }, 'exclude-fold': { type: 'string', default: '-1' }, keep: { type: 'string', default: '24' }, win: { type: 'string', default: '150' }, shrink: { type: 'string', default: '0.05' } } });
 if (!values.data || !values.out) {
-  console.error('usage: node training/train-lda-export.ts --data EXPORT_DIR --out FILE(.ts|.json) [--exclude-fold K] [--keep 24] [--win 150]');
+  console.error('usage: node training/train-lda-export.ts --data EXPORT_DIR --out FILE(.ts|.json) [--exclude-fold K] [--keep 24] [--win 150] [--shrink 0.05]');
   process.exit(2);
 }
 const meta = JSON.parse(readFileSync(join(values.data, 'meta.json'), 'utf8')) as { dims: number; folds: number; voices: string[]; voiceFolds: number[]; speeds: number[]; sessions: number };
@@ -68,7 +68,7 @@ for (let a = 0; a < session.length; ) {
   a = b;
 }
 const keep = Number(values.keep);
-const lda = fitLda(vectors, labels, keep);
+const lda = fitLda(vectors, labels, keep, Number(values.shrink));
 const voices = meta.voices.filter((_, i) => excluded < 0 || meta.voiceFolds[i] !== excluded);
 const trained = `${voices.length} real voices x ${meta.speeds.length} speeds (the sessions of training/train-real-voices.sh, ${excluded < 0 ? 'all of them' : `those of the other folds than ${excluded}`}), ${vectors.length} windows of ${new Set(labels).size} classes`;
 writeLdaModel(values.out, 'window-stats-lda-v2', WIN, lda, trained, 'training/train-lda-export.ts', speakerSpace(lda, vectors, labels));

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { symmetricEigenvalues } from './eigen.ts';
-import { symmetricEigen } from '../packages/analysis/src/speech/diarization/lda.ts';
-import { seededRandom } from '../packages/analysis/src/behavior/stats.ts';
+import { symmetricEigen } from './lda.ts';
+import { seededRandom } from '../../behavior/stats.ts';
 
 test('eigenvalues agree with the Jacobi solver on random symmetric matrices', () => {
   const rand = seededRandom(3);

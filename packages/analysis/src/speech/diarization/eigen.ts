@@ -1,7 +1,7 @@
 // Eigenvalues of a real symmetric matrix: Householder reduction to tridiagonal form, then the
 // implicit QL iteration (the classic tred2/tqli pair, eigenvalues only). O(n^3) for the reduction,
-// O(n^2) for the iteration: about 20 ms for n = 256. Used by the speaker count (speaker-count.ts),
-// whose Laplacians are a few hundred windows wide.
+// O(n^2) for the iteration: about 20 ms for n = 256. The spectral count (spectral.ts) reads the
+// eigenvalues of one Laplacian per candidate pruning, a few hundred items wide.
 
 /** Eigenvalues of the symmetric n x n matrix `a` (row-major; overwritten), ascending. */
 export function symmetricEigenvalues(a: Float64Array, n: number): Float64Array {
