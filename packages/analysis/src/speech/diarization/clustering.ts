@@ -36,25 +36,7 @@ export interface ClusterSettings {
   vbxFa?: number;
   /** VBx speaker regularisation. */
   vbxFb?: number;
-  /**
-   * How the count and the first partition are found: the linkage cut at `threshold` (default),
-   * NME-SC's spectral partition (spectral.ts), or the linkage cut at NME-SC's count ('eigengap').
-   */
-  method?: 'linkage' | 'spectral' | 'eigengap' | 'spectral-at-cut';
-  /**
-   * How two clusters' distance is read: the mean of their items' pairwise distances (average,
-   * default), the largest (complete), or the cosine distance of their mean embeddings, with the
-   * share of their pairs heard in one window pulling it towards the conflict distance (centroid).
-   */
-  linkage?: 'average' | 'complete' | 'centroid';
-  /** Under this many items the linkage decides whatever `method` says (an eigengap of a few items means little). */
-  spectralMinItems?: number;
 }
-
-/** NME-SC reads at most this many items (its eigenvectors are O(n³)); past it, the linkage decides. */
-const SPECTRAL_MAX_ITEMS = 600;
-/** NME-SC looks for at most this many speakers (NME-SC's own default): on a sparse graph the widest gaps lie far out. */
-const SPECTRAL_MAX_COUNT = 8;
 
 /** The embedding space's between- and within-speaker variances per dimension (the LDA's training). */
 export interface SpeakerSpace {
@@ -85,7 +67,6 @@ export interface Clustering {
 
 import { cosineSimilarity } from '../stats.ts';
 import { vbx } from './vbx.ts';
-import { spectralClusters } from './spectral.ts';
 
 interface Merge {
   a: number;
@@ -122,38 +103,20 @@ function shareGroup(a: readonly number[], b: readonly number[]): boolean {
  * lower index), down to one cluster. O(n²) memory; each merge
  * rescans only the clusters whose nearest neighbour it changed.
  */
-export function mergeHistory(items: ClusterItem[], linkage: ClusterSettings['linkage'] = 'average'): Merge[] {
+export function mergeHistory(items: ClusterItem[]): Merge[] {
   const n = items.length;
   const unit = unitVectors(items);
   const d = new Float32Array(n * n);
-  const conflicts = linkage === 'centroid' ? new Float32Array(n * n) : null;
   for (let i = 0; i < n; i++)
     for (let j = i + 1; j < n; j++) {
       let dot = 0;
       const a = unit[i]!;
       const b = unit[j]!;
       for (let x = 0; x < a.length; x++) dot += a[x]! * b[x]!;
-      const conflict = shareGroup(items[i]!.groups, items[j]!.groups);
-      const v = conflict ? CONFLICT_DISTANCE : 1 - dot;
+      const v = shareGroup(items[i]!.groups, items[j]!.groups) ? CONFLICT_DISTANCE : 1 - dot;
       d[i * n + j] = v;
       d[j * n + i] = v;
-      if (conflicts && conflict) conflicts[i * n + j] = conflicts[j * n + i] = 1;
     }
-  const sums = unit.map((u) => Float64Array.from(u));
-  const centroidDistance = (a: number, k: number, sa: number, sk: number): number => {
-    const x = sums[a]!;
-    const y = sums[k]!;
-    let dot = 0;
-    let nx = 0;
-    let ny = 0;
-    for (let t = 0; t < x.length; t++) {
-      dot += x[t]! * y[t]!;
-      nx += x[t]! * x[t]!;
-      ny += y[t]! * y[t]!;
-    }
-    const f = conflicts![a * n + k]! / (sa * sk);
-    return (1 - dot / (Math.sqrt(nx * ny) || 1)) * (1 - f) + CONFLICT_DISTANCE * f;
-  };
   const size = new Float64Array(n).fill(1);
   const alive = new Uint8Array(n).fill(1);
   const nn = new Int32Array(n).fill(-1);
@@ -185,15 +148,9 @@ export function mergeHistory(items: ClusterItem[], linkage: ClusterSettings['lin
     // Average linkage (Lance-Williams).
     const sa = size[a]!;
     const sb = size[b]!;
-    if (conflicts) sums[a]!.forEach((v, t) => (sums[a]![t] = v + sums[b]![t]!));
     for (let k = 0; k < n; k++) {
       if (!alive[k] || k === a || k === b) continue;
-      let v: number;
-      if (conflicts) {
-        conflicts[a * n + k] = conflicts[k * n + a] = conflicts[a * n + k]! + conflicts[b * n + k]!;
-        v = centroidDistance(a, k, sa + sb, size[k]!);
-      } else if (linkage === 'complete') v = Math.max(d[a * n + k]!, d[b * n + k]!);
-      else v = (sa * d[a * n + k]! + sb * d[b * n + k]!) / (sa + sb);
+      const v = (sa * d[a * n + k]! + sb * d[b * n + k]!) / (sa + sb);
       d[a * n + k] = v;
       d[k * n + a] = v;
     }
@@ -236,33 +193,17 @@ function largeClusters(items: ClusterItem[], part: Int32Array, minFrames: number
 export function clusterSpeakers(items: ClusterItem[], bounds: CountBounds, s: ClusterSettings, space?: SpeakerSpace): Clustering {
   const n = items.length;
   if (n === 0) return { labels: new Int32Array(0), k: 0, centroids: [], evidence: { nextMerge: null, lastMerge: null } };
-  const merges = mergeHistory(items, s.linkage);
+  const merges = mergeHistory(items);
   const minFrames = s.minSpeakerSec * 100;
   // The cut: merges up to the threshold, then the user's bounds on the large clusters; below the
   // user's minimum, merges are undone until there are that many clusters at all.
   let m = 0;
   while (m < merges.length && merges[m]!.distance <= s.threshold) m++;
   const countAt = (cut: number): number => Math.max(1, largeClusters(items, partitionAfter(n, merges, cut), minFrames).size);
-  const spectral = s.method && s.method !== 'linkage' && n >= (s.spectralMinItems ?? 0) && n <= SPECTRAL_MAX_ITEMS ? spectralClusters(items, bounds, SPECTRAL_MAX_COUNT) : null;
-  if (spectral && s.method === 'eigengap') {
-    m = 0;
-    while (m < merges.length && countAt(m) > spectral.k && Number.isFinite(merges[m]!.distance)) m++;
-  }
   let k = countAt(m);
   while (k > bounds.max && m < merges.length) k = countAt(++m);
   while (n - m < bounds.min && m > 0) m--;
   let part = partitionAfter(n, merges, m);
-  if (s.method === 'spectral-at-cut' && n >= (s.spectralMinItems ?? 0) && n <= SPECTRAL_MAX_ITEMS) {
-    const at = spectralClusters(items, { min: k, max: k }, Math.max(k, SPECTRAL_MAX_COUNT));
-    const first = new Map<number, number>();
-    at.labels.forEach((c, i) => first.has(c) || first.set(c, i));
-    part = Int32Array.from(at.labels, (c) => first.get(c)!);
-  }
-  if (spectral && s.method === 'spectral') {
-    const first = new Map<number, number>();
-    spectral.labels.forEach((c, i) => first.has(c) || first.set(c, i));
-    part = Int32Array.from(spectral.labels, (c) => first.get(c)!);
-  }
   if (space && s.vbxFa && n > 1) {
     const refined = vbxPartition(items, part, space, s);
     // A cluster VBx emptied must not take the count under the user's minimum.

@@ -32,11 +32,6 @@ export interface OverlapRule {
   maxPerFrame: number;
   /** Two speak where the windows expect at least this many speakers on average (the sum of the local speakers' probabilities; pyannote rounds the count of its most likely class: 1.5). */
   minHeard: number;
-  /**
-   * When set, the second best scored speaker speaks too wherever its own mean activity over the
-   * windows reaches this (instead of the count rule above).
-   */
-  minSecondActivity?: number;
 }
 
 export function reconstruct(seg: LocalSegmentation, windows: WindowFrames[], speakerOf: Int16Array, k: number, frames: number, regions: FrameRegion[], speech: Uint8Array, rule: OverlapRule): FrameTracks {
@@ -75,9 +70,7 @@ export function reconstruct(seg: LocalSegmentation, windows: WindowFrames[], spe
     }
     if (b1 < 0) continue;
     if (count >= 1 || score[i * k + b1]! >= MIN_FILL_ACTIVITY * cover[i]!) first[i] = b1;
-    if (rule.minSecondActivity !== undefined) {
-      if (rule.maxPerFrame >= 2 && b2 >= 0 && score[i * k + b2]! / cover[i]! >= rule.minSecondActivity) second[i] = b2;
-    } else if (count >= 2 && b2 >= 0) second[i] = b2;
+    if (count >= 2 && b2 >= 0) second[i] = b2;
   }
   fillFromNeighbours(first, regions);
   return { first, second };
