@@ -120,3 +120,30 @@ test('an analysis runs on a fbank network: its windows read 40 bands of speech, 
   const plain = analyzeSamples(samples, rate);
   assert.doesNotMatch(plain.method.diarization, /mean-fbank/);
 });
+
+test("a range too short for the network's convolutions is run again repeated up to the declared window, instead of failing the analysis", () => {
+  const loaded = loadOnnxEmbedding(writeMeanFbankModel(dir, 'short-ranges'));
+  const seen: number[] = [];
+  // A time-delay network fails on fewer frames than it sees at once (onnxruntime: "Invalid input shape").
+  const strict: OnnxEmbeddingModel = {
+    ...loaded,
+    run: (x, frames) => {
+      if (frames < 15) throw new Error('Invalid input shape');
+      seen.push(frames);
+      return loaded.run(x, frames);
+    },
+  };
+  const frames = 400;
+  const rand = seededRandom(4);
+  const fbank = { bins: 40, data: Int16Array.from({ length: frames * 40 }, () => Math.round(rand() * 2560)) };
+  const ones = new Uint8Array(frames).fill(1);
+  const embedder = onnxRangeEmbedder(strict, { cep: new Float32Array(frames * 20), dims: 20, model: ones, speech: ones, fbank: fbank as never, regions: [{ start: 0, end: frames }] })!;
+  const short = embedder.embedFrames([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
+  assert.ok(short && short.every(Number.isFinite), 'twelve frames are embedded');
+  assert.equal(seen.at(-1), loaded.windowFrames);
+  // Twelve frames repeated carry their own mean: the embedding is that of the same frames at full length.
+  const long = embedder.embedFrames(Array.from({ length: loaded.windowFrames }, (_, j) => 10 + (j % 12)))!;
+  short.forEach((v, d) => assert.ok(Math.abs(v - long[d]!) < 1e-6));
+  assert.ok(embedder.embed(30, 30 + 200), 'a range longer than the window runs as it is');
+  assert.equal(seen.at(-1), 200);
+});

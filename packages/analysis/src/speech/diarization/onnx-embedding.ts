@@ -179,7 +179,20 @@ export function onnxRangeEmbedder(m: OnnxEmbeddingModel, r: OnnxRecording): Rang
     const rows = rowsIn(start, end);
     return rows ? runRows(rows) : null;
   };
-  const runRows = (rows: number[]): Float32Array => {
+  const runRows = (rows: number[]): Float32Array | null => {
+    if (rows.length === 0) return null;
+    if (rows.length >= m.windowFrames) return runAsGiven(rows);
+    try {
+      return runAsGiven(rows);
+    } catch (err) {
+      // A network whose convolutions see more frames at once than a short range holds fails on
+      // it (a time-delay network without padding: "Invalid input shape"). Such a range is run
+      // again repeated up to the declared window, the size the network was checked with at load.
+      if (err instanceof EmbeddingModelError) throw err;
+      return runAsGiven(Array.from({ length: m.windowFrames }, (_, j) => rows[j % rows.length]!));
+    }
+  };
+  const runAsGiven = (rows: number[]): Float32Array => {
     const w = m.width;
     const x = new Float32Array(rows.length * w);
     rows.forEach((i, j) => {
@@ -231,7 +244,8 @@ export function onnxRangeEmbedder(m: OnnxEmbeddingModel, r: OnnxRecording): Rang
       voiced += r.model[i]!;
       if (pick[i]) rows.push(i);
     }
-    return voiced < 10 ? null : Float64Array.from(runRows(rows), (v) => v * scale);
+    const e = voiced < 10 ? null : runRows(rows);
+    return e ? Float64Array.from(e, (v) => v * scale) : null;
   };
   return { name: m.name, dims: m.spec.output.dims, windowFrames: m.windowFrames, embed, embedFrames };
 }
