@@ -25,6 +25,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from aam_softmax import AamSoftmax
+
 p = argparse.ArgumentParser()
 p.add_argument('--data', required=True)
 p.add_argument('--out', required=True)
@@ -97,23 +99,8 @@ class Net(nn.Module):
         return s.emb(stats)
 
 
-class Aam(nn.Module):
-    def __init__(s, E, K, scale=30.0, margin=0.2):
-        super().__init__()
-        s.w = nn.Parameter(torch.randn(K, E) * 0.01)
-        s.s, s.m = scale, margin
-
-    def forward(s, e, y):
-        cos = F.linear(F.normalize(e), F.normalize(s.w)).clamp(-1 + 1e-7, 1 - 1e-7)
-        theta = torch.acos(cos)
-        target = torch.cos(theta + s.m)
-        onehot = F.one_hot(y, cos.shape[1]).bool()
-        logits = torch.where(onehot, target, cos) * s.s
-        return F.cross_entropy(logits, y), (cos.argmax(1) == y).float().mean()
-
-
 net = Net(a.channels, a.emb)
-head = Aam(a.emb, K)
+head = AamSoftmax(a.emb, K)
 opt = torch.optim.Adam(list(net.parameters()) + list(head.parameters()), lr=a.lr, weight_decay=1e-5)
 sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=a.steps, pct_start=0.15)
 blen = ends - starts

@@ -31,6 +31,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from aam_softmax import AamSoftmax
+
 BINS = 40
 FBANK_SCALE = 256.0
 
@@ -52,19 +54,6 @@ class Embedder(nn.Module):
         mean = x.mean(dim=2)
         std = torch.sqrt(torch.clamp((x * x).mean(dim=2) - mean * mean, min=1e-5))
         return self.out(torch.cat([mean, std], dim=1))
-
-
-class AamSoftmax(nn.Module):
-    def __init__(self, dims, classes, margin=0.2, scale=30.0):
-        super().__init__()
-        self.w = nn.Parameter(torch.randn(classes, dims) * 0.01)
-        self.margin, self.scale = margin, scale
-
-    def forward(self, e, y):
-        cos = F.linear(F.normalize(e), F.normalize(self.w)).clamp(-1 + 1e-7, 1 - 1e-7)
-        target = torch.cos(torch.acos(cos.gather(1, y[:, None])) + self.margin)
-        logits = cos.scatter(1, y[:, None], target) * self.scale
-        return F.cross_entropy(logits, y), (cos.argmax(1) == y).float().mean()
 
 
 def load(data, exclude, crop):
