@@ -1,6 +1,6 @@
 // Uploads and media: receive and check an upload, store it (file renamed into place, row and
-// analysis task and credit reservation in one transaction), attach transcripts to existing
-// media, and read, list and delete media. A file on disk without its row, or a row without its
+// analysis task and credit reservation in one transaction) or attach it to existing media
+// (files.attach.ts), and read, list and delete media. A file on disk without its row, or a row without its
 // file, is never left behind by a failed request.
 import { hasControls, NO_CONTROLS_MESSAGE } from '../control-chars.ts';
 import type { FastifyRequest } from 'fastify';
@@ -12,7 +12,8 @@ import type { AuthContext } from '../workspace/auth.ts';
 import { InsufficientCredits } from '../credits/credits.ledger.ts';
 import { InvalidCursor } from '../store/cursor.ts';
 import { newId, nowIso } from '../ids.ts';
-import { analysisCost, type MediaRecord, type MediaStore } from './media.store.ts';
+import type { MediaRecord, MediaStore } from './media.store.ts';
+import { attachAudio, attachTranscript } from './files.attach.ts';
 import type { ContentLinkStore } from './content-links.store.ts';
 import type { EntityStore } from '../entities/entities.store.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -21,7 +22,6 @@ import { DiskSpaceGuard } from './storage-space.ts';
 import { attachAllowance, quotaError } from './upload-quota.ts';
 import { QuotaExceeded, type QuotaUsage, type Quotas } from '../workspace/quotas.ts';
 import { detectMedia } from './media-probe.ts';
-import type { TranscriptText } from './transcript-text.ts';
 import { toMediaResource } from './media-resource.ts';
 import { hintsFromBody, hintsFromForm } from './speaker-hints.ts';
 import {
@@ -137,13 +137,13 @@ export class FilesService {
       if (mediaId !== undefined) {
         if (detected.kind !== 'transcript') {
           // Decisions §19: audio for a transcript uploaded on its own replaces its text-only analysis.
-          const media = await this.attachAudio(auth, mediaId, up, { ...detected, kind: detected.kind }, hints, quota);
-          return { kind: 'stored', media, duplicate: false };
+          await attachAudio(this.deps, auth, mediaId, up, { ...detected, kind: detected.kind }, hints, quota);
+          return { kind: 'stored', media: await this.get(auth, mediaId), duplicate: false };
         }
         if (!detected.transcript) throw new ApiError('VALIDATION_FAILED', 'The transcript could not be read.', { details: [{ path: '/file', message: 'is no transcript' }] });
-        const attached = await this.attachTranscript(auth, mediaId, detected.transcript, hints);
+        await attachTranscript(this.deps, auth, mediaId, detected.transcript, hints);
         await blobs.remove(up.tempPath);
-        return { kind: 'stored', media: attached, duplicate: false };
+        return { kind: 'stored', media: await this.get(auth, mediaId), duplicate: false };
       }
       if (hints && detected.kind === 'transcript') {
         throw new ApiError('VALIDATION_FAILED', 'Speaker-count hints are for audio and video: a transcript on its own names its speakers.', {
@@ -190,65 +190,6 @@ export class FilesService {
       if (err instanceof QuotaExceeded) throw quotaError(err.limit, err.used, up.sizeBytes);
       throw err;
     }
-  }
-
-  /**
-   * The audio of a transcript on its own: it replaces the transcript's file (its text stays in the
-   * row). Stored beside it under a new name, then named by the row, and only then is the
-   * transcript's file removed: at every step the row names a file that is there, with its bytes,
-   * so a crash loses nothing and leaves at worst a file no row names, which the orphan sweeps
-   * remove. (Before, the transcript's file was moved into `tmp/` first, where the start-up sweep
-   * took it for a crashed upload's, and the audio stored under its name.) Two attachments at once
-   * store two files: the one whose row is written stays.
-   */
-  private async attachAudio(auth: AuthContext, mediaId: string, up: ReceivedUpload, detected: { kind: 'audio' | 'video'; contentType: string; durationSec: number | null }, hints: SpeakerHints | null, quota: number): Promise<Media> {
-    const target = await this.media.getLight(auth.workspaceId, mediaId);
-    if (!target) throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
-    if (target.kind !== 'transcript') {
-      throw new ApiError('VALIDATION_FAILED', 'mediaId with audio or video is only for a transcript uploaded on its own; send a transcript to attach it to this media.', {
-        details: [{ path: '/mediaId', message: `is ${target.kind} media; audio is attached only to a transcript uploaded on its own (this file is ${detected.kind}, ${detected.contentType})` }],
-      });
-    }
-    // A commit that fails leaves the upload in `tmp/`, which upload() removes.
-    const finalPath = await this.deps.blobs.commit(up.tempPath, mediaId, { beside: true });
-    let replaced: string;
-    try {
-      const out = await this.media.attachAudio(auth.workspaceId, mediaId, {
-        kind: detected.kind, filename: up.filename, contentType: detected.contentType, sizeBytes: up.sizeBytes, sha256: up.sha256, durationSec: detected.durationSec, storagePath: finalPath, speakerHints: hints,
-      }, quota);
-      if (out.state !== 'attached') throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} is no longer a transcript on its own in this workspace.`, { details: [{ path: '/mediaId', message: 'changed meanwhile' }] });
-      replaced = out.replacedPath;
-    } catch (err) {
-      // The media is as it was, its transcript's file untouched; the audio's goes, unless the row
-      // names it after all (a store that committed, then failed to answer). When that cannot be
-      // read, it is left: the orphan sweeps remove it once no row names it.
-      const named = await this.media.getLight(auth.workspaceId, mediaId).then((m) => m?.storagePath === finalPath, () => true);
-      if (!named) await this.deps.blobs.remove(finalPath);
-      throw err;
-    }
-    // The row names the audio now: the transcript's file is no row's. One that cannot be removed
-    // is left to the orphan sweeps; the audio is attached either way.
-    await this.deps.blobs.remove(replaced).catch(() => undefined);
-    this.deps.wakeWorker();
-    return this.get(auth, mediaId);
-  }
-
-  private async attachTranscript(auth: AuthContext, mediaId: string, transcript: TranscriptText, hints: SpeakerHints | null): Promise<Media> {
-    const target = await this.media.getLight(auth.workspaceId, mediaId);
-    if (!target) throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
-    if (target.kind === 'transcript') {
-      throw new ApiError('VALIDATION_FAILED', 'A transcript can only be attached to audio or video media.', {
-        details: [{ path: '/mediaId', message: 'is a transcript; attach transcripts to audio or video media' }],
-      });
-    }
-    // Hints sent with the transcript replace the stored ones; without, the stored ones stay.
-    const outcome = (await this.media.attachTranscriptForAnalysis(auth.workspaceId, mediaId, transcript, hints ?? undefined)).state;
-    if (outcome === 'missing' || outcome === 'transcript') throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
-    if (outcome === 'running') {
-      throw new ApiError('CONFLICT', `Media ${mediaId} is being analysed right now; attach the transcript once analysis.status is ready or failed (it is then analysed again with the transcript, for ${analysisCost(target.durationSec)} credits).`);
-    }
-    if (outcome === 'reanalysing') this.deps.wakeWorker();
-    return this.get(auth, mediaId);
   }
 
   /**

@@ -1,0 +1,83 @@
+// Uploads with `mediaId`, attached to media the workspace has: audio or video to a transcript
+// uploaded on its own (decisions §19; the row's change is audio-attach.ts), a transcript to audio
+// or video. Each checks its target, changes the row in one store call, and tells the worker when
+// an analysis was queued; FilesService.upload reads the media it answers afterwards.
+import { ApiError } from '../errors.ts';
+import type { AuthContext } from '../workspace/auth.ts';
+import { analysisCost, type MediaStore } from './media.store.ts';
+import type { BlobStore } from '../store/blob-store.ts';
+import type { ReceivedUpload } from './upload-stream.ts';
+import type { TranscriptText } from './transcript-text.ts';
+import type { SpeakerHints } from './files.schemas.ts';
+
+/** What attaching uses: the media rows, the stored files, and the worker's wake-up. */
+export interface AttachDeps {
+  media: MediaStore;
+  blobs: BlobStore;
+  wakeWorker: () => void;
+}
+
+/** The audio or video received, as detected from its bytes. */
+export interface DetectedAudio {
+  kind: 'audio' | 'video';
+  contentType: string;
+  durationSec: number | null;
+}
+
+/**
+ * The audio of a transcript on its own: it replaces the transcript's file (its text stays in the
+ * row). Stored beside it under a new name, then named by the row, and only then is the
+ * transcript's file removed: at every step the row names a file that is there, with its bytes,
+ * so a crash loses nothing and leaves at worst a file no row names, which the orphan sweeps
+ * remove. (Before, the transcript's file was moved into `tmp/` first, where the start-up sweep
+ * took it for a crashed upload's, and the audio stored under its name.) Two attachments at once
+ * store two files: the one whose row is written stays.
+ */
+export async function attachAudio(deps: AttachDeps, auth: AuthContext, mediaId: string, up: ReceivedUpload, detected: DetectedAudio, hints: SpeakerHints | null, quota: number): Promise<void> {
+  const target = await deps.media.getLight(auth.workspaceId, mediaId);
+  if (!target) throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
+  if (target.kind !== 'transcript') {
+    throw new ApiError('VALIDATION_FAILED', 'mediaId with audio or video is only for a transcript uploaded on its own; send a transcript to attach it to this media.', {
+      details: [{ path: '/mediaId', message: `is ${target.kind} media; audio is attached only to a transcript uploaded on its own (this file is ${detected.kind}, ${detected.contentType})` }],
+    });
+  }
+  // A commit that fails leaves the upload in `tmp/`, which upload() removes.
+  const finalPath = await deps.blobs.commit(up.tempPath, mediaId, { beside: true });
+  let replaced: string;
+  try {
+    const out = await deps.media.attachAudio(auth.workspaceId, mediaId, {
+      kind: detected.kind, filename: up.filename, contentType: detected.contentType, sizeBytes: up.sizeBytes, sha256: up.sha256, durationSec: detected.durationSec, storagePath: finalPath, speakerHints: hints,
+    }, quota);
+    if (out.state !== 'attached') throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} is no longer a transcript on its own in this workspace.`, { details: [{ path: '/mediaId', message: 'changed meanwhile' }] });
+    replaced = out.replacedPath;
+  } catch (err) {
+    // The media is as it was, its transcript's file untouched; the audio's goes, unless the row
+    // names it after all (a store that committed, then failed to answer). When that cannot be
+    // read, it is left: the orphan sweeps remove it once no row names it.
+    const named = await deps.media.getLight(auth.workspaceId, mediaId).then((m) => m?.storagePath === finalPath, () => true);
+    if (!named) await deps.blobs.remove(finalPath);
+    throw err;
+  }
+  // The row names the audio now: the transcript's file is no row's. One that cannot be removed
+  // is left to the orphan sweeps; the audio is attached either way.
+  await deps.blobs.remove(replaced).catch(() => undefined);
+  deps.wakeWorker();
+}
+
+/** A transcript for audio or video media: attached, and the media analysed again with it once its analysis is over. */
+export async function attachTranscript(deps: AttachDeps, auth: AuthContext, mediaId: string, transcript: TranscriptText, hints: SpeakerHints | null): Promise<void> {
+  const target = await deps.media.getLight(auth.workspaceId, mediaId);
+  if (!target) throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
+  if (target.kind === 'transcript') {
+    throw new ApiError('VALIDATION_FAILED', 'A transcript can only be attached to audio or video media.', {
+      details: [{ path: '/mediaId', message: 'is a transcript; attach transcripts to audio or video media' }],
+    });
+  }
+  // Hints sent with the transcript replace the stored ones; without, the stored ones stay.
+  const outcome = (await deps.media.attachTranscriptForAnalysis(auth.workspaceId, mediaId, transcript, hints ?? undefined)).state;
+  if (outcome === 'missing' || outcome === 'transcript') throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
+  if (outcome === 'running') {
+    throw new ApiError('CONFLICT', `Media ${mediaId} is being analysed right now; attach the transcript once analysis.status is ready or failed (it is then analysed again with the transcript, for ${analysisCost(target.durationSec)} credits).`);
+  }
+  if (outcome === 'reanalysing') deps.wakeWorker();
+}
