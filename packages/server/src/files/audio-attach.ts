@@ -25,7 +25,9 @@ export interface AttachedAudio {
 }
 
 export type AttachAudioOutcome =
-  | { state: 'missing' | 'not_transcript' }
+  | { state: 'missing' }
+  /** The media is audio or video (`kind`) already: another attachment won, or it never was a transcript. */
+  | { state: 'not_transcript'; kind: Exclude<MediaKind, 'transcript'> }
   /** `replacedPath`: the transcript's own file, no longer needed (its text stays in the row). */
   | { state: 'attached'; media: MediaRecord; replacedPath: string };
 
@@ -36,7 +38,7 @@ export type AttachAudioOutcome =
 export async function attachAudioRow(tx: Sql, workspaceId: string, id: string, audio: AttachedAudio, quotaBytes?: number): Promise<AttachAudioOutcome> {
   const r = await tx.get<MediaRow>(`SELECT * FROM media WHERE id = ? AND workspace_id = ?${tx.dialect.forUpdate}`, id, workspaceId);
   if (!r) return { state: 'missing' };
-  if (r.kind !== 'transcript') return { state: 'not_transcript' };
+  if (r.kind !== 'transcript') return { state: 'not_transcript', kind: r.kind };
   const grow = audio.sizeBytes - r.size_bytes;
   const counted = await tx.run(
     'UPDATE workspaces SET media_bytes = GREATEST(media_bytes + ?1, 0) WHERE id = ?2 AND (CAST(?3 AS BIGINT) IS NULL OR media_bytes + ?1 <= CAST(?3 AS BIGINT))',

@@ -7,7 +7,9 @@
 // moved transcript as a crashed upload's file: 404 "no longer stored") or that held the audio under
 // the transcript's name and ETag. A crash is a step that never returns: the test holds it there,
 // runs the sweeps a restart runs (this process's pid counts as a dead one's at start), and reads
-// the media. Two attachments at once share no file either: the one whose row is written is served.
+// the media. Two attachments at once share no file either: the one whose row is written is served,
+// and the other is answered what it would have been sent a moment later (the media is audio now:
+// 400 VALIDATION_FAILED), as is one whose transcript was deleted meanwhile (400 REFERENCE_NOT_FOUND).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -133,7 +135,13 @@ describe('audio attached to a transcript on its own, the process crashing at eac
     }
   });
 
-  it('two audio files attached at once: the one whose row is written is served, the other stored nowhere', async () => {
+  /** An error answer without its request id: what two requests answered alike have in common. */
+  const answerOf = (res: Awaited<ReturnType<typeof upload>>) => {
+    const { requestId: _requestId, ...error } = json<ErrorJson>(res).error;
+    return { status: res.statusCode, ...error };
+  };
+
+  it('two audio files attached at once: the one whose row is written is served, the other stored nowhere, its upload answered as if sent after', async () => {
     const { mediaId } = await transcript();
     const { media } = t.services.stores;
     const attach = media.attachAudio.bind(media);
@@ -161,11 +169,40 @@ describe('audio attached to a transcript on its own, the process crashing at eac
     }
     const won = answers.findIndex((r) => r.statusCode === 201);
     assert.notEqual(won, -1, answers.map((r) => r.body).join('\n'));
-    const lost = answers[1 - won];
-    assert.equal(lost?.statusCode, 400, lost?.body);
-    assert.equal(json<ErrorJson>(lost as NonNullable<typeof lost>).error.code, 'REFERENCE_NOT_FOUND');
+    const lost = answers[1 - won] as NonNullable<(typeof answers)[number]>;
     const m = json<Media>(answers[won] as NonNullable<typeof lost>);
     await served(mediaId, 'audio', m.sizeBytes === a.length ? a : b);
     assert.equal(storedOf(mediaId).length, 1, 'only the audio of the row is stored');
+    // The media exists, no longer a transcript on its own: the loser hears what its upload
+    // would have heard a moment later (400 VALIDATION_FAILED at /mediaId), not that the media is missing.
+    const later = await upload(won === 0 ? b : a, won === 0 ? 'b.wav' : 'a.wav', { mediaId });
+    assert.equal(later.statusCode, 400, later.body);
+    assert.equal(json<ErrorJson>(later).error.code, 'VALIDATION_FAILED');
+    assert.deepEqual(answerOf(lost), answerOf(later));
+    assert.equal(storedOf(mediaId).length, 1, 'the refused audio is stored nowhere');
+  });
+
+  it('audio attached as its transcript is deleted: the upload is answered as if sent after the deletion, and stores nothing', async () => {
+    const { mediaId } = await transcript();
+    const { media } = t.services.stores;
+    const attach = media.attachAudio.bind(media);
+    // The media is deleted once the attachment has checked its target, before it writes the row.
+    media.attachAudio = async (...args) => {
+      const res = await call(t, t.main, { method: 'DELETE', url: `/v1/files/${mediaId}` });
+      assert.equal(res.statusCode, 204, res.body);
+      return attach(...args);
+    };
+    const audio = wavFile(2);
+    let raced;
+    try {
+      raced = await upload(audio, 'talk.wav', { mediaId });
+    } finally {
+      media.attachAudio = attach;
+    }
+    const later = await upload(audio, 'talk.wav', { mediaId });
+    assert.equal(later.statusCode, 400, later.body);
+    assert.equal(json<ErrorJson>(later).error.code, 'REFERENCE_NOT_FOUND');
+    assert.deepEqual(answerOf(raced), answerOf(later));
+    assert.deepEqual(storedOf(mediaId), [], 'no file of the media or its audio is left');
   });
 });

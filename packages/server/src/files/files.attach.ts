@@ -4,7 +4,7 @@
 // an analysis was queued; FilesService.upload reads the media it answers afterwards.
 import { ApiError } from '../errors.ts';
 import type { AuthContext } from '../workspace/auth.ts';
-import { analysisCost, type MediaStore } from './media.store.ts';
+import { analysisCost, type MediaKind, type MediaStore } from './media.store.ts';
 import type { BlobStore } from '../store/blob-store.ts';
 import type { ReceivedUpload } from './upload-stream.ts';
 import type { TranscriptText } from './transcript-text.ts';
@@ -24,6 +24,20 @@ export interface DetectedAudio {
   durationSec: number | null;
 }
 
+/** A `mediaId` the workspace has no media of (upload() checks it first; an attachment again, as it may have gone since). */
+export function mediaNotFound(mediaId: string): ApiError {
+  return new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, {
+    details: [{ path: '/mediaId', message: `media ${mediaId} does not exist in this workspace` }],
+  });
+}
+
+/** Audio or video sent with the `mediaId` of audio or video media (`kind`): only a transcript on its own takes audio. */
+function notATranscript(kind: Exclude<MediaKind, 'transcript'>, detected: DetectedAudio): ApiError {
+  return new ApiError('VALIDATION_FAILED', 'mediaId with audio or video is only for a transcript uploaded on its own; send a transcript to attach it to this media.', {
+    details: [{ path: '/mediaId', message: `is ${kind} media; audio is attached only to a transcript uploaded on its own (this file is ${detected.kind}, ${detected.contentType})` }],
+  });
+}
+
 /**
  * The audio of a transcript on its own: it replaces the transcript's file (its text stays in the
  * row). Stored beside it under a new name, then named by the row, and only then is the
@@ -31,16 +45,14 @@ export interface DetectedAudio {
  * so a crash loses nothing and leaves at worst a file no row names, which the orphan sweeps
  * remove. (Before, the transcript's file was moved into `tmp/` first, where the start-up sweep
  * took it for a crashed upload's, and the audio stored under its name.) Two attachments at once
- * store two files: the one whose row is written stays.
+ * store two files: the one whose row is written stays, and the other upload is answered what it
+ * would be a moment later: 400 VALIDATION_FAILED, the media being audio now (as one deleted
+ * meanwhile is answered 400 REFERENCE_NOT_FOUND).
  */
 export async function attachAudio(deps: AttachDeps, auth: AuthContext, mediaId: string, up: ReceivedUpload, detected: DetectedAudio, hints: SpeakerHints | null, quota: number): Promise<void> {
   const target = await deps.media.getLight(auth.workspaceId, mediaId);
-  if (!target) throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
-  if (target.kind !== 'transcript') {
-    throw new ApiError('VALIDATION_FAILED', 'mediaId with audio or video is only for a transcript uploaded on its own; send a transcript to attach it to this media.', {
-      details: [{ path: '/mediaId', message: `is ${target.kind} media; audio is attached only to a transcript uploaded on its own (this file is ${detected.kind}, ${detected.contentType})` }],
-    });
-  }
+  if (!target) throw mediaNotFound(mediaId);
+  if (target.kind !== 'transcript') throw notATranscript(target.kind, detected);
   // A commit that fails leaves the upload in `tmp/`, which upload() removes.
   const finalPath = await deps.blobs.commit(up.tempPath, mediaId, { beside: true });
   let replaced: string;
@@ -48,7 +60,10 @@ export async function attachAudio(deps: AttachDeps, auth: AuthContext, mediaId: 
     const out = await deps.media.attachAudio(auth.workspaceId, mediaId, {
       kind: detected.kind, filename: up.filename, contentType: detected.contentType, sizeBytes: up.sizeBytes, sha256: up.sha256, durationSec: detected.durationSec, storagePath: finalPath, speakerHints: hints,
     }, quota);
-    if (out.state !== 'attached') throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} is no longer a transcript on its own in this workspace.`, { details: [{ path: '/mediaId', message: 'changed meanwhile' }] });
+    // The media changed since it was checked (another attachment won, or it was deleted): the
+    // answer is the one this upload would get a moment later, not a race's own.
+    if (out.state === 'missing') throw mediaNotFound(mediaId);
+    if (out.state === 'not_transcript') throw notATranscript(out.kind, detected);
     replaced = out.replacedPath;
   } catch (err) {
     // The media is as it was, its transcript's file untouched; the audio's goes, unless the row
@@ -67,7 +82,7 @@ export async function attachAudio(deps: AttachDeps, auth: AuthContext, mediaId: 
 /** A transcript for audio or video media: attached, and the media analysed again with it once its analysis is over. */
 export async function attachTranscript(deps: AttachDeps, auth: AuthContext, mediaId: string, transcript: TranscriptText, hints: SpeakerHints | null): Promise<void> {
   const target = await deps.media.getLight(auth.workspaceId, mediaId);
-  if (!target) throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
+  if (!target) throw mediaNotFound(mediaId);
   if (target.kind === 'transcript') {
     throw new ApiError('VALIDATION_FAILED', 'A transcript can only be attached to audio or video media.', {
       details: [{ path: '/mediaId', message: 'is a transcript; attach transcripts to audio or video media' }],
@@ -75,7 +90,7 @@ export async function attachTranscript(deps: AttachDeps, auth: AuthContext, medi
   }
   // Hints sent with the transcript replace the stored ones; without, the stored ones stay.
   const outcome = (await deps.media.attachTranscriptForAnalysis(auth.workspaceId, mediaId, transcript, hints ?? undefined)).state;
-  if (outcome === 'missing' || outcome === 'transcript') throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, { details: [{ path: '/mediaId', message: 'does not exist' }] });
+  if (outcome === 'missing' || outcome === 'transcript') throw mediaNotFound(mediaId);
   if (outcome === 'running') {
     throw new ApiError('CONFLICT', `Media ${mediaId} is being analysed right now; attach the transcript once analysis.status is ready or failed (it is then analysed again with the transcript, for ${analysisCost(target.durationSec)} credits).`);
   }

@@ -13,7 +13,7 @@ import { InsufficientCredits } from '../credits/credits.ledger.ts';
 import { InvalidCursor } from '../store/cursor.ts';
 import { newId, nowIso } from '../ids.ts';
 import type { MediaRecord, MediaStore } from './media.store.ts';
-import { attachAudio, attachTranscript } from './files.attach.ts';
+import { attachAudio, attachTranscript, mediaNotFound } from './files.attach.ts';
 import type { ContentLinkStore } from './content-links.store.ts';
 import type { EntityStore } from '../entities/entities.store.ts';
 import type { BlobStore } from '../store/blob-store.ts';
@@ -118,11 +118,7 @@ export class FilesService {
         return { kind: 'replay', answer };
       }
       const mediaId = up.fields.mediaId;
-      if (mediaId !== undefined && !(await this.media.exists(auth.workspaceId, mediaId))) {
-        throw new ApiError('REFERENCE_NOT_FOUND', `Media ${mediaId} does not exist in this workspace.`, {
-          details: [{ path: '/mediaId', message: `media ${mediaId} does not exist in this workspace` }],
-        });
-      }
+      if (mediaId !== undefined && !(await this.media.exists(auth.workspaceId, mediaId))) throw mediaNotFound(mediaId);
       // Bytes the workspace already has are neither probed, stored, analysed nor charged again;
       // their label and hints are not applied (decisions §18). Checked again when inserting.
       const same = mediaId === undefined ? await this.media.findByContent(auth.workspaceId, up.sha256) : null;
