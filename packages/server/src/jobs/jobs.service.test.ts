@@ -1,6 +1,7 @@
-// A receipt's estimatedWaitSec shares the queue ahead among the worker's slots: it was the jobs
+// A receipt's estimatedWaitSec shares the work ahead among the worker's slots: it was the jobs
 // ahead times their mean duration, as if one job ran at a time, so with WORKER_CONCURRENCY 4 it
-// told a client to wait four times too long (80 s where 20 s was right below).
+// told a client to wait four times too long (80 s where 20 s was right below). What the work
+// ahead is (analyses, other workspaces' turns) is wait-estimate.test.ts and test/wait-estimate.test.ts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { JobService } from './jobs.service.ts';
@@ -8,13 +9,12 @@ import type { JobStore } from './jobs.store.ts';
 import type { Job } from './jobs.schemas.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency.store.ts';
 import type { AuthContext } from '../workspace/auth.ts';
-import { DEFAULT_JOB_SEC, waitSec } from './wait-estimate.ts';
+import { waitSec } from './wait-estimate.ts';
 
-/** A store with `ahead` jobs of the workspace queued or running, and this mean duration of its recent ones. */
-function storeWith(ahead: number, meanSec: number | null): JobStore {
-  const fake: Pick<JobStore, 'activeCount' | 'recentDurationSec' | 'create'> = {
-    activeCount: async () => ahead,
-    recentDurationSec: async () => meanSec,
+/** A store whose queue holds `aheadSec` seconds of one slot's work ahead of a new job. */
+function storeWith(aheadSec: number): JobStore {
+  const fake: Pick<JobStore, 'workAheadSec' | 'create'> = {
+    workAheadSec: async () => aheadSec,
     create: async (input) => {
       const job: Job = {
         id: 'job_1', type: input.type, status: 'queued', stage: 'queued', progress: 0,
@@ -37,23 +37,19 @@ async function receiptWait(jobs: JobStore, workerConcurrency: number): Promise<n
 }
 
 describe('estimatedWaitSec and the worker concurrency', () => {
-  it('shares the jobs ahead among the worker slots: 8 jobs of 10 s on 4 slots wait 20 s, not 80', async () => {
-    assert.equal(await receiptWait(storeWith(8, 10), 4), 20);
-    assert.equal(await receiptWait(storeWith(8, 10), 1), 80, 'one slot: one job after another');
-  });
-
-  it('without history each job ahead counts the default duration, shared the same way', async () => {
-    assert.equal(await receiptWait(storeWith(3, null), 2), Math.round((3 * DEFAULT_JOB_SEC / 2) * 10) / 10);
-    assert.equal(await receiptWait(storeWith(0, 12), 4), 0, 'nothing ahead: no wait');
+  it('shares the work ahead among the worker slots: 8 jobs of 10 s on 4 slots wait 20 s, not 80', async () => {
+    assert.equal(await receiptWait(storeWith(8 * 10), 4), 20);
+    assert.equal(await receiptWait(storeWith(8 * 10), 1), 80, 'one slot: one task after another');
+    assert.equal(await receiptWait(storeWith(0), 4), 0, 'nothing ahead: no wait');
   });
 
   it('is the work ahead divided by the slots, rounded to 0.1 s', () => {
-    assert.equal(waitSec(1, 5, 2), 2.5);
-    assert.equal(waitSec(7, 1, 3), 2.3);
-    assert.equal(waitSec(5, 4.2, 4), 5.3);
+    assert.equal(waitSec(5, 2), 2.5);
+    assert.equal(waitSec(7, 3), 2.3);
+    assert.equal(waitSec(21, 4), 5.3);
   });
 
   it('refuses a concurrency that would make every estimate Infinity', () => {
-    assert.throws(() => new JobService(storeWith(1, 1), noIdempotency, () => undefined, { workerConcurrency: 0 }), RangeError);
+    assert.throws(() => new JobService(storeWith(1), noIdempotency, () => undefined, { workerConcurrency: 0 }), RangeError);
   });
 });

@@ -11,7 +11,7 @@ import type { JobReceipt } from './job-request.schemas.ts';
 import type { AuthContext } from '../workspace/auth.ts';
 import { InvalidCursor } from '../store/cursor.ts';
 import { jobKind } from './registered-kinds.ts';
-import { DEFAULT_JOB_SEC, waitSec } from './wait-estimate.ts';
+import { waitSec } from './wait-estimate.ts';
 
 /** A matching or report job costs 1 credit (decisions §10). */
 export const JOB_COST = 1;
@@ -93,10 +93,9 @@ export class JobService {
     }
   }
 
-  /** From the workspace's own queue and job durations (claims take turns between workspaces), shared by the worker's slots. */
+  /** The work the worker runs before the job (every workspace's running tasks, the workspace's queue, others' turns first: wait-estimate.ts), shared by its slots. */
   private async estimateWaitSec(workspaceId: string): Promise<number> {
-    const [ahead, duration] = await Promise.all([this.jobs.activeCount(workspaceId), this.jobs.recentDurationSec(workspaceId)]);
-    return waitSec(ahead, duration ?? DEFAULT_JOB_SEC, this.workerConcurrency);
+    return waitSec(await this.jobs.workAheadSec(workspaceId), this.workerConcurrency);
   }
 
   async get(auth: AuthContext, id: string, type?: JobType): Promise<Job> {

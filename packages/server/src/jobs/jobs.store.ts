@@ -17,7 +17,7 @@ import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import { writeOutbox, type OutboxEvent } from './outbox.ts';
 import { SqlJobEventLog, type JobEvent, type JobEventAnnouncer, type JobEventLog, type JobEventName } from './job-events.store.ts';
 import { TransactionJobCreation, type JobCreation } from './job-creation.ts';
-import { WaitEstimate } from './wait-estimate.ts';
+import { WaitEstimate, type QueueRow } from './wait-estimate.ts';
 import { toJob, type CreateInput, type JobRow } from './job-rows.ts';
 
 export type { OutboxEvent } from './outbox.ts';
@@ -51,10 +51,8 @@ export interface JobStore extends JobEventLog {
   progress(id: string, stage: JobStage, progress: number): Promise<Job | null>;
   succeed(id: string, result: ResultToStore, outbox: OutboxEvent): Promise<Job | null>;
   fail(id: string, error: JobError, outbox: OutboxEvent): Promise<Job | null>;
-  /** The workspace's jobs waiting or running, for `estimatedWaitSec`. */
-  activeCount(workspaceId: string): Promise<number>;
-  /** Mean duration of recently finished jobs, seconds; null when none finished yet. */
-  recentDurationSec(workspaceId: string): Promise<number | null>;
+  /** Seconds of one worker slot that the work ahead of a new job of the workspace takes, for `estimatedWaitSec` (wait-estimate.ts). */
+  workAheadSec(workspaceId: string): Promise<number>;
 }
 
 /** What PostgreSQL's wiring gives the job store: the NOTIFY of each event, and creation in batch statements. */
@@ -80,7 +78,17 @@ export class SqlJobStore implements JobStore {
     };
     this.creation = engine ? engine.creation(this.events, created) : new TransactionJobCreation(db, this.events, created);
     this.estimate = new WaitEstimate({
-      countActive: async (workspaceId) => (await this.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM tasks WHERE workspace_id = ? AND kind = 'job.run'", workspaceId))?.n ?? 0,
+      // Every task of every workspace (they share the worker), with its workspace's turn and,
+      // for an analysis, its media's duration.
+      queue: (now) => this.db.all<QueueRow>(
+        `SELECT t.workspace_id AS workspace_id, q.last_claim AS last_claim, t.kind AS kind,
+         CASE WHEN t.state = 'leased' AND t.lease_expires_at > ? THEN 1 ELSE 0 END AS running,
+         COUNT(*) AS n, SUM(COALESCE(m.duration_sec, 0)) AS media_sec
+         FROM tasks t LEFT JOIN queue_turns q ON q.workspace_id = t.workspace_id LEFT JOIN media m ON t.kind = 'media.analyze' AND m.id = t.ref_id
+         GROUP BY 1, 2, 3, 4`,
+        now,
+      ),
+      lastClaim: async (workspaceId) => (await this.db.get<{ n: number }>('SELECT last_claim AS n FROM queue_turns WHERE workspace_id = ?', workspaceId))?.n ?? 0,
       // Among the workspace's last RECENT_JOBS jobs (its index, newest first, so the cost does
       // not grow with the table), the 50 newest that succeeded.
       meanRecentDurationSec: async (workspaceId) => (await this.db.get<{ avg: number | null }>(
@@ -108,12 +116,8 @@ export class SqlJobStore implements JobStore {
     return this.events.prunedWorkspaceEventId(workspaceId);
   }
 
-  activeCount(workspaceId: string): Promise<number> {
-    return this.estimate.activeCount(workspaceId);
-  }
-
-  recentDurationSec(workspaceId: string): Promise<number | null> {
-    return this.estimate.recentDurationSec(workspaceId);
+  workAheadSec(workspaceId: string): Promise<number> {
+    return this.estimate.workAheadSec(workspaceId);
   }
 
   /** Appends the event for the job's current row (`r`, already counting it in event_seq); inside the caller's transaction. */
@@ -216,10 +220,10 @@ export class SqlJobStore implements JobStore {
       }
       await dropTasks(tx, 'job.run', id);
       await writeOutbox(tx, r.workspace_id, id, now, outbox);
-      return { workspaceId: r.workspace_id, event: await this.appendEvent(tx, ended as JobRow, outcome.result ? 'job.succeeded' : 'job.failed') };
+      return { workspaceId: r.workspace_id, from: r.status, event: await this.appendEvent(tx, ended as JobRow, outcome.result ? 'job.succeeded' : 'job.failed') };
     });
     if (!out) return null;
-    this.estimate.ended(out.workspaceId);
+    this.estimate.ended(out.workspaceId, out.from === 'queued' ? 'queued' : 'running');
     this.publish(out.workspaceId, out.event);
     return out.event.job;
   }

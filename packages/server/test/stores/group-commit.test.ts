@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { buildTestApp, type TestApp } from '../helpers.ts';
 import { storeDb } from '../../src/compose/stores.ts';
 import { InsufficientCredits } from '../../src/credits/credits.ledger.ts';
+import { DEFAULT_JOB_SEC } from '../../src/jobs/wait-estimate.ts';
 
 // The embedded store's own group commit and synchronous transactions: not a PostgreSQL concern.
 describe('job creation on the embedded engine', { skip: process.env.TEST_STORE === 'postgres' ? 'embedded store only' : false }, () => {
@@ -20,7 +21,7 @@ describe('job creation on the embedded engine', { skip: process.env.TEST_STORE =
   it('commits concurrent creations together and undoes only the one that cannot pay', async () => {
     const ws = t.main.workspaceId;
     const jobs = t.services.stores.jobs;
-    const before = await jobs.activeCount(ws);
+    const before = await jobs.workAheadSec(ws);
     const outcomes = await Promise.allSettled([1, 1, 5, 1].map((cost, i) => jobs.create({ workspaceId: ws, type: 'matching', label: `j${i}`, request: { i }, cost })));
     assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     const rejected = outcomes[2] as PromiseRejectedResult;
@@ -37,17 +38,19 @@ describe('job creation on the embedded engine', { skip: process.env.TEST_STORE =
       assert.deepEqual(events[0]?.job, job, 'the first event carries the job as stored');
       assert.deepEqual(await jobs.get(ws, job.id), job);
     }
-    assert.equal(await jobs.activeCount(ws), before + 3, 'the queue count follows creations');
+    // No job has finished: each job queued counts the default duration.
+    assert.equal(await jobs.workAheadSec(ws), before + 3 * DEFAULT_JOB_SEC, 'the work ahead follows creations');
     // List order is creation order (newest first).
     const listed = await jobs.list(ws, {});
     assert.deepEqual(listed.data.map((j) => j.label), ['j3', 'j1', 'j0']);
   });
 
-  it('a job that ends lowers the queue count', async () => {
+  it('a job that ends lowers the work ahead', async () => {
     const jobs = t.services.stores.jobs;
-    const job = await jobs.create({ workspaceId: t.other.workspaceId, type: 'report', request: {}, cost: 0 });
-    const n = await jobs.activeCount(t.other.workspaceId);
+    const ws = t.main.workspaceId;
+    const job = await jobs.create({ workspaceId: ws, type: 'report', request: {}, cost: 0 });
+    const n = await jobs.workAheadSec(ws);
     await jobs.fail(job.id, { code: 'canceled', message: 'test' }, { type: 'report.failed', data: {}, webhook: undefined });
-    assert.equal(await jobs.activeCount(t.other.workspaceId), n - 1);
+    assert.equal(await jobs.workAheadSec(ws), n - DEFAULT_JOB_SEC);
   });
 });
