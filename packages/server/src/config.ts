@@ -44,6 +44,12 @@ export interface Config {
   analysisMemoryMb: number;
   /** Added to the service's nice value for analysis processes, so the API comes first. */
   analysisNice: number;
+  /**
+   * How analysis processes are scheduled on Linux: `idle`, under SCHED_IDLE (a core only when no
+   * normal thread wants it), or `normal`, the nice value alone, for hosts whose other work keeps
+   * every core busy, where idle analyses would wait for as long as it does.
+   */
+  analysisScheduling: AnalysisScheduling;
   /** While the API is busy, analyses are paused but for this percentage of the time (100: never paused). */
   analysisMinSharePct: number;
   /** Analyses of one workspace that one analysis process may run before it ends (1: a process for each). */
@@ -96,6 +102,8 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const ROLES = ['all', 'api', 'worker'] as const;
+const ANALYSIS_SCHEDULING = ['idle', 'normal'] as const;
+export type AnalysisScheduling = (typeof ANALYSIS_SCHEDULING)[number];
 
 export function loadConfig(env: Env = process.env): Config {
   const merged: Env = { ...readConfigFile(env.CONFIG_FILE), ...env };
@@ -170,6 +178,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxMediaSec: int('MAX_MEDIA_SEC', 4 * 3600, 1, 24 * 3600),
     analysisMemoryMb: int('ANALYSIS_MEMORY_MB', 3072, 256, 65536),
     analysisNice: int('ANALYSIS_NICE', 10, 0, 19),
+    analysisScheduling: oneOf('ANALYSIS_SCHEDULING', ANALYSIS_SCHEDULING, 'idle'),
     analysisMinSharePct: int('ANALYSIS_MIN_SHARE_PCT', 20, 1, 100),
     analysisProcessReuse: int('ANALYSIS_PROCESS_REUSE', 20, 1, 1000),
     speakerEmbeddingModel: speakerEmbeddingModel === null ? null : path.resolve(speakerEmbeddingModel),

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
     assert.equal(c.webhookRequireHttps, false);
     assert.equal(c.eventCatchUpSec, 5);
     assert.equal(c.orphanSweepSec, 3600);
+    assert.equal(c.analysisScheduling, 'idle');
     assert.deepEqual(c.rateLimits, { upload: 10, reportCreation: 20, jobStatus: 60, files: 30, entities: 30, credits: 100, default: 100 });
     assert.ok(Object.isFrozen(c));
   });
@@ -39,11 +40,11 @@ describe('loadConfig', () => {
       PORT: '9000', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', ROLE: 'worker', WORKER_CONCURRENCY: '4', MAX_UPLOAD_BYTES: '1000',
       WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_REQUIRE_HTTPS: '1', INITIAL_CREDITS: '0', LOG_LEVEL: 'debug', JOB_LEASE_SEC: '2',
       JOB_TIMEOUT_SEC: '60', RATE_LIMIT_UPLOAD: '1', RATE_LIMIT_DEFAULT: '5000', EVENT_CATCH_UP_SEC: '30', ORPHAN_SWEEP_SEC: '600',
-      SERVICE_API_KEY: `rk_${'a'.repeat(32)}`, SIGNING_SECRET: `whsec_${'b'.repeat(16)}`,
+      SERVICE_API_KEY: `rk_${'a'.repeat(32)}`, SIGNING_SECRET: `whsec_${'b'.repeat(16)}`, ANALYSIS_SCHEDULING: 'normal',
     });
     assert.deepEqual(
-      [c.port, c.host, c.dataDir, c.role, c.workerConcurrency, c.maxUploadBytes, c.webhookAllowPrivate, c.webhookRequireHttps, c.initialCredits, c.logLevel, c.jobLeaseSec, c.jobTimeoutSec, c.rateLimits.upload, c.rateLimits.default, c.eventCatchUpSec, c.orphanSweepSec],
-      [9000, '0.0.0.0', '/tmp/x', 'worker', 4, 1000, true, true, 0, 'debug', 2, 60, 1, 5000, 30, 600],
+      [c.port, c.host, c.dataDir, c.role, c.workerConcurrency, c.maxUploadBytes, c.webhookAllowPrivate, c.webhookRequireHttps, c.initialCredits, c.logLevel, c.jobLeaseSec, c.jobTimeoutSec, c.rateLimits.upload, c.rateLimits.default, c.eventCatchUpSec, c.orphanSweepSec, c.analysisScheduling],
+      [9000, '0.0.0.0', '/tmp/x', 'worker', 4, 1000, true, true, 0, 'debug', 2, 60, 1, 5000, 30, 600, 'normal'],
     );
   });
 
@@ -70,6 +71,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_DEFAULT: 'none',
       SERVICE_API_KEY: 'not-a-key',
       SIGNING_SECRET: 'secret',
+      ANALYSIS_SCHEDULING: 'sometimes',
     };
     const problems = problemsOf(bad);
     for (const name of Object.keys(bad)) assert.ok(problems.some((p) => p.includes(name)), `${name} is named: ${problems.join(' | ')}`);

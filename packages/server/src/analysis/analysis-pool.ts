@@ -34,7 +34,7 @@ interface Idle {
 }
 
 const sameSettings = (a: ProcessSettings, b: ProcessSettings): boolean =>
-  a.nice === b.nice && a.memoryLimitMb === b.memoryLimitMb && a.compileCacheDir === b.compileCacheDir && a.entry === b.entry && a.watchResident === b.watchResident;
+  a.nice === b.nice && a.idle === b.idle && a.memoryLimitMb === b.memoryLimitMb && a.compileCacheDir === b.compileCacheDir && a.entry === b.entry && a.watchResident === b.watchResident;
 
 export class AnalysisProcessPool {
   private readonly options: PoolOptions;

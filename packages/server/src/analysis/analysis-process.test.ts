@@ -123,6 +123,18 @@ describe('analysis in a child process', () => {
     assert.deepEqual([...new Set(names)].sort(), ['NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);
   });
 
+  it('runs every thread of the analysis under the normal policy at its nice value with idleScheduling false (ANALYSIS_SCHEDULING=normal)', { skip: !hasProc && 'no /proc' }, async () => {
+    const policies = new Set<number>();
+    const seen = new Set<number>();
+    const look = () => ours().forEach((c) => {
+      threadPolicies(c.pid).forEach((n) => policies.add(n));
+      threadPriorities(c.pid).forEach((n) => seen.add(n));
+    });
+    await run(conversation(30), { niceIncrement: 4, idleScheduling: false, onProgress: look });
+    assert.deepEqual([...policies], [0], 'SCHED_OTHER, not SCHED_IDLE (5)');
+    assert.deepEqual([...seen], [Math.min(19, os.getPriority() + 4)]);
+  });
+
   it('keeps the engine\'s compiled code in the compile cache directory it is given (made 0700) and analyses the same from it', async () => {
     const cacheDir = path.join(dir, 'data', 'compile-cache');
     const cached = createEngine({ compileCacheDir: cacheDir });

@@ -32,6 +32,8 @@ export interface ChildAnalysisInput {
   memoryLimitMb: number;
   /** Added to this process's nice value for the child (ANALYSIS_NICE); the result is capped at 19. */
   niceIncrement?: number;
+  /** false: the child runs at its nice value alone, not under SCHED_IDLE (ANALYSIS_SCHEDULING=normal). */
+  idleScheduling?: boolean;
   /** While the API is busy the child is paused but for this share of the time (ANALYSIS_MIN_SHARE_PCT / 100; 1: never). */
   minShare?: number;
   /** Where the child keeps the engine's compiled code between analyses (analysis.child.ts); none: compiled at every start. */
@@ -94,9 +96,11 @@ function tool(name: 'chrt' | 'setpriv'): string | null {
  * could not notice), and `chrt --idle 0`, so that every thread of the child (and the decoder it
  * starts) runs under SCHED_IDLE: a woken API thread takes the core from it at once, which a nice
  * value alone does not promise. Both keep the pid (they exec). Else with fork; the nice value is
- * set either way.
+ * set either way. `idle` false (ANALYSIS_SCHEDULING=normal) leaves chrt out: SCHED_IDLE gets a
+ * core only when no normal thread wants it, so on a host whose other work keeps every core busy
+ * (another service, a test suite) an idle analysis waits as long as that work runs.
  */
-function startChild(entry: string, nice: number, memoryLimitMb: number, compileCacheDir: string | undefined): ChildProcess {
+function startChild(entry: string, nice: number, idle: boolean, memoryLimitMb: number, compileCacheDir: string | undefined): ChildProcess {
   // --single-threaded: V8 compiles and collects garbage on the main thread, so one analysis keeps
   // one core busy. Its helper threads kept recompiling the engine's hot code in every analysis
   // (about 80 ms of 770 ms of CPU for a 300 s recording in a warm process, on the 2-core test
@@ -113,7 +117,7 @@ function startChild(entry: string, nice: number, memoryLimitMb: number, compileC
   };
   const childArgs = [String(nice), ...(compileCacheDir ? [compileCacheDir] : [])];
   const setpriv = tool('setpriv');
-  const chrt = tool('chrt');
+  const chrt = idle ? tool('chrt') : null;
   const command = [
     ...(setpriv ? [setpriv, '--pdeathsig', 'SIGKILL', '--'] : []),
     ...(chrt ? [chrt, '--idle', '0'] : []),
@@ -127,6 +131,8 @@ function startChild(entry: string, nice: number, memoryLimitMb: number, compileC
 /** How the analysis process is started: processes started alike may run each other's analyses. */
 export interface ProcessSettings {
   nice: number;
+  /** Under SCHED_IDLE where chrt exists (ANALYSIS_SCHEDULING=idle), or at the nice value alone. */
+  idle: boolean;
   memoryLimitMb: number;
   compileCacheDir: string | undefined;
   entry: string;
@@ -137,6 +143,7 @@ export interface ProcessSettings {
 export function processSettings(input: ChildAnalysisInput, options: { entry?: string; watchResident?: boolean } = {}): ProcessSettings {
   return {
     nice: childNice(input.niceIncrement ?? DEFAULT_ANALYSIS_NICE),
+    idle: input.idleScheduling !== false,
     memoryLimitMb: input.memoryLimitMb,
     compileCacheDir: input.compileCacheDir,
     entry: options.entry ?? ENTRY,
@@ -171,7 +178,7 @@ export class AnalysisProcess {
 
   constructor(settings: ProcessSettings) {
     this.settings = settings;
-    this.child = startChild(settings.entry, settings.nice, settings.memoryLimitMb, settings.compileCacheDir);
+    this.child = startChild(settings.entry, settings.nice, settings.idle, settings.memoryLimitMb, settings.compileCacheDir);
     this.pid = this.child.pid;
     // The main thread at once (the threads it starts inherit it); the child does its other threads.
     if (this.pid !== undefined) {

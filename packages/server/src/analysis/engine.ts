@@ -29,6 +29,8 @@ export interface AnalysisEngine {
     memoryLimitMb: number;
     /** How much lower than the service's the analysis's scheduling priority is (ANALYSIS_NICE). */
     niceIncrement?: number;
+    /** Whether the analysis runs under SCHED_IDLE where Linux has it (ANALYSIS_SCHEDULING=idle, the default) or at its nice value alone. */
+    idleScheduling?: boolean;
     /** While the API is busy the analysis is paused but for this share of the time (ANALYSIS_MIN_SHARE_PCT / 100). */
     minShare?: number;
     /** The media's workspace: analyses of one workspace may share a warm analysis process (ANALYSIS_PROCESS_REUSE). */

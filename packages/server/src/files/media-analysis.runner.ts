@@ -21,7 +21,7 @@ export interface MediaAnalysisDeps {
   media: MediaStore;
   entities: EntityStore;
   engine: AnalysisEngine | null;
-  limits: Pick<Config, 'maxMediaSec' | 'analysisMemoryMb' | 'analysisNice' | 'analysisMinSharePct'>;
+  limits: Pick<Config, 'maxMediaSec' | 'analysisMemoryMb' | 'analysisNice' | 'analysisScheduling' | 'analysisMinSharePct'>;
 }
 
 export class MediaAnalysisRunner implements TaskHandler {
@@ -54,6 +54,7 @@ export class MediaAnalysisRunner implements TaskHandler {
         maxDurationSec: this.deps.limits.maxMediaSec,
         memoryLimitMb: this.deps.limits.analysisMemoryMb,
         niceIncrement: this.deps.limits.analysisNice,
+        idleScheduling: this.deps.limits.analysisScheduling === 'idle',
         minShare: this.deps.limits.analysisMinSharePct / 100,
         workspaceId: m.workspaceId,
         onProgress: (stage, fraction) => {
