@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { convLayerReference, embedRange, loadSpeakerNet, runFrameLayers, type SpeakerNetFile } from './speaker-net.ts';
 import { seededRandom } from '../../behavior/stats.ts';
+import { rangeEmbedder } from './window-embedding.ts';
 
 const b64 = (xs: number[]): string => Buffer.from(Float32Array.from(xs).buffer).toString('base64');
 
@@ -64,4 +65,22 @@ test('a network file whose sizes do not fit is refused', () => {
   assert.throws(() => loadSpeakerNet(bad), /layer 1/);
   const wrongLda = { ...tinyNet(), keep: 3 };
   assert.throws(() => loadSpeakerNet(wrongLda), /embedding or LDA/);
+});
+
+test('the network embeds a list of frames run by run: each run of consecutive frames pooled as a range', () => {
+  // Local speakers' clean frames reach the embedding as lists (embedInPieces -> embedFrames); a
+  // run split into single frames (a gap rule of 1) gave no embedding at all, so every recording
+  // read as one speaker with the network.
+  const net = loadSpeakerNet(tinyNet());
+  const rand = seededRandom(11);
+  const cep = Float32Array.from({ length: 100 * 3 }, () => rand());
+  const model = new Uint8Array(100).fill(1);
+  const emb = rangeEmbedder(net, cep, 3, model)!;
+  const run = Array.from({ length: 40 }, (_, i) => 20 + i);
+  assert.deepEqual(emb.embedFrames(run), emb.embed(20, 60));
+  const twoRuns = [...run, ...Array.from({ length: 30 }, (_, i) => 70 + i)];
+  const a = emb.embed(20, 60)!;
+  const b = emb.embed(70, 100)!;
+  const both = emb.embedFrames(twoRuns)!;
+  both.forEach((v, d) => assert.ok(Math.abs(v - (a[d]! + b[d]!) / 2) < 1e-9, `dimension ${d}: the mean of the two runs`));
 });

@@ -59,7 +59,10 @@ export function rangeEmbedder(emb: WindowEmbeddingModel, cep: Float32Array, dims
       dims: emb.outDims,
       windowFrames: emb.windowFrames,
       embed: (start, end) => embedRange(emb, frames, start, end),
-      embedFrames: (list) => meanOf(pieceEmbeddings(embedder, list, 1)),
+      // Each run of consecutive frames pooled alone (a gap of 2 frames or more starts a new run), as the
+      // network was trained on runs of modelled frames; 1 would make every frame a run of its own, and
+      // every run too short to embed.
+      embedFrames: (list) => meanOf(pieceEmbeddings(embedder, list, 2)),
     };
     return embedder;
   }
