@@ -305,6 +305,8 @@ def main():
     ap.add_argument('--init', help='start from the weights of this ONNX file (a network this trainer wrote, e.g. the shipped one) instead of random ones: fine-tuning')
     ap.add_argument('--export-checkpoint', help='write the checkpoint of --out as this path prefix (.onnx, .json) and stop: a look at a run under way')
     a = ap.parse_args()
+    if a.steps < 4:
+        ap.error('--steps must be at least 4 (the learning-rate schedule warms up, then decays)')
     if a.export_checkpoint:
         st = torch.load(a.out + '.ckpt')
         model = Segmenter(a.channels, a.layers)
@@ -332,7 +334,7 @@ def main():
     if a.init:
         load_onnx_weights(model, a.init)
     opt = torch.optim.Adam(model.parameters(), lr=a.lr)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=a.steps, pct_start=0.05)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=a.steps, pct_start=max(0.05, 2 / a.steps))  # warm-up of at least 2 steps: one of exactly 1 divides by zero in OneCycleLR
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     ckpt = a.out + '.ckpt'
     step, elapsed, history = 0, 0.0, []

@@ -41,6 +41,8 @@ p.add_argument('--lr', type=float, default=2e-3)
 p.add_argument('--cmn', action='store_true', help='subtract each window\'s mean frame first (fbank exports; the engine does it: normalise "mean")')
 p.add_argument('--exclude-fold', type=int, default=-1, help='train on the sessions of the other folds')
 a = p.parse_args()
+if a.steps < 4:
+    p.error('--steps must be at least 4 (the learning-rate schedule warms up, then decays)')
 torch.manual_seed(a.seed)
 np.random.seed(a.seed)
 torch.set_num_threads(a.threads)
@@ -102,7 +104,7 @@ class Net(nn.Module):
 net = Net(a.channels, a.emb)
 head = AamSoftmax(a.emb, K)
 opt = torch.optim.Adam(list(net.parameters()) + list(head.parameters()), lr=a.lr, weight_decay=1e-5)
-sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=a.steps, pct_start=0.15)
+sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=a.steps, pct_start=max(0.15, 2 / a.steps))  # warm-up of at least 2 steps: one of exactly 1 divides by zero in OneCycleLR
 blen = ends - starts
 
 

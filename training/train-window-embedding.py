@@ -97,6 +97,8 @@ def main():
     p.add_argument('--threads', type=int, default=2)
     p.add_argument('--seed', type=int, default=1)
     a = p.parse_args()
+    if a.steps < 4:
+        p.error('--steps must be at least 4 (the learning-rate schedule warms up, then decays)')
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
@@ -107,7 +109,7 @@ def main():
     head = AamSoftmax(128, len(voices))
     params = list(model.parameters()) + list(head.parameters())
     opt = torch.optim.Adam(params, lr=2e-3, weight_decay=1e-5)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=a.steps, pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=a.steps, pct_start=max(0.1, 2 / a.steps))  # warm-up of at least 2 steps: one of exactly 1 divides by zero in OneCycleLR
     curve = []
     model.train()
     for step in range(1, a.steps + 1):
