@@ -1,6 +1,6 @@
 // Uploaded media and their cached analysis. A media row, its credit reservation and its
 // analysis task are written in one transaction; the analysis result, the speakers' links to
-// entities and the credit charge in another. A re-analysis (new hints, a newer engine, an
+// entities and the credit charge in another (media-completion.ts). A re-analysis (new hints, a newer engine, an
 // attached transcript) resets the analysis, reserves its credits and queues it in one
 // transaction, keeping the replaced speakers so that their entities can carry over
 // (media-reanalysis.ts; audio for a transcript on its own: audio-attach.ts). Every
@@ -10,23 +10,23 @@ import { jsonList, type Sql } from '../store/sql.ts';
 import { mediaIdOfFile, namedFiles } from '../store/blob-store.ts';
 import { nowIso } from '../ids.ts';
 import { enqueueTask, dropTasks } from '../queue/queue.store.ts';
-import { chargeCredits, InsufficientCredits, releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
+import { releaseCredits, reserveCredits } from '../credits/credits.ledger.ts';
 import { decodeCursor, encodeCursor } from '../store/cursor.ts';
 import { ENGINE_VERSION, type MediaAnalysis } from '@rapport/analysis';
 import { readySpeakers } from './media-speakers.ts';
 import type { SpeakerHints } from './files.schemas.ts';
 import type { SpeakerLink } from './speaker-links.ts';
-import { analysisCost, entityLabel, LIGHT_COLUMNS, summaryJson, toLightMedia, toMedia, type LightMediaRow, type MediaRecord, type MediaRow } from './media-rows.ts';
+import { analysisCost, LIGHT_COLUMNS, summaryJson, toLightMedia, toMedia, type LightMediaRow, type MediaRecord, type MediaRow } from './media-rows.ts';
 import { analyseInWorker, OwedTextAnalyses, type TranscriptAnalyser } from './transcript-analysis.ts';
-import { analysisSummary, type MediaSummary } from './media-summary.ts';
+import type { MediaSummary } from './media-summary.ts';
 import { newMediaSummary, textAnalysisOfStored, transcriptJsonOf, type StoredTranscript } from './transcript-text.ts';
 import { insertTextEntities } from './text-entities.ts';
 import { attachAudioRow, type AttachAudioOutcome, type AttachedAudio } from './audio-attach.ts';
 import { latestMediaChange, nextMediaChange, recordMediaChange } from './media-changes.ts';
 import { QuotaExceeded } from '../workspace/quotas.ts';
 import { mediaWithBytes } from './media-duplicates.ts';
-import { freezeAutoNames } from '../entities/auto-name.ts';
 import { activeJobsUsing, reanalyzeRow, type ReanalyzeOutcome } from './media-reanalysis.ts';
+import { completeAnalysisRow } from './media-completion.ts';
 
 export { analysisCost, entityLabel, previousSpeakersJson, toMedia } from './media-rows.ts';
 export type { AnalysisStatus, MediaKind, MediaRecord, MediaRow } from './media-rows.ts';
@@ -308,60 +308,9 @@ export class SqlMediaStore implements MediaStore {
 
   async completeAnalysis(id: string, analysis: MediaAnalysis, links: SpeakerLink[], engineVersion: string | null = analysis.engineVersion ?? null): Promise<'done' | 'insufficient_credits'> {
     return this.changing(async (tx) => {
-      const out = await this.completeRow(tx, id, analysis, links, engineVersion);
+      const out = await completeAnalysisRow(tx, id, analysis, links, engineVersion);
       return { out, changed: out === 'done' ? [id] : [] };
     }).then((out) => (out === 'insufficient_credits' ? 'insufficient_credits' : 'done'));
-  }
-
-  /** Inside a transaction: stores the analysis ('done'), or answers why not ('skipped', 'insufficient_credits'). */
-  private async completeRow(tx: Sql, id: string, analysis: MediaAnalysis, links: SpeakerLink[], engineVersion: string | null): Promise<'done' | 'skipped' | 'insufficient_credits'> {
-    const r = await tx.get<MediaRow>(`SELECT * FROM media WHERE id = ?${tx.dialect.forUpdate}`, id);
-    if (!r || r.analysis_status === 'ready' || r.analysis_status === 'failed') return 'skipped';
-    // Charged by the decoded duration.
-    const extra = analysisCost(analysis.durationSec) - analysisCost(r.duration_sec);
-    if (extra > 0) {
-      try {
-        await reserveCredits(tx, r.workspace_id, extra, { mediaId: id });
-      } catch (err) {
-        if (!(err instanceof InsufficientCredits)) throw err;
-        return 'insufficient_credits';
-      }
-    }
-    const now = nowIso();
-    await freezeAutoNames(tx, links.filter((l) => !l.create).map((l) => l.entityId));
-    await tx.run('DELETE FROM appearances WHERE media_id = ?', id);
-    for (const link of links) {
-      if (link.create) {
-        await tx.run(
-          `INSERT INTO entities (id, workspace_id, label, tags_json, voiceprint_json, auto_name, created_at, updated_at, seq)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, nextval('rapport_seq'))`,
-          link.entityId, r.workspace_id, entityLabel(link.create.label), '[]', JSON.stringify(link.create.voiceprint),
-          `Speaker ${link.speakerIndex + 1} in ${r.label ?? r.filename}`, now, now,
-        );
-      } else {
-        await tx.run(
-          'UPDATE entities SET voiceprint_json = COALESCE(?, voiceprint_json), updated_at = ? WHERE id = ?',
-          link.voiceprint ? JSON.stringify(link.voiceprint) : null, now, link.entityId,
-        );
-        const label = entityLabel(analysis.speakers[link.speakerIndex]?.label ?? null);
-        if (label) await tx.run('UPDATE entities SET label = ? WHERE id = ? AND label IS NULL', label, link.entityId);
-      }
-      await tx.run(
-        `INSERT INTO appearances (entity_id, media_id, speaker_index, speech_sec, workspace_id) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (media_id, speaker_index) DO UPDATE SET entity_id = excluded.entity_id, speech_sec = excluded.speech_sec, workspace_id = excluded.workspace_id`,
-        link.entityId, id, link.speakerIndex, link.speechSec, r.workspace_id,
-      );
-    }
-    await tx.run(
-      `UPDATE media SET analysis_status = 'ready', analysis_json = ?1, engine_version = ?2, previous_speakers_json = NULL,
-       duration_sec = ?3, summary_json = ?5 WHERE id = ?4`,
-      JSON.stringify(analysis), engineVersion, analysis.durationSec, id, analysisSummary(analysis, r.transcript_json !== null),
-    );
-    await chargeCredits(tx, r.workspace_id, analysisCost(analysis.durationSec), { mediaId: id });
-    const unused = analysisCost(r.duration_sec) - analysisCost(analysis.durationSec);
-    if (unused > 0) await releaseCredits(tx, r.workspace_id, unused, { mediaId: id });
-    await dropTasks(tx, 'media.analyze', id);
-    return 'done';
   }
 
   async failAnalysis(id: string, error: { code: string; message: string }, engineVersion: string | null = null): Promise<void> {
