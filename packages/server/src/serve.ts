@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { compileCacheDir, flushCompileCache } from './compile-cache.ts';
 import { composeService, type ComposedService } from './compose/compose.ts';
 import type { AnalysisEngine } from './analysis/engine.ts';
-import { sweepAtStart } from './store/blob-store.ts';
+import { sweepAtStart } from './store/orphan-sweeper.ts';
 
 export interface RunningService {
   url: string;
@@ -61,7 +61,7 @@ export async function runService(config: Config, opts: { logger?: boolean; engin
   for (const warning of boot.warnings) composed.app.log.warn(warning);
   const { blobs, media } = composed.services.stores;
   // Before listening, so that no upload of this process is in flight; whatever the sweeps cannot
-  // do is logged, never a reason not to start (blob-store.ts). Other processes sharing MEDIA_DIR
+  // do is logged, never a reason not to start (orphan-sweeper.ts). Other processes sharing MEDIA_DIR
   // may be uploading meanwhile: the bounds are composed (compose.ts), as for the periodic sweep.
   await sweepAtStart(blobs, (names) => media.filesWithRows(names), composed.startSweeps);
   const address = config.role === 'worker' ? null : await composed.app.listen({ port: config.port, host: config.host });

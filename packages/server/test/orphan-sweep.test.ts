@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { sweepAtStart } from '../src/store/blob-store.ts';
+import { sweepAtStart } from '../src/store/orphan-sweeper.ts';
 import { fileUpload, multipart, wavFile, TWO_NAMES_VTT } from '../src/files/files.fixtures.testkit.ts';
 import type { Media } from '../src/files/files.schemas.ts';
 import { buildTestApp, call, insertMedia, json, waitFor, type TestApp } from './helpers.ts';

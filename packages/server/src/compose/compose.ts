@@ -26,8 +26,8 @@ import { WebhookService } from '../webhooks/webhooks.service.ts';
 import { WebhookDispatcher } from '../webhooks/dispatcher.ts';
 import { closeDeliveryAgents } from '../webhooks/deliver.ts';
 import { RetentionSweeper } from '../retention/retention.ts';
-import { OrphanSweeper, orphanSafeAgeMs, tempSafeAgeMs } from '../store/orphan-sweeper.ts';
-import { warnOncePerFile, type StartSweeps } from '../store/blob-store.ts';
+import { OrphanSweeper, orphanSafeAgeMs, tempSafeAgeMs, type StartSweeps } from '../store/orphan-sweeper.ts';
+import { warnOncePerFile } from '../store/blob-store.ts';
 import { useCursorKey } from '../store/cursor.ts';
 import { ServiceMetrics } from '../health/metrics.ts';
 

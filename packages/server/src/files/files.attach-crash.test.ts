@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { buildTestApp, call, json, type ErrorJson, type TestApp } from '../../test/helpers.ts';
-import { sweepAtStart } from '../store/blob-store.ts';
+import { sweepAtStart } from '../store/orphan-sweeper.ts';
 import { fileUpload, TWO_NAMES_VTT as VTT, wavFile } from './files.fixtures.testkit.ts';
 import type { Media } from './files.schemas.ts';
 

@@ -14,7 +14,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, sy
 import { lstat, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { FileBlobStore, mediaIdOfFile, namedFiles, ORPHAN_BATCH, sweepAtStart, type BlobStore, type SweepLog } from './blob-store.ts';
+import { FileBlobStore, mediaIdOfFile, namedFiles, ORPHAN_BATCH, type BlobStore, type SweepLog } from './blob-store.ts';
+import { sweepAtStart } from './orphan-sweeper.ts';
 
 describe('FileBlobStore.sweepTemp', () => {
   it("removes this host's crashed uploads, keeps another host's until they are old", async () => {

@@ -1,15 +1,16 @@
-// The periodic sweep of orphaned upload files: stored files that no media row names (a crash
-// between an upload's commit and its row, or around the row's update when attached audio replaces
-// a transcript's file), and temporary files of uploads whose process crashed
-// (up to MAX_UPLOAD_BYTES each). The start-up sweep (blob-store.ts, serve.ts) removes them when a
-// process starts; a process that runs for weeks, or a cluster where one process crashed while the
+// The sweeps of orphaned upload files: stored files that no media row names (a crash between an
+// upload's commit and its row, or around the row's update when attached audio replaces a
+// transcript's file), and temporary files of uploads whose process crashed (up to
+// MAX_UPLOAD_BYTES each). Every process sweeps at start, before it listens (sweepAtStart,
+// serve.ts); a process that runs for weeks, or a cluster where one process crashed while the
 // others keep serving, would keep them until the next start. So the processes with the worker role
 // (like the retention sweep) also sweep every ORPHAN_SWEEP_SEC, while uploads of this and other
 // processes are in flight: only files older than `orphanSafeAgeMs` (stored) or `tempSafeAgeMs`
 // (temporary) go, never a temporary file this process holds (FileBlobStore.createTemp), and one
 // sweep at a time, in batches with a turn of the event loop between them (sweepOrphans). A sweep that fails is logged at warn and the next one runs as planned.
+// The file operations themselves are blob-store.ts's.
 import { TRANSIENT_ATTEMPTS } from './sql.ts';
-import { sweepUploads, type BlobStore, type FilesWithRows, type SweepCounts, type SweepLog } from './blob-store.ts';
+import type { BlobStore, FilesWithRows, SweepLog } from './blob-store.ts';
 
 /** The least age of a file the orphan sweeps remove. */
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
@@ -131,4 +132,81 @@ export class OrphanSweeper {
     this.timer = null;
     await this.running;
   }
+}
+
+/** The files a sweep removed, temporary and orphaned; null for one that failed (logged). */
+export interface SweepCounts {
+  temp: number | null;
+  orphans: number | null;
+}
+
+/** What the start-up sweeps remove, and where they tell what they could not do (compose.ts). */
+export interface StartSweeps {
+  /**
+   * Temporary files not modified for longer than this go (tempSafeAgeMs), as at the periodic
+   * sweep: the processes of other hosts sharing MEDIA_DIR may be receiving uploads into theirs
+   * while this one starts, and only the age tells (1 h was less than REQUEST_IDLE_TIMEOUT_SEC may
+   * be). Those of this host's crashed processes go whatever their age.
+   */
+  tempOlderThanMs: number;
+  /**
+   * Only orphaned media files older than this go (orphanSafeAgeMs, as the periodic sweep): in a
+   * cluster the other processes sharing MEDIA_DIR are uploading while this one starts, and a file
+   * whose row's insert is slow (a raised DATABASE_TIMEOUT_SEC) is no orphan yet. Younger orphans
+   * are left to the periodic sweep or the next start.
+   */
+  orphansOlderThanMs: number;
+  /**
+   * How often this process sweeps again (ORPHAN_SWEEP_SEC, the processes with the worker role), or
+   * null for one that sweeps only at its next start (an API-only process): told when a sweep fails.
+   */
+  againEveryMs: number | null;
+  log: SweepLog;
+}
+
+/**
+ * The start-up sweeps (serve.ts): temporary files, then orphaned media files. Housekeeping only,
+ * so it never fails: a sweep that stops (a folder it cannot list, a store question that fails) is
+ * logged, the other still runs, and the service starts with the files left for the periodic sweep
+ * or the next start.
+ */
+export async function sweepAtStart(blobs: BlobStore, withRows: FilesWithRows, opts: StartSweeps): Promise<SweepCounts> {
+  const next = opts.againEveryMs === null
+    ? 'this API-only process sweeps again only at its next start (those with the worker role sweep every ORPHAN_SWEEP_SEC)'
+    : `this process sweeps again every ${Math.round(opts.againEveryMs / 1000)} s (ORPHAN_SWEEP_SEC)`;
+  return sweepUploads(blobs, withRows, {
+    ...opts,
+    atStart: true,
+    failed: (what) => `start-up sweep of ${what} failed; the service starts anyway, and ${next}`,
+  });
+}
+
+/**
+ * One sweep of both kinds, the start-up one and each periodic one (orphan-sweeper.ts): temporary
+ * files, then orphaned media files (asked about only in batches of files per query: loading every
+ * row whole cost 11-16 ms per hour of analysed audio, and a query per file a round trip each). A
+ * sweep that fails is told to `log` with `failed(what)` and counts null; the other still runs,
+ * unless `stop` was aborted meanwhile.
+ */
+export async function sweepUploads(
+  blobs: BlobStore,
+  withRows: FilesWithRows,
+  opts: { tempOlderThanMs: number; orphansOlderThanMs: number; log: SweepLog; atStart?: boolean; stop?: AbortSignal; failed: (what: string) => string },
+): Promise<SweepCounts> {
+  const attempt = async (what: string, sweep: () => Promise<number>): Promise<number | null> => {
+    try {
+      return await sweep();
+    } catch (err) {
+      opts.log(opts.failed(what), { err: errorText(err) });
+      return null;
+    }
+  };
+  const temp = await attempt('temporary upload files', () => blobs.sweepTemp(opts.tempOlderThanMs, opts.log, { atStart: opts.atStart === true }));
+  if (opts.stop?.aborted) return { temp, orphans: null };
+  const orphans = await attempt('orphaned media files', () => blobs.sweepOrphans(withRows, opts.orphansOlderThanMs, opts.log, opts.stop));
+  return { temp, orphans };
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
