@@ -97,7 +97,7 @@ describe('the periodic orphan sweep of the composed service', () => {
     });
   }
 
-  it("a transcript's file stays through a sweep while audio is attached to it, however old, and goes once the row names the audio's", async () => {
+  it("a transcript's file stays through a sweep while audio is attached to it, however old, and the audio takes its name once the row names the audio", async () => {
     const { orphans } = t.composed;
     assert.ok(orphans);
     const res = await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(TWO_NAMES_VTT, 'talk.vtt') });
@@ -126,9 +126,38 @@ describe('the periodic orphan sweep of the composed service', () => {
     }
     assert.deepEqual(during, { temp: 0, orphans: 0 });
     assert.deepEqual(kept, [mediaId], "the transcript's file was in place while the sweep ran");
-    const audio = path.basename((await t.services.stores.media.load(mediaId))?.storagePath ?? '');
-    assert.notEqual(audio, mediaId, 'the audio was stored beside it, under a new name');
-    assert.deepEqual(filesOf(), [audio]);
+    // Stored beside it, then given the media's plain name over it (files/plain-names.ts).
+    assert.equal(path.basename((await t.services.stores.media.load(mediaId))?.storagePath ?? ''), mediaId);
+    assert.deepEqual(filesOf(), [mediaId]);
+  });
+
+  it('gives the plain name to audio that a row was left naming by a name beside (a crash mid-attach), however old', async () => {
+    const { orphans } = t.composed;
+    assert.ok(orphans);
+    const res = await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(TWO_NAMES_VTT.replace('tonight', 'tonight, again'), 'talk.vtt') });
+    assert.equal(res.statusCode, 201, res.body);
+    const mediaId = json<{ id: string }>(res).id;
+    const dir = path.join(t.dataDir, 'media');
+    const blobs = t.services.stores.blobs;
+    const placePlain = blobs.placePlain.bind(blobs);
+    // The attach's own step fails, as a crash would leave it.
+    blobs.placePlain = () => Promise.reject(new Error('crashed'));
+    const audio = wavFile(2);
+    try {
+      const attached = await call(t, t.main, { method: 'POST', url: '/v1/files', ...fileUpload(audio, 'talk.wav', { mediaId }) });
+      assert.equal(attached.statusCode, 201, attached.body);
+    } finally {
+      blobs.placePlain = placePlain;
+    }
+    const beside = path.basename((await t.services.stores.media.load(mediaId))?.storagePath ?? '');
+    assert.notEqual(beside, mediaId);
+    // Left a month: a process of a version before names beside would have removed it by now.
+    const monthAgo = (Date.now() - 30 * 24 * 3600 * 1000) / 1000;
+    utimesSync(path.join(dir, beside), monthAgo, monthAgo);
+    assert.deepEqual(await orphans.sweep(), { temp: 0, orphans: 0 });
+    assert.equal(path.basename((await t.services.stores.media.load(mediaId))?.storagePath ?? ''), mediaId);
+    assert.deepEqual(readdirSync(dir).filter((name) => name.startsWith(mediaId)), [mediaId]);
+    assert.ok(readFileSync(path.join(dir, mediaId)).equals(audio), "the audio, over the transcript's file");
   });
 
   it('the start-up sweep keeps a 5-minute-old orphan (an upload of another process may be inserting its row) and removes a 2-hour-old one', async () => {

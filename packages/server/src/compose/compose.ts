@@ -28,6 +28,7 @@ import { closeDeliveryAgents } from '../webhooks/deliver.ts';
 import { RetentionSweeper } from '../retention/retention.ts';
 import { OrphanSweeper, orphanSafeAgeMs, tempSafeAgeMs, type StartSweeps } from '../store/orphan-sweeper.ts';
 import { warnOncePerFile } from '../store/blob-store.ts';
+import { givePlainNames } from '../files/plain-names.ts';
 import { useCursorKey } from '../store/cursor.ts';
 import { ServiceMetrics } from '../health/metrics.ts';
 
@@ -158,6 +159,9 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
     againEveryMs: sweepsPeriodically ? config.orphanSweepSec * 1000 : null,
     // One log for both, so that a file the sweeps cannot remove is warned about once per process.
     log: warnOncePerFile((msg, extra) => app.log.warn(extra ?? {}, msg), (msg, extra) => app.log.debug(extra ?? {}, msg)),
+    // Rows left naming attached audio by a name beside (a crash mid-attach) name its plain name:
+    // versions before names beside remove any other name of a row's file once an hour old.
+    plainNames: (log) => givePlainNames({ media: stores.media, blobs: stores.blobs }, log),
   };
   let orphans: OrphanSweeper | null = null;
   if (sweepsPeriodically) {
@@ -166,6 +170,7 @@ export async function composeService(config: Config, opts: { engine: AnalysisEng
       olderThanMs: startSweeps.orphansOlderThanMs,
       tempOlderThanMs: startSweeps.tempOlderThanMs,
       log: startSweeps.log,
+      plainNames: startSweeps.plainNames,
     });
     orphans.start();
   }

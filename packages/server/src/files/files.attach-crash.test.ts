@@ -10,6 +10,11 @@
 // the media. Two attachments at once share no file either: the one whose row is written is served,
 // and the other is answered what it would have been sent a moment later (the media is audio now:
 // 400 VALIDATION_FAILED), as is one whose transcript was deleted meanwhile (400 REFERENCE_NOT_FOUND).
+// At rest the audio has the media's plain name, `media/<id>`, the only one a version before names
+// beside takes for a row's file: after 9874b0c it stayed `media/<id>.<token>`, which such a
+// version's orphan sweep removes once an hour old (a rolling upgrade, a rollback). So the audio
+// takes the plain name once its row names it (plain-names.ts), and a crash at each of those steps
+// is held here too; after each test, that older sweep rule is run on what is left.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -33,7 +38,7 @@ function held<T = void>(): { promise: Promise<T>; resolve: (v: T) => void; rejec
 describe('audio attached to a transcript on its own, the process crashing at each step', { timeout: 20_000 }, () => {
   let t: TestApp;
   before(async () => {
-    t = await buildTestApp({ RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_DEFAULT: '100000', ROLE: 'api' });
+    t = await buildTestApp({ RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_FILES: '100000', RATE_LIMIT_DEFAULT: '100000', ROLE: 'api' });
   });
   after(async () => t.close());
 
@@ -58,6 +63,23 @@ describe('audio attached to a transcript on its own, the process crashing at eac
     assert.equal(content.statusCode, 200, content.body);
     // Compared as bytes: assert's diff of two large buffers takes minutes.
     assert.ok(content.rawPayload.equals(Buffer.from(bytes)), `served ${content.rawPayload.length} bytes, not the ${Buffer.byteLength(bytes)} expected`);
+  }
+
+  /** The name of the file that the media's row names. */
+  const rowFile = async (mediaId: string) => path.basename((await t.sql.get<{ storage_path: string }>('SELECT storage_path FROM media WHERE id = ?', mediaId))?.storage_path ?? '');
+
+  /**
+   * The orphan sweep of a version before names beside (9874b0c^, IdsWithRows): a file is a row's
+   * only when its name is the id of a media with a row, whatever the row names. Without its age
+   * bound (an hour), as it sweeps an hour later: what it removes, and the media's content after.
+   */
+  async function olderVersionSweeps(mediaId: string, kind: Media['kind'], bytes: Buffer | string): Promise<void> {
+    const withRows = async (names: readonly string[]) => {
+      const ids = new Set((await t.sql.all<{ id: string }>('SELECT id FROM media')).map((r) => r.id));
+      return new Set(names.filter((name) => ids.has(name)));
+    };
+    await t.services.stores.blobs.sweepOrphans(withRows, -1);
+    await served(mediaId, kind, bytes);
   }
 
   /** What a restart on the same MEDIA_DIR does before it listens (serve.ts), then an orphan sweep with no age bound. */
@@ -87,6 +109,7 @@ describe('audio attached to a transcript on its own, the process crashing at eac
         await restartSweeps();
         await served(mediaId, 'transcript', text);
         assert.deepEqual(storedOf(mediaId), [mediaId]);
+        await olderVersionSweeps(mediaId, 'transcript', text);
       } finally {
         crash.reject(new Error('crashed'));
         [blobs.commit, media.attachAudio] = [commit, attach];
@@ -97,43 +120,75 @@ describe('audio attached to a transcript on its own, the process crashing at eac
       const res = await upload(audio, 'talk.wav', { mediaId });
       assert.equal(res.statusCode, 201, res.body);
       await served(mediaId, 'audio', audio);
-      assert.equal(storedOf(mediaId).length, 1, 'only the audio is stored');
+      assert.deepEqual(storedOf(mediaId), [mediaId], 'only the audio is stored, under the plain name');
+      await olderVersionSweeps(mediaId, 'audio', audio);
     });
   }
 
-  it("a crash once the row names the audio, before the transcript's file is removed, leaves the audio served and the transcript's file an orphan", async () => {
+  it("a completed attach leaves the audio under the media's plain name alone, the one its row names", async () => {
     const { mediaId } = await transcript();
-    const { media, blobs } = t.services.stores;
-    const attach = media.attachAudio.bind(media);
-    const remove = blobs.remove.bind(blobs);
-    const reached = held();
-    const crash = held();
-    let attached = false;
-    media.attachAudio = async (...args) => {
-      const out = await attach(...args);
-      attached = true;
-      return out;
-    };
-    blobs.remove = async (file) => {
-      if (!attached) return remove(file);
-      reached.resolve();
-      return crash.promise;
-    };
     const audio = wavFile(2);
-    const answer = upload(audio, 'talk.wav', { mediaId });
-    try {
-      await reached.promise;
-      await served(mediaId, 'audio', audio);
-      await restartSweeps();
-      await served(mediaId, 'audio', audio);
-      assert.equal(storedOf(mediaId).length, 1, "the transcript's file went as an orphan");
-    } finally {
-      crash.resolve();
-      media.attachAudio = attach;
-      blobs.remove = remove;
-      await answer;
-    }
+    const res = await upload(audio, 'talk.wav', { mediaId });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.deepEqual(storedOf(mediaId), [mediaId]);
+    assert.equal(await rowFile(mediaId), mediaId);
+    await served(mediaId, 'audio', audio);
   });
+
+  it("an older version's orphan sweep, an hour after a completed attach, removes no file of a row (before: the audio, 404)", async () => {
+    const { mediaId } = await transcript();
+    const audio = wavFile(2);
+    const res = await upload(audio, 'talk.wav', { mediaId });
+    assert.equal(res.statusCode, 201, res.body);
+    await olderVersionSweeps(mediaId, 'audio', audio);
+    assert.deepEqual(storedOf(mediaId), [mediaId]);
+  });
+
+  // The steps after the row names the audio beside the transcript's file (plain-names.ts).
+  const afterRow = {
+    placePlain: 'once the row names the audio, before it takes the plain name over the transcript\'s file',
+    renameFile: 'once the audio has the plain name too, before the row names that',
+    remove: 'once the row names the plain name, before the name beside is removed',
+  } as const;
+  for (const [step, when] of Object.entries(afterRow) as [keyof typeof afterRow, string][]) {
+    it(`a crash ${when} leaves the audio served, and after a restart only under the plain name, which an older version's sweep keeps`, async () => {
+      const { mediaId } = await transcript();
+      const { media, blobs } = t.services.stores;
+      const saved = { placePlain: blobs.placePlain.bind(blobs), renameFile: media.renameFile.bind(media), remove: blobs.remove.bind(blobs) };
+      const reached = held();
+      const crash = held<never>();
+      let crashed = false;
+      /** The attach's call of the step (the first that `mine` takes) never returns; the restart's run. */
+      const crashing = <A extends unknown[], R>(real: (...args: A) => Promise<R>, mine: (...args: A) => boolean = () => true) => (...args: A): Promise<R> => {
+        if (crashed || !mine(...args)) return real(...args);
+        crashed = true;
+        reached.resolve();
+        return crash.promise;
+      };
+      if (step === 'placePlain') blobs.placePlain = crashing(saved.placePlain);
+      else if (step === 'renameFile') media.renameFile = crashing(saved.renameFile);
+      else blobs.remove = crashing(saved.remove, (file) => path.basename(file).startsWith(`${mediaId}.`));
+      const audio = wavFile(2);
+      const answer = upload(audio, 'talk.wav', { mediaId });
+      try {
+        await reached.promise;
+        await served(mediaId, 'audio', audio);
+        await restartSweeps();
+        await served(mediaId, 'audio', audio);
+        assert.deepEqual(storedOf(mediaId), [mediaId], 'the plain name alone is left');
+        assert.equal(await rowFile(mediaId), mediaId);
+        await olderVersionSweeps(mediaId, 'audio', audio);
+      } finally {
+        crash.reject(new Error('crashed'));
+        Object.assign(blobs, { placePlain: saved.placePlain, remove: saved.remove });
+        media.renameFile = saved.renameFile;
+      }
+      // Had the process gone on, the upload was attached: the row names the audio.
+      const res = await answer;
+      assert.equal(res.statusCode, 201, res.body);
+      assert.deepEqual(storedOf(mediaId), [mediaId]);
+    });
+  }
 
   /** An error answer without its request id: what two requests answered alike have in common. */
   const answerOf = (res: Awaited<ReturnType<typeof upload>>) => {
@@ -171,15 +226,18 @@ describe('audio attached to a transcript on its own, the process crashing at eac
     assert.notEqual(won, -1, answers.map((r) => r.body).join('\n'));
     const lost = answers[1 - won] as NonNullable<(typeof answers)[number]>;
     const m = json<Media>(answers[won] as NonNullable<typeof lost>);
-    await served(mediaId, 'audio', m.sizeBytes === a.length ? a : b);
-    assert.equal(storedOf(mediaId).length, 1, 'only the audio of the row is stored');
+    const audio = m.sizeBytes === a.length ? a : b;
+    await served(mediaId, 'audio', audio);
+    assert.deepEqual(storedOf(mediaId), [mediaId], 'only the audio of the row is stored, under the plain name');
+    assert.equal(await rowFile(mediaId), mediaId);
+    await olderVersionSweeps(mediaId, 'audio', audio);
     // The media exists, no longer a transcript on its own: the loser hears what its upload
     // would have heard a moment later (400 VALIDATION_FAILED at /mediaId), not that the media is missing.
     const later = await upload(won === 0 ? b : a, won === 0 ? 'b.wav' : 'a.wav', { mediaId });
     assert.equal(later.statusCode, 400, later.body);
     assert.equal(json<ErrorJson>(later).error.code, 'VALIDATION_FAILED');
     assert.deepEqual(answerOf(lost), answerOf(later));
-    assert.equal(storedOf(mediaId).length, 1, 'the refused audio is stored nowhere');
+    assert.deepEqual(storedOf(mediaId), [mediaId], 'the refused audio is stored nowhere');
   });
 
   it('audio attached as its transcript is deleted: the upload is answered as if sent after the deletion, and stores nothing', async () => {

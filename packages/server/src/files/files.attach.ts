@@ -2,6 +2,7 @@
 // uploaded on its own (decisions §19; the row's change is audio-attach.ts), a transcript to audio
 // or video. Each checks its target, changes the row in one store call, and tells the worker when
 // an analysis was queued; FilesService.upload reads the media it answers afterwards.
+import path from 'node:path';
 import { ApiError } from '../errors.ts';
 import type { AuthContext } from '../workspace/auth.ts';
 import { analysisCost, type MediaKind, type MediaStore } from './media.store.ts';
@@ -9,6 +10,7 @@ import type { BlobStore } from '../store/blob-store.ts';
 import type { ReceivedUpload } from './upload-stream.ts';
 import type { TranscriptText } from './transcript-text.ts';
 import type { SpeakerHints } from './files.schemas.ts';
+import { givePlainName } from './plain-names.ts';
 
 /** What attaching uses: the media rows, the stored files, and the worker's wake-up. */
 export interface AttachDeps {
@@ -40,14 +42,16 @@ function notATranscript(kind: Exclude<MediaKind, 'transcript'>, detected: Detect
 
 /**
  * The audio of a transcript on its own: it replaces the transcript's file (its text stays in the
- * row). Stored beside it under a new name, then named by the row, and only then is the
- * transcript's file removed: at every step the row names a file that is there, with its bytes,
- * so a crash loses nothing and leaves at worst a file no row names, which the orphan sweeps
- * remove. (Before, the transcript's file was moved into `tmp/` first, where the start-up sweep
- * took it for a crashed upload's, and the audio stored under its name.) Two attachments at once
- * store two files: the one whose row is written stays, and the other upload is answered what it
- * would be a moment later: 400 VALIDATION_FAILED, the media being audio now (as one deleted
- * meanwhile is answered 400 REFERENCE_NOT_FOUND).
+ * row). Stored beside it under a new name (`<id>.<token>`), then named by the row, and only then
+ * does it take the media's plain name `<id>` over the transcript's file (plain-names.ts), the row
+ * naming that: at every step the row names a file that is there, with its bytes, so a crash loses
+ * nothing and leaves at worst a name no row names, which the orphan sweeps remove, or a row
+ * naming the name beside, which the next sweep gives the plain name. (Before, the transcript's
+ * file was moved into `tmp/` first, where the start-up sweep took it for a crashed upload's, and
+ * the audio stored under its name.) Two attachments at once store two files: the one whose row is
+ * written stays, and the other upload is answered what it would be a moment later: 400
+ * VALIDATION_FAILED, the media being audio now (as one deleted meanwhile is answered 400
+ * REFERENCE_NOT_FOUND).
  */
 export async function attachAudio(deps: AttachDeps, auth: AuthContext, mediaId: string, up: ReceivedUpload, detected: DetectedAudio, hints: SpeakerHints | null, quota: number): Promise<void> {
   const target = await deps.media.getLight(auth.workspaceId, mediaId);
@@ -73,9 +77,14 @@ export async function attachAudio(deps: AttachDeps, auth: AuthContext, mediaId: 
     if (!named) await deps.blobs.remove(finalPath);
     throw err;
   }
-  // The row names the audio now: the transcript's file is no row's. One that cannot be removed
-  // is left to the orphan sweeps; the audio is attached either way.
-  await deps.blobs.remove(replaced).catch(() => undefined);
+  // The row names the audio now, by a name that versions before names beside take for an orphan's:
+  // it takes the plain name at once, over the transcript's file, which is no row's now. When it
+  // cannot, the next sweep gives it (an older version's sweep waits an hour); the audio is
+  // attached either way.
+  await givePlainName(deps, mediaId, finalPath).catch(() => false);
+  // A transcript's file under another name than the plain one goes too (a plain one is only ever
+  // replaced: plain-names.ts); one that cannot be removed is left to the orphan sweeps.
+  if (path.basename(replaced) !== mediaId) await deps.blobs.remove(replaced).catch(() => undefined);
   deps.wakeWorker();
 }
 

@@ -118,7 +118,10 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
         },
       },
     },
-  }, async (req, reply) => sendMediaContent(req, reply, await files.content(requireAuth(req.auth), (req.params as IdParams).id)));
+  }, async (req, reply) => {
+    const [auth, id] = [requireAuth(req.auth), (req.params as IdParams).id];
+    return sendMediaContent(req, reply, await files.content(auth, id), () => files.content(auth, id));
+  });
 
   app.post('/v1/files/:id/content-links', {
     schema: { params: IdParams, body: ContentLinkBody },

@@ -24,6 +24,9 @@ export interface MediaAnalysisDeps {
   limits: Pick<Config, 'maxMediaSec' | 'analysisMemoryMb' | 'analysisNice' | 'analysisScheduling' | 'analysisMinSharePct'>;
 }
 
+/** What an analysis answers when its media's file took another name since the row was read. */
+const RENAMED = Symbol('renamed');
+
 export class MediaAnalysisRunner implements TaskHandler {
   private readonly deps: MediaAnalysisDeps;
   private readonly engine: AnalysisEngine | null;
@@ -33,7 +36,8 @@ export class MediaAnalysisRunner implements TaskHandler {
     this.engine = deps.engine;
   }
 
-  async run(task: Task, ctx: TaskContext): Promise<TaskOutcome> {
+  /** `again`: the row was read again, its file having taken another name (below). */
+  async run(task: Task, ctx: TaskContext, again = false): Promise<TaskOutcome> {
     const media = this.deps.media;
     const m = await media.load(task.refId);
     if (!m || m.analysisStatus === 'ready' || m.analysisStatus === 'failed') return { kind: 'done' };
@@ -68,6 +72,10 @@ export class MediaAnalysisRunner implements TaskHandler {
       })
       .catch(async (err: unknown) => {
         const code = (err as { code?: string }).code;
+        // Read just before its file took another name (attached audio given its plain name the
+        // moment after its row was written, plain-names.ts): the name read is gone, the file is
+        // not. Read again, once (a row's file is renamed once).
+        if (code === 'media_unreadable' && !again && (await media.load(m.id))?.storagePath !== m.storagePath) return RENAMED;
         if (code === 'media_unreadable' || code === 'no_speech_detected') {
           await media.failAnalysis(m.id, { code, message: (err as Error).message }, engine.version);
           return null;
@@ -79,6 +87,7 @@ export class MediaAnalysisRunner implements TaskHandler {
         }
         throw err;
       });
+    if (analysis === RENAMED) return this.run(task, ctx, true);
     if (!analysis) return { kind: 'done' };
     const existing = await this.deps.entities.voiceprints(m.workspaceId, m.id);
     // Re-analysis: entities that still speak at the same times keep their ids (only entities

@@ -59,8 +59,18 @@ function disposition(kind: string, filename: string): string {
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-export async function sendMediaContent(req: FastifyRequest, reply: FastifyReply, m: MediaRecord): Promise<FastifyReply> {
-  const handle = await open(m.storagePath).catch(() => null);
+/**
+ * Sends the file of `stored`. `again` reads the media again: a row read just before its file took
+ * another name (attached audio given its plain name, plain-names.ts) names a name that is gone by
+ * the time it is opened, and the row read again names the one the file has now.
+ */
+export async function sendMediaContent(req: FastifyRequest, reply: FastifyReply, stored: MediaRecord, again?: () => Promise<MediaRecord>): Promise<FastifyReply> {
+  let m = stored;
+  let handle = await open(m.storagePath).catch(() => null);
+  if (!handle && again) {
+    m = await again();
+    if (m.storagePath !== stored.storagePath) handle = await open(m.storagePath).catch(() => null);
+  }
   if (!handle) throw new ApiError('NOT_FOUND', `The file of media ${m.id} is no longer stored.`);
   let streaming = false;
   try {

@@ -61,8 +61,12 @@ export interface MediaStore {
   /** The record without its transcript and analysis, with their summary (the resource). */
   getLight(workspaceId: string, id: string): Promise<MediaRecord | null>;
   exists(workspaceId: string, id: string): Promise<boolean>;
-  /** Which of these stored files any workspace's media row names as its file, rows unread, in one query by media id (the key): the orphan sweeps ask it of each batch (FilesWithRows). */
+  /** The file that each of these media's rows (any workspace's) names, by media id, rows unread, in one query by the key: what the sweeps ask of each batch of stored files. */
+  storagePaths(ids: readonly string[]): Promise<Map<string, string>>;
+  /** Which of these stored files any workspace's media row claims (namedFiles), in one query by media id: the orphan sweeps ask it of each batch (FilesWithRows). */
   filesWithRows(names: readonly string[]): Promise<Set<string>>;
+  /** The row names `to`, another name of its file, if it still names `from` (a compare-and-set: files/plain-names.ts): whether it did. */
+  renameFile(id: string, from: string, to: string): Promise<boolean>;
   load(id: string): Promise<MediaRecord | null>;
   /** A page of light records (getLight), newest first. */
   list(workspaceId: string, limit: number, cursor: string | undefined, outdatedFor?: string): Promise<{ data: MediaRecord[]; nextCursor: string | null }>;
@@ -221,10 +225,18 @@ export class SqlMediaStore implements MediaStore {
     return (await this.db.get('SELECT 1 AS x FROM media WHERE id = ? AND workspace_id = ?', id, workspaceId)) !== undefined;
   }
 
+  async storagePaths(ids: readonly string[]): Promise<Map<string, string>> {
+    const rows = ids.length ? await this.db.all<{ id: string; storage_path: string }>(`SELECT id, storage_path FROM media WHERE ${this.db.dialect.inJsonList('id')}`, jsonList(ids)) : [];
+    return new Map(rows.map((r) => [r.id, r.storage_path]));
+  }
+
   async filesWithRows(names: readonly string[]): Promise<Set<string>> {
-    const ids = [...new Set(names.map(mediaIdOfFile))];
-    const rows = ids.length ? await this.db.all<{ storage_path: string }>(`SELECT storage_path FROM media WHERE ${this.db.dialect.inJsonList('id')}`, jsonList(ids)) : [];
-    return namedFiles(names, rows.map((r) => r.storage_path));
+    return namedFiles(names, await this.storagePaths([...new Set(names.map(mediaIdOfFile))]));
+  }
+
+  async renameFile(id: string, from: string, to: string): Promise<boolean> {
+    // Not a change of the resource, which does not show where its file is: no change number.
+    return (await this.db.run('UPDATE media SET storage_path = ? WHERE id = ? AND storage_path = ?', to, id, from)) === 1;
   }
 
   async load(id: string): Promise<MediaRecord | null> {

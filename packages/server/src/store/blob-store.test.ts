@@ -264,10 +264,18 @@ describe('FileBlobStore: what the start-up sweeps leave alone', () => {
       assert.equal(mediaIdOfFile('med_t'), 'med_t');
       assert.deepEqual([readFileSync(own, 'utf8'), readFileSync(beside, 'utf8')], ['transcript', 'audio']);
       // By the name a row's path ends in, wherever MEDIA_DIR was mounted when it was written.
-      assert.deepEqual([...namedFiles(['med_t', name], ['/elsewhere/media/med_t'])], ['med_t']);
-      // The row names the new file: the media's other one goes (no age bound here).
-      assert.equal(await blobs.sweepOrphans(async (names) => namedFiles(names, [beside]), -1), 1);
-      assert.deepEqual(readdirSync(path.join(dir, 'media')), [name]);
+      assert.deepEqual([...namedFiles(['med_t', name], new Map([['med_t', '/elsewhere/media/med_t']]))], ['med_t']);
+      assert.deepEqual([...namedFiles(['med_t', name], new Map([['med_t', `/elsewhere/media/${name}`]]))].sort(), ['med_t', name].sort());
+      assert.deepEqual(await blobs.namesBeside(), [name]);
+      // The row names the new file, and still claims the plain name (which only placePlain replaces):
+      // an orphan sweep removes neither (no age bound here).
+      assert.equal(await blobs.sweepOrphans(async (names) => namedFiles(names, new Map([['med_t', beside]])), -1), 0);
+      assert.deepEqual(readdirSync(path.join(dir, 'media')).sort(), ['med_t', name].sort());
+      // Once no row names it, the name beside goes, and so does the plain name of a media without a row.
+      assert.equal(await blobs.sweepOrphans(async (names) => namedFiles(names, new Map([['med_t', own]])), -1), 1);
+      assert.deepEqual(readdirSync(path.join(dir, 'media')), ['med_t']);
+      assert.equal(await blobs.sweepOrphans(async (names) => namedFiles(names, new Map()), -1), 1);
+      assert.deepEqual(readdirSync(path.join(dir, 'media')), []);
     });
   });
 });
@@ -386,6 +394,8 @@ describe('the start-up sweeps never stop the start', () => {
     const broken: BlobStore = {
       createTemp: () => assert.fail('not called'),
       commit: () => assert.fail('not called'),
+      placePlain: () => assert.fail('not called'),
+      namesBeside: () => assert.fail('not called'),
       remove: () => assert.fail('not called'),
       sweepTemp: () => Promise.reject(Object.assign(new Error("ENOENT: no such file or directory, scandir '/data/tmp'"), { code: 'ENOENT' })),
       // Not an Error: what a faulty fake or library might throw.

@@ -1,8 +1,11 @@
 // Where uploaded files live: `media/` under MEDIA_DIR (default DATA_DIR), one file per media,
-// named by its id (`<id>`, or `<id>.<token>` for a file that replaces another of the media: audio
-// attached to a transcript on its own, so that the file its row names stays until the row names
-// the new one); the row's storage_path says which. Several processes may share it (a mounted
-// volume), and `tmp/` beside it is on the same file system so that a rename completes an upload.
+// named by its id (`<id>`, the plain name, which every version of the service takes for the file
+// of a media that has a row). A file that replaces another of the media (audio attached to a
+// transcript on its own) is committed beside it as `<id>.<token>`, so that the file its row names
+// stays until the row names the new one, and then takes the plain name (placePlain,
+// files/plain-names.ts); the row's storage_path says which name it names. Several processes may
+// share the folder (a mounted volume), and `tmp/` beside it is on the same file system so that a
+// rename completes an upload.
 // Uploads are written to a temporary name and renamed into place only once complete, so a crash
 // or an aborted upload never leaves a partial file under a media id.
 // A temporary file is held from createTemp until its commit or removal: this process's sweeps never
@@ -12,7 +15,7 @@
 // process: warnOncePerFile) and left for the next sweep, and a sweep that fails as a whole is
 // logged too; neither stops the start, nor the periodic sweep (orphan-sweeper.ts).
 import { mkdirSync, createWriteStream, type Stats, type WriteStream } from 'node:fs';
-import { rename, rm, readdir, lstat, utimes } from 'node:fs/promises';
+import { constants, copyFile, link, lstat, open, readdir, rename, rm, utimes } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -48,9 +51,8 @@ const INSPECT_AT_ONCE = 32;
 export const TEMP_TOUCH_EVERY_MS = 5 * 60 * 1000;
 
 /**
- * Which of these names of files in the media folder (at most ORPHAN_BATCH) some media row names
- * as its file (storage_path): one question to the store. A file whose media has a row is not
- * enough: after audio replaced a transcript's file, the transcript's is no row's (mediaIdOfFile).
+ * Which of these names of files in the media folder (at most ORPHAN_BATCH) some media row claims
+ * (namedFiles): one question to the store.
  */
 export type FilesWithRows = (names: readonly string[]) => Promise<ReadonlySet<string>>;
 
@@ -64,14 +66,26 @@ export function mediaIdOfFile(name: string): string {
 }
 
 /**
- * Which of these file names the storage paths of their media's rows (mediaIdOfFile) name: the
- * answer of FilesWithRows. By the name alone, not the whole path, as before by the id alone: a
- * MEDIA_DIR mounted elsewhere than where a row was written is not a folder of orphans.
+ * Which of these file names a media row claims, given the storage path of each media's row by id
+ * (mediaIdOfFile): the answer of FilesWithRows. A row claims the name its storage_path ends in (a
+ * name beside, `<id>.<token>`, only while the row names it) and, whatever it names, its plain name
+ * `<id>`, as every earlier version did: that name is only ever replaced whole, by a rename
+ * (placePlain), and a sweep that asked while the row named a file beside and removed the plain
+ * name after it took the audio would remove the row's file. By the name alone, not the whole
+ * path: a MEDIA_DIR mounted elsewhere than where a row was written is not a folder of orphans.
  */
-export function namedFiles(names: readonly string[], storagePaths: readonly string[]): Set<string> {
-  const named = new Set(storagePaths.map((p) => path.basename(p)));
-  return new Set(names.filter((name) => named.has(name)));
+export function namedFiles(names: readonly string[], storagePaths: ReadonlyMap<string, string>): Set<string> {
+  return new Set(names.filter((name) => {
+    const file = storagePaths.get(mediaIdOfFile(name));
+    return file !== undefined && (name === mediaIdOfFile(name) || path.basename(file) === name);
+  }));
 }
+
+/**
+ * The codes of a hard link that the file system does not make (FAT, some network and FUSE file
+ * systems: EPERM; too many links: EMLINK): placePlain copies the file instead.
+ */
+const LINKS_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV']);
 
 /**
  * Where the sweeps say what they could not do (the service's logger, at warn, through
@@ -106,14 +120,15 @@ export function warnOncePerFile(warn: SweepLog, debug: SweepLog, max = WARNED_FI
   };
 }
 
-/** The file-system calls of the sweeps: tests replace one with a failing fake. */
+/** The file-system calls of the sweeps, and placePlain's link: tests replace one with a failing fake. */
 export interface SweepFs {
   readdir(dir: string): Promise<string[]>;
   lstat(file: string): Promise<Stats>;
   rm(file: string, opts: { force: boolean }): Promise<void>;
+  link(existing: string, name: string): Promise<void>;
 }
 
-const NODE_FS: SweepFs = { readdir: (dir) => readdir(dir), lstat: (file) => lstat(file), rm: (file, opts) => rm(file, opts) };
+const NODE_FS: SweepFs = { readdir: (dir) => readdir(dir), lstat: (file) => lstat(file), rm: (file, opts) => rm(file, opts), link: (existing, name) => link(existing, name) };
 
 export interface BlobStore {
   /**
@@ -125,9 +140,24 @@ export interface BlobStore {
    * Moves a completed temporary file to its permanent name; answers the permanent path. With
    * `beside`, a name of `mediaId` that no file has yet (`<id>.<token>`) instead of `<id>`: the
    * media's current file stays as it is, its row's, until the row names the new one (a crash in
-   * between leaves the new one an orphan, which sweepOrphans removes).
+   * between leaves the new one an orphan, which sweepOrphans removes); then it takes the plain
+   * name (placePlain).
    */
   commit(tempPath: string, mediaId: string, opts?: { beside?: boolean }): Promise<string>;
+  /**
+   * Gives `file`, a stored file of media `mediaId` under a name beside (commit's `beside`), the
+   * plain name `<id>` in its folder too, and answers that path (`file` itself when it has it):
+   * a hard link to it (a copy, written through, where the file system makes none) under a new
+   * name beside, renamed over the plain name, so that whatever that name held (the transcript's
+   * file that the audio replaces, the same file given it by another process) is replaced in one
+   * step and the name always holds a whole file. `file` keeps its name (the row names it until
+   * it is told otherwise) and is touched first: the staged name shares its time, and sweeps of
+   * other processes remove names no row claims once an hour old. A crash leaves at worst the
+   * staged name, which no row names (sweepOrphans).
+   */
+  placePlain(file: string, mediaId: string): Promise<string>;
+  /** The names in the media folder that are not a media id alone: names beside, which a row may still name (givePlainNames). */
+  namesBeside(): Promise<string[]>;
   remove(filePath: string): Promise<void>;
   /**
    * Removes temporary files left by a crash: any not modified for longer than `olderThanMs`
@@ -137,8 +167,8 @@ export interface BlobStore {
    */
   sweepTemp(olderThanMs: number, log?: SweepLog, opts?: { atStart?: boolean }): Promise<number>;
   /**
-   * Removes committed files that no media row names (a crash between the rename and the row's
-   * insert, or around the update of a row whose file is replaced), once older than `olderThanMs`
+   * Removes committed files that no media row claims (namedFiles: a crash between the rename and
+   * the row's insert, or around the updates of a row whose file is replaced), once older than `olderThanMs`
    * so that an upload in flight elsewhere is left alone.
    * `withRows` is asked about ORPHAN_BATCH files at a time; a failed question stops the sweep
    * (the store is likely out of reach: no file of its batch is removed). A file it cannot inspect
@@ -210,6 +240,39 @@ export class FileBlobStore implements BlobStore {
     // caller removes it.
     this.release(tempPath);
     return finalPath;
+  }
+
+  async placePlain(file: string, mediaId: string): Promise<string> {
+    const dir = path.dirname(file);
+    const plain = path.join(dir, mediaId);
+    if (file === plain) return plain;
+    const now = new Date();
+    await utimes(file, now, now);
+    const staged = path.join(dir, `${mediaId}.${randomToken(12)}`);
+    try {
+      try {
+        await this.fs.link(file, staged);
+      } catch (err) {
+        if (!LINKS_UNSUPPORTED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+        await copyFile(file, staged, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
+        // On the disk before the row names it and `file` goes.
+        const copy = await open(staged, 'r+');
+        try {
+          await copy.sync();
+        } finally {
+          await copy.close();
+        }
+      }
+      await rename(staged, plain);
+    } finally {
+      // Gone with the rename, unless both names were one file already (a rename then does nothing).
+      await rm(staged, { force: true });
+    }
+    return plain;
+  }
+
+  async namesBeside(): Promise<string[]> {
+    return (await this.fs.readdir(this.mediaDir)).filter((name) => mediaIdOfFile(name) !== name);
   }
 
   async remove(filePath: string): Promise<void> {

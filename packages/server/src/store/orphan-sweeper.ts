@@ -1,4 +1,4 @@
-// The sweeps of orphaned upload files: stored files that no media row names (a crash between an
+// The sweeps of orphaned upload files: stored files that no media row claims (a crash between an
 // upload's commit and its row, or around the row's update when attached audio replaces a
 // transcript's file), and temporary files of uploads whose process crashed (up to
 // MAX_UPLOAD_BYTES each). Every process sweeps at start, before it listens (sweepAtStart,
@@ -8,7 +8,9 @@
 // processes are in flight: only files older than `orphanSafeAgeMs` (stored) or `tempSafeAgeMs`
 // (temporary) go, never a temporary file this process holds (FileBlobStore.createTemp), and one
 // sweep at a time, in batches with a turn of the event loop between them (sweepOrphans). A sweep that fails is logged at warn and the next one runs as planned.
-// The file operations themselves are blob-store.ts's.
+// Each sweep first gives the plain name `<id>` to the files that rows still name by a name beside
+// (a crash between an attached audio's row and its plain name: files/plain-names.ts), which older
+// versions' sweeps would remove. The file operations themselves are blob-store.ts's.
 import { TRANSIENT_ATTEMPTS } from './sql.ts';
 import type { BlobStore, FilesWithRows, SweepLog } from './blob-store.ts';
 
@@ -59,8 +61,8 @@ export function orphanSafeAgeMs(databaseTimeoutSec: number): number {
  *   writes, each within the idle timeout of the last while the file part is received.
  * Only uploads have files in `tmp/`: audio attached to a transcript on its own is committed beside
  * the transcript's file, which stays in the media folder, its row's, until the row names the audio
- * (FilesService.attachAudio; before, it was moved into `tmp/`, where the start-up sweep took it
- * for a crashed upload's file).
+ * (files.attach.ts; before, it was moved into `tmp/`, where the start-up sweep took it for a
+ * crashed upload's file).
  */
 export function tempSafeAgeMs(requestIdleTimeoutSec: number, databaseTimeoutSec: number): number {
   return requestIdleTimeoutSec * 1000 + orphanSafeAgeMs(databaseTimeoutSec);
@@ -75,7 +77,16 @@ export interface OrphanSweeperOptions {
   tempOlderThanMs: number;
   /** Where failures are told (the service's logger, at warn once per file: warnOncePerFile). */
   log: SweepLog;
+  /** Gives the files that rows name by a name beside their plain name, first (files/plain-names.ts). */
+  plainNames?: PlainNames;
 }
+
+/**
+ * Gives every stored file that a row names by a name beside (`<id>.<token>`) the plain name, the
+ * row naming that, and answers how many; what concerns one file is told to `log` and left
+ * (givePlainNames, files/plain-names.ts).
+ */
+export type PlainNames = (log: SweepLog) => Promise<number>;
 
 export class OrphanSweeper {
   private readonly blobs: BlobStore;
@@ -120,6 +131,7 @@ export class OrphanSweeper {
       tempOlderThanMs: this.opts.tempOlderThanMs,
       orphansOlderThanMs: this.opts.olderThanMs,
       log: this.opts.log,
+      plainNames: this.opts.plainNames,
       stop: this.stop.signal,
       failed: (what) => `periodic sweep of ${what} failed; it runs again in ${Math.round(this.opts.everyMs / 1000)} s`,
     });
@@ -162,10 +174,12 @@ export interface StartSweeps {
    */
   againEveryMs: number | null;
   log: SweepLog;
+  /** Gives the files that rows name by a name beside their plain name, first (files/plain-names.ts). */
+  plainNames?: PlainNames;
 }
 
 /**
- * The start-up sweeps (serve.ts): temporary files, then orphaned media files. Housekeeping only,
+ * The start-up sweeps (serve.ts): temporary files, plain names, then orphaned media files. Housekeeping only,
  * so it never fails: a sweep that stops (a folder it cannot list, a store question that fails) is
  * logged, the other still runs, and the service starts with the files left for the periodic sweep
  * or the next start.
@@ -182,16 +196,17 @@ export async function sweepAtStart(blobs: BlobStore, withRows: FilesWithRows, op
 }
 
 /**
- * One sweep of both kinds, the start-up one and each periodic one (orphan-sweeper.ts): temporary
- * files, then orphaned media files (asked about only in batches of files per query: loading every
- * row whole cost 11-16 ms per hour of analysed audio, and a query per file a round trip each). A
- * sweep that fails is told to `log` with `failed(what)` and counts null; the other still runs,
- * unless `stop` was aborted meanwhile.
+ * One sweep of both kinds, the start-up one and each periodic one: temporary files, then the plain
+ * names of files that rows name by a name beside (`plainNames`; not counted), then orphaned media
+ * files (asked about only in batches of files per query: loading every row whole cost 11-16 ms
+ * per hour of analysed audio, and a query per file a round trip each). A sweep that fails is told
+ * to `log` with `failed(what)` and counts null; the others still run, unless `stop` was aborted
+ * meanwhile.
  */
 export async function sweepUploads(
   blobs: BlobStore,
   withRows: FilesWithRows,
-  opts: { tempOlderThanMs: number; orphansOlderThanMs: number; log: SweepLog; atStart?: boolean; stop?: AbortSignal; failed: (what: string) => string },
+  opts: { tempOlderThanMs: number; orphansOlderThanMs: number; log: SweepLog; plainNames?: PlainNames; atStart?: boolean; stop?: AbortSignal; failed: (what: string) => string },
 ): Promise<SweepCounts> {
   const attempt = async (what: string, sweep: () => Promise<number>): Promise<number | null> => {
     try {
@@ -202,6 +217,9 @@ export async function sweepUploads(
     }
   };
   const temp = await attempt('temporary upload files', () => blobs.sweepTemp(opts.tempOlderThanMs, opts.log, { atStart: opts.atStart === true }));
+  if (opts.stop?.aborted) return { temp, orphans: null };
+  const { plainNames } = opts;
+  if (plainNames) await attempt('plain names of stored files', () => plainNames(opts.log));
   if (opts.stop?.aborted) return { temp, orphans: null };
   const orphans = await attempt('orphaned media files', () => blobs.sweepOrphans(withRows, opts.orphansOlderThanMs, opts.log, opts.stop));
   return { temp, orphans };

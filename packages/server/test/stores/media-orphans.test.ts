@@ -2,7 +2,9 @@
 // row (serve.ts). It asked the store about one file at a time, a round trip each: 100,000 of them
 // on PostgreSQL at each start of a deployment with 100,000 media. The store now answers which of
 // a batch of files rows name in one query; the statements are counted through the store's database.
-// A row names one file: its media's other file (a transcript's, once audio replaced it) is an orphan.
+// A row claims the file it names and its media's plain name (which only a rename replaces, whole):
+// its media's other files (a failed attach's audio, a name beside once the row names another) are
+// orphans. And the row's compare-and-set onto another name of its file (files/plain-names.ts).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -50,13 +52,25 @@ for (const backend of BACKENDS) {
       assert.equal(statements(), 1, 'no ids, no query');
     });
 
-    it("answers only the file a row names, not its media's other files (a transcript's that audio replaced)", async () => {
+    it("answers the file a row names and its media's plain name, not its media's other files", async () => {
       const id = newId('med');
       await row(ws, id, `${id}.audio1`);
       const { db, statements } = countedSql(storeDb(t.stores));
       const found = await new SqlMediaStore(db).filesWithRows([id, `${id}.audio1`, `${id}.audio2`, `${newId('med')}.audio1`]);
-      assert.deepEqual([...found], [`${id}.audio1`]);
+      assert.deepEqual([...found].sort(), [id, `${id}.audio1`].sort());
       assert.equal(statements(), 1);
+    });
+
+    it("names another name of a row's file only while the row still names the one it is told (a compare-and-set)", async () => {
+      const id = await row(ws, newId('med'), 'x.beside');
+      const { media } = t.stores;
+      assert.deepEqual(await media.storagePaths([id, newId('med')]), new Map([[id, '/tmp/x.beside']]));
+      assert.equal(await media.renameFile(id, '/tmp/x.other', `/tmp/${id}`), false);
+      assert.equal(await media.renameFile(id, '/tmp/x.beside', `/tmp/${id}`), true);
+      assert.equal(await media.renameFile(id, '/tmp/x.beside', `/tmp/${id}`), false, 'once');
+      assert.equal(await media.renameFile(newId('med'), '/tmp/x.beside', '/tmp/y'), false, 'no row');
+      assert.deepEqual(await media.storagePaths([id]), new Map([[id, `/tmp/${id}`]]));
+      assert.deepEqual(await media.storagePaths([]), new Map());
     });
 
     it('sweeps more files than a batch holds with one query per batch, keeps rows and young files, and the file of a row committed meanwhile', async () => {
