@@ -22,12 +22,12 @@ export function registerFilesRoutes(app: FastifyInstance, services: Services): v
       // The key is taken once the body is received, with the file's SHA-256 (issue 20, finding 14).
       idempotencyAfterBody: true,
       doc: {
-        summary: 'Upload audio, video or a transcript (multipart: part `file`; optional `label`, `mediaId` to attach a transcript, speaker-count hints `numSpeakers` or `minSpeakers`/`maxSpeakers`)',
+        summary: 'Upload audio, video or a transcript (multipart: part `file`; optional `label`, `mediaId` to attach the file to existing media (a transcript to audio or video, audio or video to a transcript on its own), speaker-count hints `numSpeakers` or `minSpeakers`/`maxSpeakers`)',
         tags: ['files'],
         multipart: UploadForm,
         responses: {
           200: { description: 'The workspace already has media with these bytes (same SHA-256): that media, with duplicate: true; nothing was stored, analysed or charged, and label and hints were not applied (decisions §18)', schema: UploadedMedia },
-          201: { description: 'The media resource, with duplicate: false (with mediaId: the media the transcript was attached to)', schema: UploadedMedia },
+          201: { description: 'The media resource, with duplicate: false (with mediaId: the media the file was attached to, as it is now: audio or video with the transcript attached, or the transcript on its own become the audio or video sent, its analysis pending)', schema: UploadedMedia },
           409: { description: "QUOTA_EXCEEDED: the file does not fit in what is left of the workspace's storage quota (MEDIA_QUOTA_BYTES); bytes the workspace already has need no room (the 200 answer)" },
           507: { description: 'INSUFFICIENT_STORAGE: the media disk has less than MIN_FREE_DISK_BYTES free; retry later (bytes the workspace already has need no room: the 200 answer)' },
         },

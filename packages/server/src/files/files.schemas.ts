@@ -50,7 +50,11 @@ export type ReanalyzeBody = Static<typeof ReanalyzeBody>;
 export const UploadForm = Type.Object({
   file: Type.String({ contentMediaType: 'application/octet-stream', description: 'the recording or transcript, exactly one part' }),
   label: Type.Optional(LabelText()),
-  mediaId: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'attach a transcript to this existing audio or video media' })),
+  mediaId: Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description: "attach the file to this existing media of the workspace instead of making new media: a transcript to audio or video media (analysed again with it), or audio or video to a transcript uploaded on its own (the media becomes that audio or video, analysed from it, the transcript's text kept; decisions §19)",
+  })),
   numSpeakers: Type.Optional(SpeakerCount(HINT_DESCRIPTIONS.numSpeakers)),
   minSpeakers: Type.Optional(SpeakerCount(HINT_DESCRIPTIONS.minSpeakers)),
   maxSpeakers: Type.Optional(SpeakerCount(HINT_DESCRIPTIONS.maxSpeakers)),
@@ -109,7 +113,7 @@ export type Media = Static<typeof Media>;
 /** The answer to an upload: the media, and whether the workspace already had these bytes (decisions §18). */
 export const UploadedMedia = Strict({
   ...Media.properties,
-  duplicate: Type.Boolean({ description: 'true (status 200) when the workspace already had media with these bytes (same SHA-256): this is that media, and nothing was stored, analysed or charged; false (status 201) for new media or a transcript attached with mediaId' }),
+  duplicate: Type.Boolean({ description: 'true (status 200) when the workspace already had media with these bytes (same SHA-256): this is that media, and nothing was stored, analysed or charged; false (status 201) for new media or a file attached with mediaId' }),
 });
 export type UploadedMedia = Static<typeof UploadedMedia>;
 
