@@ -99,7 +99,7 @@ export async function attachTranscript(deps: AttachDeps, auth: AuthContext, medi
   }
   // Hints sent with the transcript replace the stored ones; without, the stored ones stay.
   const outcome = (await deps.media.attachTranscriptForAnalysis(auth.workspaceId, mediaId, transcript, hints ?? undefined)).state;
-  if (outcome === 'missing' || outcome === 'transcript') throw mediaNotFound(mediaId);
+  if (outcome === 'missing') throw mediaNotFound(mediaId);
   if (outcome === 'running') {
     throw new ApiError('CONFLICT', `Media ${mediaId} is being analysed right now; attach the transcript once analysis.status is ready or failed (it is then analysed again with the transcript, for ${analysisCost(target.durationSec)} credits).`);
   }

@@ -12,9 +12,18 @@ import { transcriptJsonOf, type StoredTranscript } from './transcript-text.ts';
 import type { SpeakerHints } from './files.schemas.ts';
 
 export type ReanalyzeOutcome =
-  | { state: 'missing' | 'running' | 'transcript' }
+  | { state: 'missing' | 'running' }
+  | { state: 'transcript' }
   | { state: 'in_use'; jobs: string[] }
   | { state: 'pending' | 'reanalysing'; media: MediaRecord };
+
+/**
+ * What a transcript attached for analysis answers (MediaStore.attachTranscriptForAnalysis): never
+ * `transcript`, as it is attached only to media its caller found audio or video, and no media
+ * becomes a transcript (a kind changes only from transcript to audio or video: audio-attach.ts;
+ * ids are never given again), nor `in_use`, as it does not wait for jobs (`whileUsed: 'allow'`).
+ */
+export type AttachTranscriptOutcome = Exclude<ReanalyzeOutcome, { state: 'transcript' } | { state: 'in_use' }>;
 
 /** Queued or running jobs of the workspace whose request names this media (ids are long random tokens). */
 export async function activeJobsUsing(tx: Sql, workspaceId: string, mediaId: string): Promise<string[]> {

@@ -25,13 +25,13 @@ import { attachAudioRow, type AttachAudioOutcome, type AttachedAudio } from './a
 import { latestMediaChange, nextMediaChange, recordMediaChange } from './media-changes.ts';
 import { QuotaExceeded } from '../workspace/quotas.ts';
 import { mediaWithBytes } from './media-duplicates.ts';
-import { activeJobsUsing, reanalyzeRow, type ReanalyzeOutcome } from './media-reanalysis.ts';
+import { activeJobsUsing, reanalyzeRow, type AttachTranscriptOutcome, type ReanalyzeOutcome } from './media-reanalysis.ts';
 import { completeAnalysisRow } from './media-completion.ts';
 
 export { analysisCost, entityLabel, previousSpeakersJson, toMedia } from './media-rows.ts';
 export type { AnalysisStatus, MediaKind, MediaRecord, MediaRow } from './media-rows.ts';
 export type { SpeakerLink } from './speaker-links.ts';
-export type { ReanalyzeOutcome } from './media-reanalysis.ts';
+export type { AttachTranscriptOutcome, ReanalyzeOutcome } from './media-reanalysis.ts';
 
 /** What a new media row is given; the rest starts empty (its analysis, progress and change number). */
 export type NewMedia = Omit<MediaRecord, 'transcript' | 'analysis' | 'analysisError' | 'createdAt' | 'engineVersion' | 'previousSpeakers' | 'speakerHints' | 'analysisStage' | 'analysisProgress' | 'changedSeq' | 'summary'>
@@ -75,7 +75,8 @@ export interface MediaStore {
   /** The workspace's newest change number: where a stream without Last-Event-ID starts. */
   latestChange(workspaceId: string): Promise<number>;
   attachTranscript(workspaceId: string, id: string, transcript: StoredTranscript): Promise<void>;
-  attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: StoredTranscript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome>;
+  /** The transcript for audio or video media, analysed again with it (as reanalyze, allowed while jobs use the media). */
+  attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: StoredTranscript, hints?: SpeakerHints | null): Promise<AttachTranscriptOutcome>;
   reanalyze(workspaceId: string, id: string, change: { hints?: SpeakerHints | null; transcript?: StoredTranscript; whileUsed: 'refuse' | 'allow' }): Promise<ReanalyzeOutcome>;
   /** Audio for a transcript on its own (audio-attach.ts): the media becomes it, analysed again. */
   attachAudio(workspaceId: string, id: string, audio: AttachedAudio, quotaBytes?: number): Promise<AttachAudioOutcome>;
@@ -266,8 +267,11 @@ export class SqlMediaStore implements MediaStore {
     });
   }
 
-  async attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: StoredTranscript, hints?: SpeakerHints | null): Promise<ReanalyzeOutcome> {
-    return this.reanalyze(workspaceId, id, { transcript, ...(hints !== undefined ? { hints } : {}), whileUsed: 'allow' });
+  async attachTranscriptForAnalysis(workspaceId: string, id: string, transcript: StoredTranscript, hints?: SpeakerHints | null): Promise<AttachTranscriptOutcome> {
+    const out = await this.reanalyze(workspaceId, id, { transcript, ...(hints !== undefined ? { hints } : {}), whileUsed: 'allow' });
+    // Neither can be (AttachTranscriptOutcome), and neither wrote anything.
+    if (out.state === 'transcript' || out.state === 'in_use') throw new Error(`attaching a transcript to media ${id} answered ${out.state}, which it cannot`);
+    return out;
   }
 
   async reanalyze(
