@@ -29,20 +29,7 @@ export interface LdaEmbeddingModel extends LinearProjection {
  * The built-in models read the recording's standardised speaker features (speaker-frames.ts); a
  * deployment's ONNX network (onnx-embedding.ts) reads those or the fbank it declares.
  */
-export type WindowEmbeddingModel = LdaEmbeddingModel | SpeakerNet | OnnxEmbeddingModel | FusedEmbeddingModel;
-
-/**
- * Two or more embeddings of the same range side by side, each scaled by its weight: the cosine of
- * two such embeddings weighs each model's own agreement by its length, and VBx reads the joint
- * speaker space measured on the training windows (training/fuse-embeddings.ts).
- */
-export interface FusedEmbeddingModel {
-  kind: 'fused';
-  name: string;
-  windowFrames: number;
-  parts: { model: LdaEmbeddingModel | SpeakerNet; weight: number }[];
-  space?: SpeakerSpace;
-}
+export type WindowEmbeddingModel = LdaEmbeddingModel | SpeakerNet | OnnxEmbeddingModel;
 
 /** What an ONNX network may read besides the speaker features: the speech frames and the fbank. */
 export interface EmbeddingContext {
@@ -55,11 +42,7 @@ export type { RangeEmbedder } from './range-embedder.ts';
 
 /** A model as a trainer writes it (JSON): the neural one (it has layers) or an LDA. */
 export function parseEmbeddingModel(json: unknown): WindowEmbeddingModel {
-  const o = json as Partial<SpeakerNetFile> & Partial<LdaEmbeddingModel> & { parts?: { model: unknown; weight: number }[] };
-  if (Array.isArray(o.parts)) {
-    const parts = o.parts.map((p) => ({ model: parseEmbeddingModel(p.model) as LdaEmbeddingModel | SpeakerNet, weight: p.weight }));
-    return { kind: 'fused', name: o.name ?? 'fused', windowFrames: parts[0]!.model.windowFrames, parts, ...(o.space ? { space: o.space } : {}) };
-  }
+  const o = json as Partial<SpeakerNetFile> & Partial<LdaEmbeddingModel>;
   if (Array.isArray(o.layers)) return loadSpeakerNet(o as SpeakerNetFile);
   if (!Array.isArray(o.mean) || !Array.isArray(o.rows) || typeof o.windowFrames !== 'number') throw new Error('not a window embedding model');
   return { kind: 'lda', name: o.name ?? 'lda', windowFrames: o.windowFrames, mean: o.mean, rows: o.rows, ...(o.space ? { space: o.space } : {}) };
@@ -68,28 +51,6 @@ export function parseEmbeddingModel(json: unknown): WindowEmbeddingModel {
 /** The model bound to the recording, or null when it does not read features of this width. */
 export function rangeEmbedder(emb: WindowEmbeddingModel, cep: Float32Array, dims: number, model: Uint8Array, context?: EmbeddingContext): RangeEmbedder | null {
   if (emb.kind === 'onnx') return context ? onnxRangeEmbedder(emb, { cep, dims, model, ...context }) : null;
-  if (emb.kind === 'fused') {
-    const bound = emb.parts.map((p) => ({ e: rangeEmbedder(p.model, cep, dims, model, context), w: p.weight }));
-    if (bound.some((b) => b.e === null)) return null;
-    const join = (parts: (Float64Array | null)[]): Float64Array | null => {
-      if (parts.some((x) => x === null)) return null;
-      const out = new Float64Array(parts.reduce((n, x) => n + x!.length, 0));
-      let o = 0;
-      parts.forEach((x, j) => {
-        const w = bound[j]!.w;
-        for (let d = 0; d < x!.length; d++) out[o + d] = x![d]! * w;
-        o += x!.length;
-      });
-      return out;
-    };
-    return {
-      name: emb.name,
-      dims: bound.reduce((n, b) => n + b.e!.dims, 0),
-      windowFrames: emb.windowFrames,
-      embed: (start, end) => join(bound.map((b) => b.e!.embed(start, end))),
-      embedFrames: (list) => join(bound.map((b) => b.e!.embedFrames(list))),
-    };
-  }
   if (emb.kind === 'net') {
     if (emb.dims !== dims) return null;
     const frames = runFrameLayers(emb, cep, dims, model);
