@@ -4,9 +4,9 @@
 // always holds a whole file, or a copy where the file system makes no hard links.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { inBlobDir } from './blob-dir.testkit.ts';
 import { FileBlobStore } from './blob-store.ts';
 
 /** A file committed beside `med_t`'s (holding 'transcript'), an hour old, and its path. */
@@ -20,16 +20,6 @@ async function besideTranscript(blobs: FileBlobStore, dir: string): Promise<{ ow
   const hourAgo = (Date.now() - 3600 * 1000) / 1000;
   utimesSync(beside, hourAgo, hourAgo);
   return { own, beside };
-}
-
-/** A fresh data folder for one test, removed after it whatever happens. */
-async function inBlobDir(test: (dir: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
-  try {
-    await test(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 describe('FileBlobStore.placePlain', () => {

@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, sy
 import { lstat, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { inBlobDir } from './blob-dir.testkit.ts';
 import { FileBlobStore, mediaIdOfFile, namedFiles, ORPHAN_BATCH, type BlobStore, type SweepLog } from './blob-store.ts';
 import { sweepAtStart } from './orphan-sweeper.ts';
 
@@ -279,16 +280,6 @@ describe('FileBlobStore: what the start-up sweeps leave alone', () => {
     });
   });
 });
-
-/** A fresh data folder for one test, removed after it whatever happens. */
-async function inBlobDir(test: (dir: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-blobs-'));
-  try {
-    await test(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('the start-up sweeps never stop the start', () => {
   /** What the sweeps told the log. */

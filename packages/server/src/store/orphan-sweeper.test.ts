@@ -8,27 +8,19 @@
 // remove is warned about once per process, then told at debug (it was warned at every sweep).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { inBlobDir as inBlobFolder } from './blob-dir.testkit.ts';
 import { FileBlobStore, ORPHAN_BATCH, TEMP_TOUCH_EVERY_MS, warnOncePerFile, type SweepFs, type SweepLog } from './blob-store.ts';
 import { ORPHAN_MIN_AGE_MS, OrphanSweeper, orphanSafeAgeMs, tempSafeAgeMs } from './orphan-sweeper.ts';
 
 const HOUR_MS = 3600 * 1000;
 
-/** A fresh data folder for one test, removed after it whatever happens. */
-async function inBlobDir(test: (dir: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'rapport-orphans-'));
-  // The store makes it too; made first here so that files can be laid out before it exists.
-  mkdirSync(path.join(dir, 'media'));
-  try {
-    await test(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** A fresh data folder with its media folder made, removed after the test whatever happens. */
+const inBlobDir = (test: (dir: string) => Promise<void>): Promise<void> => inBlobFolder(test, { withMedia: true });
+
 
 /** A stored file written `ageMs` ago. */
 function stored(dir: string, name: string, ageMs: number): void {
