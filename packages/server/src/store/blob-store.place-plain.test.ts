@@ -4,23 +4,12 @@
 // always holds a whole file, or a copy where the file system makes no hard links.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { inBlobDir } from './blob-dir.testkit.ts';
+import { besideTranscript as besideOwn, inBlobDir } from './blob-dir.testkit.ts';
 import { FileBlobStore } from './blob-store.ts';
 
-/** A file committed beside `med_t`'s (holding 'transcript'), an hour old, and its path. */
-async function besideTranscript(blobs: FileBlobStore, dir: string): Promise<{ own: string; beside: string }> {
-  const own = path.join(dir, 'media', 'med_t');
-  writeFileSync(own, 'transcript');
-  const temp = blobs.createTemp();
-  temp.stream.end('audio');
-  await new Promise<void>((r) => temp.stream.once('close', () => r()));
-  const beside = await blobs.commit(temp.path, 'med_t', { beside: true });
-  const hourAgo = (Date.now() - 3600 * 1000) / 1000;
-  utimesSync(beside, hourAgo, hourAgo);
-  return { own, beside };
-}
+const besideTranscript = (blobs: FileBlobStore, dir: string): Promise<{ own: string; beside: string }> => besideOwn(blobs, dir, { hourOld: true });
 
 describe('FileBlobStore.placePlain', () => {
   it('gives a file beside the plain name too, a hard link over what that name held, touched, and leaves no staged name', async () => {

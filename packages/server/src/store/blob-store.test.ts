@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, sy
 import { lstat, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { inBlobDir } from './blob-dir.testkit.ts';
+import { besideTranscript, inBlobDir } from './blob-dir.testkit.ts';
 import { FileBlobStore, mediaIdOfFile, namedFiles, ORPHAN_BATCH, type BlobStore, type SweepLog } from './blob-store.ts';
 import { sweepAtStart } from './orphan-sweeper.ts';
 
@@ -253,12 +253,7 @@ describe('FileBlobStore: what the start-up sweeps leave alone', () => {
   it("a file committed beside its media's takes a new name of that media, leaves the other in place, and the one no row names is the orphan", async () => {
     await inBlobDir(async (dir) => {
       const blobs = new FileBlobStore(dir);
-      const own = path.join(dir, 'media', 'med_t');
-      writeFileSync(own, 'transcript');
-      const temp = blobs.createTemp();
-      temp.stream.end('audio');
-      await new Promise<void>((r) => temp.stream.once('close', () => r()));
-      const beside = await blobs.commit(temp.path, 'med_t', { beside: true });
+      const { own, beside } = await besideTranscript(blobs, dir);
       const name = path.basename(beside);
       assert.match(name, /^med_t\.[0-9A-Za-z]{12}$/);
       assert.equal(mediaIdOfFile(name), 'med_t');
