@@ -1,7 +1,7 @@
 // The README's SDK and command-line examples, run exactly as written (the code blocks are read
 // from README.md) against a fresh service, in a folder holding `conversation.wav`.
 //
-// The service analyses with ANALYSIS_SCHEDULING=normal. Under the default, `idle`, its analysis
+// The service analyses with ANALYSIS_SCHEDULING=normal (real-service.ts, for every test of a real service). Under the default, `idle`, its analysis
 // processes run under SCHED_IDLE and get a core only when no normal thread wants one: while other
 // work kept the test host's cores busy (the test file run beside this one, another job on the
 // host), the example's job waited in preparing_media for an analysis that hardly ran, and the
@@ -60,7 +60,7 @@ let dir: string;
 let env: Record<string, string>;
 
 before(async () => {
-  service = await start({ ANALYSIS_SCHEDULING: 'normal' });
+  service = await start();
   dir = await mkdtemp(join(tmpdir(), 'rapport-readme-'));
   await writeFile(join(dir, 'conversation.wav'), twoVoiceWav());
   // The folder resolves @rapport/* and `npx rapport` through the repository's node_modules.

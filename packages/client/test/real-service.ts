@@ -6,9 +6,16 @@ import { alternatingTwoVoices } from '@rapport/analysis/synthetic';
 
 export type Service = Awaited<ReturnType<typeof startService>>;
 
-/** A service whose limits do not get in the way of a test file that uploads a lot. */
+/**
+ * A service whose limits do not get in the way of a test file that uploads a lot, and whose
+ * analyses run at normal priority (ANALYSIS_SCHEDULING=normal): under the default, `idle`
+ * (SCHED_IDLE), an analysis gets a core only when no normal thread wants one, so while the test
+ * files run beside it (or anything else) keep the host's cores busy it hardly runs, and a test
+ * waiting for it times out (sdk.real.test.ts: "analysis did not finish" with both cores busy).
+ * How analyses are scheduled is analysis-process.test.ts's subject, not these files'.
+ */
 export function start(env: Record<string, string> = {}): Promise<Service> {
-  return startService({ env: { RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_JOB_STATUS: '1000', RATE_LIMIT_FILES: '1000', ...env } });
+  return startService({ env: { RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_JOB_STATUS: '1000', RATE_LIMIT_FILES: '1000', ANALYSIS_SCHEDULING: 'normal', ...env } });
 }
 
 const RATE = 16_000;

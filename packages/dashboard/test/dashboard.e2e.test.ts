@@ -41,7 +41,7 @@ const hookServer = createServer((req, res) => {
 before(async () => {
   if (skip) return;
   await buildDashboard();
-  service = await startService({ env: { RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_JOB_STATUS: '1000', RATE_LIMIT_FILES: '1000', WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  service = await startService({ env: { ANALYSIS_SCHEDULING: 'normal', RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_JOB_STATUS: '1000', RATE_LIMIT_FILES: '1000', WEBHOOK_ALLOW_PRIVATE: 'true' } });
   await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', r));
   hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/hook`;
   browser = await launch();

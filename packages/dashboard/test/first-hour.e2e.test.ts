@@ -55,7 +55,7 @@ async function download(name: RegExp): Promise<{ filename: string; text: string 
 before(async () => {
   if (skip) return;
   await buildDashboard();
-  service = await startService({ env: { RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_JOB_STATUS: '1000', RATE_LIMIT_FILES: '1000', RATE_LIMIT_ENTITIES: '1000' } });
+  service = await startService({ env: { ANALYSIS_SCHEDULING: 'normal', RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_JOB_STATUS: '1000', RATE_LIMIT_FILES: '1000', RATE_LIMIT_ENTITIES: '1000' } });
   browser = await launch();
   page = await browser.newPage({ viewport: LAPTOP, acceptDownloads: true });
   page.setDefaultTimeout(15_000);

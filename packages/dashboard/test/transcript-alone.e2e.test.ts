@@ -23,7 +23,7 @@ const pageErrors: string[] = [];
 before(async () => {
   if (skip) return;
   await buildDashboard();
-  service = await startService({ env: { RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_FILES: '1000' } });
+  service = await startService({ env: { ANALYSIS_SCHEDULING: 'normal', RATE_LIMIT_UPLOAD: '1000', RATE_LIMIT_FILES: '1000' } });
   browser = await launch();
   page = await browser.newPage({ viewport: LAPTOP });
   page.setDefaultTimeout(15_000);
