@@ -26,6 +26,10 @@ export interface IdentityFile {
   raw: number[][];
   /** Each speaker's voiceStats (trained-voiceprint.ts; [] with too little voiced speech), for a trained voiceprint. */
   stats?: number[][];
+  /** Each speaker's voiced frames (10 ms), what voiceStats is computed over. */
+  voiced?: number[];
+  /** Each speaker's speech, seconds (the analysis' speechSec). */
+  speechSec?: number[];
   toRef: [number, string][];
 }
 
@@ -82,11 +86,13 @@ const RAW_DIMS = new CepstralVoiceprint().dimensions;
 // (evaluateFile takes one extractor); diarizeFolds splits them again.
 const rawExtractor: VoiceprintExtractor = {
   name: 'raw-voice-stats',
-  dimensions: RAW_DIMS + VOICE_STATS_DIMS,
+  dimensions: RAW_DIMS + VOICE_STATS_DIMS + 1,
   extract: (f: FrameFeatures, track: Int16Array, s: number) => {
     const raw = rawVoiceStats(f, track, s);
     const stats = voiceStats(f, track, s);
-    return [...(raw ?? new Array<number>(RAW_DIMS).fill(NaN)), ...(stats ?? new Array<number>(VOICE_STATS_DIMS).fill(NaN))];
+    let voiced = 0;
+    for (let i = 0; i < f.frames; i++) if (track[i] === s && f.pitchHz[i]! > 0) voiced++;
+    return [...(raw ?? new Array<number>(RAW_DIMS).fill(NaN)), ...(stats ?? new Array<number>(VOICE_STATS_DIMS).fill(NaN)), voiced];
   },
 };
 
@@ -104,6 +110,8 @@ async function diarizeFolds(val: string, models: string): Promise<Record<string,
         file: { name: file.name, speakers: file.speakers },
         raw: both.map((v) => part(v, 0, RAW_DIMS)),
         stats: both.map((v) => part(v, RAW_DIMS, RAW_DIMS + VOICE_STATS_DIMS)),
+        voiced: both.map((v) => v[RAW_DIMS + VOICE_STATS_DIMS]!),
+        speechSec: r.analysis.speakers.map((s) => s.speechSec),
         toRef: [...r.toRef],
       });
       process.stderr.write(`${fold} ${file.name}\n`);
