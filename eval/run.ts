@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { analyzeMedia, type AnalysisOptions } from '../packages/analysis/src/analyze.ts';
-import { CepstralVoiceprint, linkSpeakers, LONG_SPEECH_SEC, LONG_SPEECH_THRESHOLD, SAME_SPEAKER_THRESHOLD, sameSpeakerThreshold, type VoiceprintExtractor } from '../packages/analysis/src/speech/voiceprint.ts';
+import { CepstralVoiceprint, linkSpeakers, SAME_SPEAKER_THRESHOLD, type VoiceprintExtractor } from '../packages/analysis/src/speech/voiceprint.ts';
 import { EmbeddingVoiceprint } from '../packages/analysis/src/speech/embedding-voiceprint.ts';
 import { TrainedVoiceprint, type VoiceprintModel } from '../packages/analysis/src/speech/trained-voiceprint.ts';
 import { SPEAKER_LDA } from '../packages/analysis/src/speech/diarization/speaker-lda.model.ts';
@@ -115,13 +115,12 @@ function selectorCases(r: FileResult): { ok: boolean; what: string }[] {
  * appearances' voiceprints; a speaker with too little speech to judge, decisions §16, joins an
  * entity its voice matches but founds none).
  */
-/** `threshold`: one for every speaker, or each speaker's by its speech (sameSpeakerThreshold, what the service links at). */
-export function linkAcrossFiles(results: FileResult[], threshold: number | ((speechSec: number) => number)): Appearance[] {
+export function linkAcrossFiles(results: FileResult[], threshold: number): Appearance[] {
   const entities: { entityId: string; voiceprint: number[]; n: number }[] = [];
   const appearances: Appearance[] = [];
   for (const r of results) {
     const vps = r.analysis.speakers.map((s) => s.voiceprint);
-    const linked = linkSpeakers(vps, entities, typeof threshold === 'number' ? threshold : r.analysis.speakers.map((s) => threshold(s.speechSec)));
+    const linked = linkSpeakers(vps, entities, threshold);
     const mappedRefs = new Set<string>();
     linked.forEach((id, s) => {
       let entity = entities.find((e) => e.entityId === id);
@@ -170,8 +169,7 @@ interface EvalArgs {
   dir: string;
   files: ManifestFile[];
   options: AnalysisOptions;
-  /** One threshold for every speaker (--threshold), or the service's rule by each speaker's speech. */
-  threshold: number | ((speechSec: number) => number);
+  threshold: number;
   quiet: boolean;
   transcripts: boolean;
   jitter: number;
@@ -230,7 +228,6 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
   const der0 = (sum((r) => r.der0.missed + r.der0.falseAlarm + r.der0.confusion) / scored0) || 0;
   const countOk = results.filter((r) => r.analysis.speakers.length === r.file.num_speakers).length;
   const identity = pairwiseIdentity(linkAcrossFiles(results, a.threshold));
-  const thresholdLabel = typeof a.threshold === 'number' ? String(a.threshold) : `${SAME_SPEAKER_THRESHOLD}, ${LONG_SPEECH_THRESHOLD} from ${LONG_SPEECH_SEC} s of speech`;
   // Identity at other thresholds, to calibrate the shipped one (SAME_SPEAKER_THRESHOLD).
   const identitySweep = Array.from({ length: 35 }, (_, i) => 0.3 + 0.02 * i).map((t) => ({ threshold: Math.round(t * 100) / 100, ...pairwiseIdentity(linkAcrossFiles(results, t)) }));
   const audioSec = sum((r) => r.file.duration_s);
@@ -247,8 +244,7 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
     confusion_0: sum((r) => r.der0.confusion) / scored0,
     speaker_count_exact: countOk / results.length,
     talk_share_error_pp: shareErrs.reduce((x, y) => x + y, 0) / Math.max(1, shareErrs.length),
-    identity_threshold: typeof a.threshold === 'number' ? a.threshold : SAME_SPEAKER_THRESHOLD,
-    ...(typeof a.threshold === 'number' ? {} : { identity_long_speech: { sec: LONG_SPEECH_SEC, threshold: LONG_SPEECH_THRESHOLD } }),
+    identity_threshold: a.threshold,
     identity_precision: identity.precision,
     identity_recall: identity.recall,
     identity_f1: identity.f1,
@@ -262,7 +258,7 @@ async function evaluateSet(a: EvalArgs): Promise<SetResult> {
   lines.push(`| DER, collar 0, overlap scored | ${pct(der0)} % (missed ${pct(summary.missed_0)}, false alarm ${pct(summary.false_alarm_0)}, confusion ${pct(summary.confusion_0)}) | - |`);
   lines.push(`| exact speaker count | ${countOk}/${results.length} (${pct(summary.speaker_count_exact)} %) | >= 85 % |`);
   lines.push(`| talk-share error | ${summary.talk_share_error_pp.toFixed(2)} pp | <= 3 pp |`);
-  lines.push(`| identity P / R / F1 (threshold ${thresholdLabel}) | ${identity.precision?.toFixed(3) ?? '-'} / ${identity.recall?.toFixed(3) ?? '-'} / ${identity.f1?.toFixed(3) ?? '-'} (tp ${identity.tp}, fp ${identity.fp}, fn ${identity.fn}) | F1 >= 0.85 |`);
+  lines.push(`| identity P / R / F1 (threshold ${a.threshold}) | ${identity.precision?.toFixed(3) ?? '-'} / ${identity.recall?.toFixed(3) ?? '-'} / ${identity.f1?.toFixed(3) ?? '-'} (tp ${identity.tp}, fp ${identity.fp}, fn ${identity.fn}) | F1 >= 0.85 |`);
   lines.push(`| selectors | ${selOk}/${selTotal} (${pct(summary.selector_accuracy)} %) | 100 % |`);
   lines.push(`| real-time factor | ${summary.real_time_factor.toFixed(4)} (${summary.speed_x_real_time.toFixed(0)}x real time, ${audioSec.toFixed(0)} s of audio) | - |`);
   if (failures.length) lines.push(`\nselector misses:\n${failures.map((f) => `  ${f}`).join('\n')}`);
@@ -340,7 +336,7 @@ async function main(): Promise<void> {
     // fold's LDA with --model), measured against the shipped cepstral voiceprint (issue 38 §4).
     // --voiceprint FILE.json: a trained voiceprint (training/train-voiceprint-lda.ts; a fold's model).
     options: { ...(tuning ? { evaluation: tuning } : {}), ...(values.voiceprint ? { voiceprint: voiceprintOf(values.voiceprint, tuning) } : {}) },
-    threshold: values.threshold ? Number(values.threshold) : sameSpeakerThreshold,
+    threshold: values.threshold ? Number(values.threshold) : SAME_SPEAKER_THRESHOLD,
     quiet: values.quiet ?? false,
     ...(values.count === 'oracle' ? { count: values.count } : {}),
     transcripts: values.transcripts ?? false,

@@ -15,8 +15,6 @@ export interface SetSummary {
   speaker_count_exact: number;
   talk_share_error_pp: number;
   identity_threshold: number;
-  /** Speakers with this much speech or more were linked at this threshold instead (the service's rule, sameSpeakerThreshold). */
-  identity_long_speech?: { sec: number; threshold: number };
   identity_precision: number | null;
   identity_recall: number | null;
   identity_f1: number | null;

@@ -44,7 +44,7 @@ export { loadSegmentationModel, SegmentationModelError, segmentationSpecPath } f
 export type { SegmentationModel, SegmentationSpec } from './speech/segmentation/model.ts';
 export { speakerCountWarnings } from './speaker-count-warnings.ts';
 export { MIN_SPEECH_SEC_TO_JUDGE, enoughSpeech } from './speech/speech-sufficiency.ts';
-export { linkSpeakers, sameSpeakerThreshold, voiceprintSimilarity, SAME_SPEAKER_THRESHOLD, LONG_SPEECH_SEC, LONG_SPEECH_THRESHOLD } from './speech/voiceprint.ts';
+export { linkSpeakers, voiceprintSimilarity, SAME_SPEAKER_THRESHOLD } from './speech/voiceprint.ts';
 export { CepstralVoiceprint } from './speech/voiceprint.ts';
 export { TrainedVoiceprint } from './speech/trained-voiceprint.ts';
 export type { VoiceprintModel } from './speech/trained-voiceprint.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeFrames } from './features.ts';
 import { addNoise, prng, renderSpeech, type SyntheticVoice } from './synthetic.ts';
-import { CepstralVoiceprint, linkSpeakers, LONG_SPEECH_SEC, LONG_SPEECH_THRESHOLD, rawVoiceStats, SAME_SPEAKER_THRESHOLD, sameSpeakerThreshold, VOICE_BAND_CENTRES_HZ, voiceBandShape, voiceprintSimilarity } from './voiceprint.ts';
+import { CepstralVoiceprint, linkSpeakers, rawVoiceStats, VOICE_BAND_CENTRES_HZ, voiceBandShape, voiceprintSimilarity } from './voiceprint.ts';
 
 test('linkSpeakers links the most similar pairs one-to-one and only above the threshold', () => {
   const existing = [
@@ -17,19 +17,6 @@ test('linkSpeakers links the most similar pairs one-to-one and only above the th
   assert.deepEqual(linkSpeakers([], existing), []);
   // Voiceprints of another length (another extractor) never link.
   assert.deepEqual(linkSpeakers([[1, 0]], existing, 0), [null]);
-});
-
-test('a speaker with long speech links at the lower threshold, each new speaker at its own', () => {
-  assert.equal(sameSpeakerThreshold(LONG_SPEECH_SEC - 0.01), SAME_SPEAKER_THRESHOLD);
-  assert.equal(sameSpeakerThreshold(LONG_SPEECH_SEC), LONG_SPEECH_THRESHOLD);
-  assert.ok(LONG_SPEECH_THRESHOLD < SAME_SPEAKER_THRESHOLD, 'long speech lowers the bar, never raises it');
-  // A cosine between the two thresholds: linked only for the speaker with enough speech.
-  const sim = (LONG_SPEECH_THRESHOLD + SAME_SPEAKER_THRESHOLD) / 2;
-  const existing = [{ entityId: 'a', voiceprint: [1, 0] }, { entityId: 'b', voiceprint: [0, 1] }];
-  const near = (c: number, axis: 0 | 1): number[] => (axis === 0 ? [c, Math.sqrt(1 - c * c)] : [Math.sqrt(1 - c * c), c]);
-  const thresholds = [sameSpeakerThreshold(20), sameSpeakerThreshold(90)];
-  assert.deepEqual(linkSpeakers([near(sim, 0), near(sim, 1)], existing, thresholds), [null, 'b']);
-  assert.deepEqual(linkSpeakers([near(sim, 0), near(sim, 1)], existing, [sameSpeakerThreshold(90), sameSpeakerThreshold(20)]), ['a', null]);
 });
 
 test('a voiceprint stored by the v1 extractor (22 numbers) never links to a current one', () => {

@@ -21,24 +21,6 @@ import { VOICEPRINT_CENTER, VOICEPRINT_SCALE } from './voiceprint-calibration.ts
  */
 export const SAME_SPEAKER_THRESHOLD = 0.92;
 
-/**
- * Speech, in seconds, from which a new speaker is linked at LONG_SPEECH_THRESHOLD: a voiceprint's
- * statistics steady down with more speech, so a long speaker's cosine to its own entity rises
- * while that to other voices does not. On the folds (each fold its own LDA and voiceprint
- * model, docs/speech-validation.md, "tenth session"), every rule of a threshold from so many
- * seconds was swept: from 60 s at 0.75, 63 links, none wrong, 39 % of the true links (F1 0.56,
- * against 24 links and 0.26 at 0.92 alone); at 0.7, wrong links on two folds. Shipped one step
- * inside that edge: 0.8 from 60 s, 58 links, none wrong (F1 0.53).
- */
-export const LONG_SPEECH_SEC = 60;
-/** The cosine at or above which a speaker with LONG_SPEECH_SEC of speech or more is linked. */
-export const LONG_SPEECH_THRESHOLD = 0.8;
-
-/** The threshold at which a new speaker with `speechSec` of speech is linked to an entity. */
-export function sameSpeakerThreshold(speechSec: number): number {
-  return speechSec >= LONG_SPEECH_SEC ? LONG_SPEECH_THRESHOLD : SAME_SPEAKER_THRESHOLD;
-}
-
 export interface VoiceprintExtractor {
   /** Name and version recorded in MediaAnalysis.method (voiceprints of different names do not compare). */
   readonly name: string;
@@ -179,21 +161,19 @@ export function voiceprintSimilarity(a: ArrayLike<number>, b: ArrayLike<number>)
 
 /**
  * Links each new speaker of one media to an existing entity (or null for a new one): the most
- * similar pairs first, one-to-one within the media, only at or above the threshold (one for all,
- * or each new speaker's own: sameSpeakerThreshold of its speech).
+ * similar pairs first, one-to-one within the media, only at or above the threshold.
  */
 export function linkSpeakers(
   newVoiceprints: number[][],
   existing: { entityId: string; voiceprint: number[] }[],
-  threshold: number | readonly number[] = SAME_SPEAKER_THRESHOLD,
+  threshold: number = SAME_SPEAKER_THRESHOLD,
 ): (string | null)[] {
   const pairs: { s: number; e: number; sim: number }[] = [];
   newVoiceprints.forEach((v, s) => {
-    const own = typeof threshold === 'number' ? threshold : (threshold[s] ?? SAME_SPEAKER_THRESHOLD);
     existing.forEach((x, e) => {
       if (x.voiceprint.length !== v.length) return;
       const sim = voiceprintSimilarity(v, x.voiceprint);
-      if (sim >= own) pairs.push({ s, e, sim });
+      if (sim >= threshold) pairs.push({ s, e, sim });
     });
   });
   pairs.sort((a, b) => b.sim - a.sim);

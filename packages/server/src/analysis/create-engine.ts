@@ -8,7 +8,6 @@ import {
   buildReport,
   linkSpeakers,
   parseTranscript,
-  sameSpeakerThreshold,
   resolveSelector,
 } from '@rapport/analysis';
 import type { AnalysisEngine, EngineOptions } from './engine.ts';
@@ -28,7 +27,7 @@ export function createEngine(options: EngineOptions = {}): AnalysisEngine {
     // In a child process at a lower priority with its own memory limit: the API keeps its cores.
     analyzeMedia: (input) => pool.analyze({ ...input, ...cache }),
     close: () => pool.close(),
-    linkSpeakers: (speakers, existing) => linkSpeakers(speakers.map((s) => s.voiceprint), existing, speakers.map((s) => sameSpeakerThreshold(s.speechSec))),
+    linkSpeakers: (voiceprints, existing) => linkSpeakers(voiceprints, existing),
     resolveSelector: (media, selector, ctx) => resolveSelector(media, selector, ctx),
     aggregateMetrics: (items) => aggregateMetrics(items),
     buildMatching: (input) => buildMatching(input),

@@ -38,8 +38,8 @@ export interface AnalysisEngine {
   }): Promise<MediaAnalysis>;
   /** Ends what the engine keeps running between analyses (idle analysis processes). */
   close?(): Promise<void>;
-  /** For each new speaker, the entity it belongs to by voice, or null for a new person (its speech decides how alike the voices must be). */
-  linkSpeakers(speakers: { voiceprint: number[]; speechSec: number }[], existing: { entityId: string; voiceprint: number[] }[]): (string | null)[];
+  /** For each new voiceprint, the entity it belongs to, or null for a new person. */
+  linkSpeakers(voiceprints: number[][], existing: { entityId: string; voiceprint: number[] }[]): (string | null)[];
   resolveSelector(
     media: MediaAnalysis,
     selector: SelectorInput,

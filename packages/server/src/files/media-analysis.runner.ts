@@ -96,7 +96,7 @@ export class MediaAnalysisRunner implements TaskHandler {
     const carried = carriedEntities(previous, analysis.segments);
     const carriedIds = new Set(carried.values());
     const rest = analysis.speakers.filter((s) => !carried.has(s.index));
-    const byVoice = engine.linkSpeakers(rest, existing.filter((e) => !carriedIds.has(e.entityId)));
+    const byVoice = engine.linkSpeakers(rest.map((s) => s.voiceprint), existing.filter((e) => !carriedIds.has(e.entityId)));
     const linked = analysis.speakers.map((s) => carried.get(s.index) ?? byVoice[rest.indexOf(s)] ?? null);
     const replaced = new Map<number, number[]>();
     for (const [index, entityId] of carried) {
