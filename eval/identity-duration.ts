@@ -15,7 +15,10 @@ import { voiceprintSimilarity } from '../packages/analysis/src/speech/voiceprint
 import { pairwiseIdentity, type Appearance } from './identity.ts';
 import type { IdentityFile } from './identity-folds.ts';
 
-const { values } = parseArgs({ options: { cache: { type: 'string' }, 'voiceprint-models': { type: 'string' }, speech: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { cache: { type: 'string' }, 'voiceprint-models': { type: 'string' }, speech: { type: 'boolean', default: false }, 'min-separation': { type: 'string', default: '0' } } });
+// --min-separation X: the lower threshold only for a speaker whose separation (its clustered local
+// speakers nearer its own voice than any other's) is at least X; a speaker with none measured never.
+const minSeparation = Number(values['min-separation']);
 const byFold = JSON.parse(readFileSync(values.cache!, 'utf8')) as Record<string, IdentityFile[]>;
 const folds = Object.keys(byFold).sort();
 const models = new Map(folds.map((k) => [k, JSON.parse(readFileSync(join(values['voiceprint-models']!, `${k}.json`), 'utf8')) as VoiceprintModel]));
@@ -29,7 +32,7 @@ const counts = (k: string, rule: Rule): { tp: number; fp: number; fn: number } =
     const toRef = new Map(f.toRef);
     const vps = f.stats!.map((v) => (v.length ? projectVoiceStats(model, v) : []));
     // --speech: the speaker's speech (speechSec, what the service knows of each speaker) instead of its voiced frames.
-    const voiced = values.speech ? f.speechSec! : f.voiced!.map((n) => n / 100);
+    const voiced = (values.speech ? f.speechSec! : f.voiced!.map((n) => n / 100)).map((v, s) => (minSeparation > 0 && !((f.separation?.[s] ?? -1) >= minSeparation) ? 0 : v));
     const pairs: { s: number; e: number; sim: number }[] = [];
     vps.forEach((v, s) => {
       if (!v.length) return;

@@ -30,6 +30,8 @@ export interface IdentityFile {
   voiced?: number[];
   /** Each speaker's speech, seconds (the analysis' speechSec). */
   speechSec?: number[];
+  /** Each speaker's separation (the share of its clustered local speakers nearer its own voice than any other's; null where none was measured). */
+  separation?: (number | null)[];
   toRef: [number, string][];
 }
 
@@ -112,6 +114,7 @@ async function diarizeFolds(val: string, models: string): Promise<Record<string,
         stats: both.map((v) => part(v, RAW_DIMS, RAW_DIMS + VOICE_STATS_DIMS)),
         voiced: both.map((v) => v[RAW_DIMS + VOICE_STATS_DIMS]!),
         speechSec: r.analysis.speakers.map((s) => s.speechSec),
+        separation: r.analysis.speakers.map((s) => s.separation ?? null),
         toRef: [...r.toRef],
       });
       process.stderr.write(`${fold} ${file.name}\n`);
