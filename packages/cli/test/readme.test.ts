@@ -1,8 +1,9 @@
 // The README's SDK and command-line examples, run exactly as written (the code blocks are read
 // from README.md) against a fresh service, in a folder holding `conversation.wav`.
 //
-// The service analyses with ANALYSIS_SCHEDULING=normal (real-service.ts, for every test of a real service). Under the default, `idle`, its analysis
-// processes run under SCHED_IDLE and get a core only when no normal thread wants one: while other
+// The service analyses with ANALYSIS_SCHEDULING=normal (real-service.ts, as every test of a real
+// service does). Under the default, `idle`, its analysis processes run under SCHED_IDLE and get a
+// core only when no normal thread wants one: while other
 // work kept the test host's cores busy (the test file run beside this one, another job on the
 // host), the example's job waited in preparing_media for an analysis that hardly ran, and the
 // example was killed at the 180 s limit (with a normal-priority busy loop on the test's one core:

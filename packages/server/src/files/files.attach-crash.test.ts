@@ -125,21 +125,24 @@ describe('audio attached to a transcript on its own, the process crashing at eac
     });
   }
 
-  it("a completed attach leaves the audio under the media's plain name alone, the one its row names", async () => {
+  /** A transcript on its own with 2 s of audio attached to it. */
+  async function attached(): Promise<{ mediaId: string; audio: Buffer }> {
     const { mediaId } = await transcript();
     const audio = wavFile(2);
     const res = await upload(audio, 'talk.wav', { mediaId });
     assert.equal(res.statusCode, 201, res.body);
+    return { mediaId, audio };
+  }
+
+  it("a completed attach leaves the audio under the media's plain name alone, the one its row names", async () => {
+    const { mediaId, audio } = await attached();
     assert.deepEqual(storedOf(mediaId), [mediaId]);
     assert.equal(await rowFile(mediaId), mediaId);
     await served(mediaId, 'audio', audio);
   });
 
   it("an older version's orphan sweep, an hour after a completed attach, removes no file of a row (before: the audio, 404)", async () => {
-    const { mediaId } = await transcript();
-    const audio = wavFile(2);
-    const res = await upload(audio, 'talk.wav', { mediaId });
-    assert.equal(res.statusCode, 201, res.body);
+    const { mediaId, audio } = await attached();
     await olderVersionSweeps(mediaId, 'audio', audio);
     assert.deepEqual(storedOf(mediaId), [mediaId]);
   });

@@ -27,7 +27,7 @@
 // A reader that read the row before step 2 and opens the file after step 3 reads the row again
 // (media-content.ts, media-analysis.runner.ts).
 import path from 'node:path';
-import { mediaIdOfFile, ORPHAN_BATCH, type BlobStore, type SweepLog } from '../store/blob-store.ts';
+import { errorText, mediaIdOfFile, ORPHAN_BATCH, type BlobStore, type SweepLog } from '../store/blob-store.ts';
 import type { MediaStore } from './media.store.ts';
 
 /** What giving plain names uses: the rows' storage paths, and the stored files. */
@@ -72,7 +72,7 @@ export async function givePlainNames(deps: PlainNameDeps, log: SweepLog): Promis
       } catch (err) {
         // Gone since the row was read: given the plain name by another process, or deleted.
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-        log("upload sweep: cannot give a stored file its media's plain name; left for the next sweep (until then, a process of a version before names beside removes it once an hour old)", { file, err: err instanceof Error ? err.message : String(err) });
+        log("upload sweep: cannot give a stored file its media's plain name; left for the next sweep (until then, a process of a version before names beside removes it once an hour old)", { file, err: errorText(err) });
       }
     }
   }

@@ -142,10 +142,12 @@ export interface EstimateQueries {
   meanRecentDurationSec(workspaceId: string): number | null | Promise<number | null>;
 }
 
+/** A workspace's own figures, each with when it was read: its last claim (its turn), its jobs' mean duration. */
 interface Figures {
-  turn: { at: number; lastClaim: number } | null;
-  duration: { at: number; sec: number | null } | null;
+  turn: { at: number; value: number } | null;
+  duration: { at: number; value: number | null } | null;
 }
+type FigureOf<K extends keyof Figures> = NonNullable<Figures[K]>['value'];
 
 export class WaitEstimate {
   private readonly queries: EstimateQueries;
@@ -192,25 +194,24 @@ export class WaitEstimate {
     return f;
   }
 
-  private async lastClaim(workspaceId: string): Promise<number> {
-    const f = this.of(workspaceId);
-    if (f.turn && Date.now() - f.turn.at < ESTIMATE_REFRESH_MS) return f.turn.lastClaim;
-    return this.turnRead.run(workspaceId, async () => {
-      const at = Date.now();
-      const lastClaim = await this.queries.lastClaim(workspaceId);
-      f.turn = { at, lastClaim };
-      return lastClaim;
-    });
+  private lastClaim(workspaceId: string): Promise<number> {
+    return this.fresh(workspaceId, 'turn', this.turnRead, () => this.queries.lastClaim(workspaceId));
   }
 
-  private async recentDurationSec(workspaceId: string): Promise<number | null> {
+  private recentDurationSec(workspaceId: string): Promise<number | null> {
+    return this.fresh(workspaceId, 'duration', this.durationRead, () => this.queries.meanRecentDurationSec(workspaceId));
+  }
+
+  /** The workspace's figure `key`, read again through `read` (one read at a time) once older than ESTIMATE_REFRESH_MS. */
+  private async fresh<K extends keyof Figures>(workspaceId: string, key: K, read: SingleFlight<string, FigureOf<K>>, query: () => FigureOf<K> | Promise<FigureOf<K>>): Promise<FigureOf<K>> {
     const f = this.of(workspaceId);
-    if (f.duration && Date.now() - f.duration.at < ESTIMATE_REFRESH_MS) return f.duration.sec;
-    return this.durationRead.run(workspaceId, async () => {
+    const held = f[key];
+    if (held && Date.now() - held.at < ESTIMATE_REFRESH_MS) return held.value;
+    return read.run(workspaceId, async () => {
       const at = Date.now();
-      const sec = await this.queries.meanRecentDurationSec(workspaceId);
-      f.duration = { at, sec };
-      return sec;
+      const value = await query();
+      f[key] = { at, value } as Figures[K];
+      return value;
     });
   }
 
@@ -219,7 +220,7 @@ export class WaitEstimate {
     const queued = this.queueFigures?.queue.queued;
     if (!queued) return;
     let entry = queued.get(workspaceId);
-    if (!entry) queued.set(workspaceId, (entry = { lastClaim: this.figures.get(workspaceId)?.turn?.lastClaim ?? 0, work: noWork() }));
+    if (!entry) queued.set(workspaceId, (entry = { lastClaim: this.figures.get(workspaceId)?.turn?.value ?? 0, work: noWork() }));
     entry.work.jobs++;
   }
 

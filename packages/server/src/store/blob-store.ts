@@ -76,8 +76,9 @@ export function mediaIdOfFile(name: string): string {
  */
 export function namedFiles(names: readonly string[], storagePaths: ReadonlyMap<string, string>): Set<string> {
   return new Set(names.filter((name) => {
-    const file = storagePaths.get(mediaIdOfFile(name));
-    return file !== undefined && (name === mediaIdOfFile(name) || path.basename(file) === name);
+    const id = mediaIdOfFile(name);
+    const file = storagePaths.get(id);
+    return file !== undefined && (name === id || path.basename(file) === name);
   }));
 }
 
@@ -364,7 +365,8 @@ export class FileBlobStore implements BlobStore {
 
 const noLog: SweepLog = () => undefined;
 
-function errorText(err: unknown): string {
+/** An error's message for the sweeps' log lines (what was thrown, when not an Error). */
+export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 

@@ -12,7 +12,7 @@
 // (a crash between an attached audio's row and its plain name: files/plain-names.ts), which older
 // versions' sweeps would remove. The file operations themselves are blob-store.ts's.
 import { TRANSIENT_ATTEMPTS } from './sql.ts';
-import type { BlobStore, FilesWithRows, SweepLog } from './blob-store.ts';
+import { errorText, type BlobStore, type FilesWithRows, type SweepLog } from './blob-store.ts';
 
 /** The least age of a file the orphan sweeps remove. */
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
@@ -223,8 +223,4 @@ export async function sweepUploads(
   if (opts.stop?.aborted) return { temp, orphans: null };
   const orphans = await attempt('orphaned media files', () => blobs.sweepOrphans(withRows, opts.orphansOlderThanMs, opts.log, opts.stop));
   return { temp, orphans };
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
