@@ -6,7 +6,8 @@
 //
 //   node training/export-segmentation.ts --corpus /work/rv-corpus --out /work/seg-export \
 //     [--conversations 3000] [--shard 0 --shards 2] [--seed rapport-seg-v1] [--overlap default|meeting]
-//     [--levels default|wide] [--speeds default|wide]
+//     [--levels default|wide] [--speeds default|wide] [--extra-corpus DIR --extra-share 0.5]
+//     [--same-channel 0.5]
 //
 // A conversation (Landini et al. 2022, as eval/conversation-plan.ts draws them) has 1-4 voices and
 // lasts 40-90 s, with overlap drawn by --overlap (OVERLAP_STYLES below): `default`, 20-70 % of
@@ -19,6 +20,15 @@
 // their voices from one sex and age group. Conditions: clean, a real room, recorded noise at 0-25
 // dB SNR, both, or a GSM telephone codec. Conversation c is drawn from its own seed, so shards
 // (--shard K of --shards N: the conversations c = K mod N) give the same data however many run.
+// --extra-corpus names a second corpus of training-only voices (training/speaker-data.sh: the
+// studio prompts and acted game voices of Debian packages, a kind of recording the real-voice
+// corpus lacks); with --extra-share S, that share of the conversations draws all its voices from
+// it (the voices of the conversation's fold there), decided by a draw of its own, so the other
+// conversations are those of the same export without it. --same-channel S: that share of the
+// conversations (also by a draw of its own) takes all its voices from one source corpus of the
+// real-voice corpus (LibriSpeech, speechocean762, ...) and plays them through one channel, so that
+// a voice cannot be told from the others by its recording instead of by the voice: elsewhere every
+// voice has its own channel, and in a meeting's mix or a studio's prompts all voices share one.
 // Writes OUT/shard-K/{fbank.i16, active.u8, meta.json}; the data stays outside the repository.
 import { parseArgs } from 'node:util';
 import { mkdirSync, openSync, writeSync, closeSync, writeFileSync } from 'node:fs';
@@ -43,6 +53,10 @@ interface ConversationMeta {
   index: number;
   fold: number;
   voices: string[];
+  /** Its voices are the --extra-corpus's. */
+  extra?: boolean;
+  /** Its voices are of one source corpus and share one channel (--same-channel). */
+  sameChannel?: boolean;
   condition: string;
   /** First frame in the shard's files, and frame count. */
   offset: number;
@@ -85,6 +99,17 @@ function chooseVoices(pool: VoiceEntry[], n: number, rand: () => number): VoiceE
   return sample(pool, n, rand);
 }
 
+/** The voices of one source corpus (drawn by its number of voices) of those that have `n`; all of them if none has. */
+function oneSource(pool: VoiceEntry[], n: number, rand: () => number): VoiceEntry[] {
+  const bySource = new Map<string, VoiceEntry[]>();
+  for (const v of pool) bySource.set(v.package, [...(bySource.get(v.package) ?? []), v]);
+  const big = [...bySource.keys()].filter((k) => bySource.get(k)!.length >= n).sort();
+  const total = big.reduce((a, k) => a + bySource.get(k)!.length, 0);
+  let r = rand() * total;
+  for (const k of big) if ((r -= bySource.get(k)!.length) <= 0) return bySource.get(k)!;
+  return pool;
+}
+
 /**
  * How fast each voice of a conversation is played, drawn per voice from one number. `default` (the
  * shipped networks' data): a third of the voices at 0.9 or 1.1, the rest as recorded. `wide`:
@@ -98,12 +123,28 @@ const SPEED_STYLES: Record<string, (r: number) => number> = {
   wide: (r) => 0.85 + 0.3 * r,
 };
 
-/** A voice as one conversation plays it: up to 12 of its clips, its own speed and channel. */
-function conversationVoice(id: string, clips: VoiceClip[], rand: () => number, speedOf: (r: number) => number): ConversationVoice {
-  const speed = speedOf(rand());
+interface Channel {
+  hp: number;
+  lp: number;
+  peak: { f: number; g: number } | null;
+}
+
+/** A recording channel: a high-pass, a low-pass and an EQ bump, each or none. */
+function drawChannel(rand: () => number): Channel {
   const hp = rand() < 0.5 ? 80 + rand() * 320 : 0;
   const lp = rand() < 0.4 ? 3000 + rand() * 4000 : 0;
   const peak = rand() < 0.7 ? { f: 300 * 2 ** (rand() * 4), g: (rand() * 2 - 1) * 8 } : null;
+  return { hp, lp, peak };
+}
+
+/**
+ * A voice as one conversation plays it: up to 12 of its clips, its own speed and channel (or the
+ * conversation's `shared` one; its own is drawn all the same, so the draws that follow do not move).
+ */
+function conversationVoice(id: string, clips: VoiceClip[], rand: () => number, speedOf: (r: number) => number, shared: Channel | null = null): ConversationVoice {
+  const speed = speedOf(rand());
+  const own = drawChannel(rand);
+  const { hp, lp, peak } = shared ?? own;
   const chosen = sample(clips, 12, rand).map((c) => {
     const x = speed === 1 ? c.samples.slice() : resample(c.samples, Math.round(SR * speed), SR);
     if (hp) biquad(x, 'hp', hp, 0.707);
@@ -209,6 +250,23 @@ const LEVEL_STYLES: Record<string, (voices: number, rand: () => number) => numbe
   },
 };
 
+interface VoicePool {
+  clips: Map<string, VoiceClip[]>;
+  byFold: VoiceEntry[][];
+}
+
+/** A corpus's voices with their clips, by fold. */
+async function loadPool(corpus: string, folds: number): Promise<VoicePool> {
+  const index = loadCorpusIndex(corpus);
+  const clips = new Map<string, VoiceClip[]>();
+  for (const v of index) {
+    const c = await loadVoiceClips(corpus, v.id);
+    if (c.length > 0) clips.set(v.id, c);
+  }
+  const byFold = Array.from({ length: folds }, (_, k) => index.filter((v) => clips.has(v.id) && foldOf(v.id, folds) === k));
+  return { clips, byFold };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -222,6 +280,9 @@ async function main(): Promise<void> {
       overlap: { type: 'string', default: 'default' },
       levels: { type: 'string', default: 'default' },
       speeds: { type: 'string', default: 'default' },
+      'extra-corpus': { type: 'string' },
+      'extra-share': { type: 'string', default: '0' },
+      'same-channel': { type: 'string', default: '0' },
     },
   });
   const total = Number(values.conversations);
@@ -235,15 +296,15 @@ async function main(): Promise<void> {
   if (!levels) throw new Error(`--levels: one of ${Object.keys(LEVEL_STYLES).join(', ')}`);
   const speedOf = SPEED_STYLES[values.speeds!];
   if (!speedOf) throw new Error(`--speeds: one of ${Object.keys(SPEED_STYLES).join(', ')}`);
-  const index = loadCorpusIndex(corpus);
+  const extraShare = Number(values['extra-share']);
+  if (!(extraShare >= 0 && extraShare <= 1)) throw new Error('--extra-share: a number from 0 to 1');
+  const sameChannelShare = Number(values['same-channel']);
+  if (!(sameChannelShare >= 0 && sameChannelShare <= 1)) throw new Error('--same-channel: a number from 0 to 1');
   const aug = await loadAugmentation(corpus);
-  const clips = new Map<string, VoiceClip[]>();
-  for (const v of index) {
-    const c = await loadVoiceClips(corpus, v.id);
-    if (c.length > 0) clips.set(v.id, c);
-  }
-  const byFold = Array.from({ length: folds }, (_, k) => index.filter((v) => clips.has(v.id) && foldOf(v.id, folds) === k));
-  process.stderr.write(`shard ${shard}/${shards}: ${clips.size} voices (${byFold.map((f) => f.length).join(' / ')} by fold)\n`);
+  const corpusPool = await loadPool(corpus, folds);
+  const extra = values['extra-corpus'] ? await loadPool(values['extra-corpus'], folds) : null;
+  for (const [name, pool] of [['corpus', corpusPool], ['extra', extra]] as const)
+    if (pool) process.stderr.write(`shard ${shard}/${shards}, ${name}: ${pool.clips.size} voices (${pool.byFold.map((f) => f.length).join(' / ')} by fold)\n`);
   const dir = join(values.out!, `shard-${shard}`);
   mkdirSync(dir, { recursive: true });
   const fb = openSync(join(dir, 'fbank.i16'), 'w');
@@ -254,8 +315,14 @@ async function main(): Promise<void> {
   for (let c = shard; c < total; c += shards) {
     const rand = seededRandom(createHash('sha256').update(`${values.seed}/${c}`).digest().readUInt32LE(0));
     const fold = c % folds;
-    const chosen = chooseVoices(byFold[fold]!, drawVoiceCount(rand), rand);
-    const voices = chosen.map((v) => conversationVoice(v.id, clips.get(v.id)!, rand, speedOf));
+    const fromExtra = extra !== null && extra.byFold[fold]!.length >= 2 && seededRandom(createHash('sha256').update(`${values.seed}/${c}/extra`).digest().readUInt32LE(0))() < extraShare;
+    const pool = fromExtra ? extra : corpusPool;
+    const channelRand = seededRandom(createHash('sha256').update(`${values.seed}/${c}/channel`).digest().readUInt32LE(0));
+    const sameChannel = !fromExtra && channelRand() < sameChannelShare;
+    const count = drawVoiceCount(rand);
+    const chosen = chooseVoices(sameChannel ? oneSource(pool.byFold[fold]!, count, channelRand) : pool.byFold[fold]!, count, rand);
+    const shared = sameChannel ? drawChannel(channelRand) : null;
+    const voices = chosen.map((v) => conversationVoice(v.id, pool.clips.get(v.id)!, rand, speedOf, shared));
     const durationSec = 40 + rand() * 50;
     const gains = levels(voices.length, rand);
     const style = overlap(rand);
@@ -267,13 +334,13 @@ async function main(): Promise<void> {
     const ids = voices.map((v) => v.id);
     writeSync(fb, features.subarray(0, frames * SEGMENTATION_FBANK.bins));
     writeSync(act, activity(placed, ids, frames));
-    metas.push({ index: c, fold, voices: ids, condition: name, offset, frames });
+    metas.push({ index: c, fold, voices: ids, condition: name, offset, frames, ...(fromExtra ? { extra: true } : {}), ...(sameChannel ? { sameChannel: true } : {}) });
     offset += frames;
     if (metas.length % 50 === 0) process.stderr.write(`shard ${shard}: ${metas.length} conversations, ${(offset / 360000).toFixed(1)} h, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   }
   closeSync(fb);
   closeSync(act);
-  const meta = { seed: values.seed, overlap: values.overlap, levels: values.levels, speeds: values.speeds, folds, fbank: SEGMENTATION_FBANK, hopSamples: HOP, frames: offset, conversations: metas };
+  const meta = { seed: values.seed, overlap: values.overlap, levels: values.levels, speeds: values.speeds, extraCorpus: values['extra-corpus'] ?? null, extraShare, sameChannelShare, folds, fbank: SEGMENTATION_FBANK, hopSamples: HOP, frames: offset, conversations: metas };
   writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta));
   process.stderr.write(`shard ${shard}: ${metas.length} conversations, ${(offset / 360000).toFixed(2)} h in ${dir}\n`);
 }
