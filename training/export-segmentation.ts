@@ -250,6 +250,11 @@ const LEVEL_STYLES: Record<string, (voices: number, rand: () => number) => numbe
   },
 };
 
+/** A random source seeded from a key: each conversation, and each of its own draws, has one. */
+function seededFrom(key: string): () => number {
+  return seededRandom(createHash('sha256').update(key).digest().readUInt32LE(0));
+}
+
 interface VoicePool {
   clips: Map<string, VoiceClip[]>;
   byFold: VoiceEntry[][];
@@ -313,11 +318,11 @@ async function main(): Promise<void> {
   let offset = 0;
   const started = Date.now();
   for (let c = shard; c < total; c += shards) {
-    const rand = seededRandom(createHash('sha256').update(`${values.seed}/${c}`).digest().readUInt32LE(0));
+    const rand = seededFrom(`${values.seed}/${c}`);
     const fold = c % folds;
-    const fromExtra = extra !== null && extra.byFold[fold]!.length >= 2 && seededRandom(createHash('sha256').update(`${values.seed}/${c}/extra`).digest().readUInt32LE(0))() < extraShare;
+    const fromExtra = extra !== null && extra.byFold[fold]!.length >= 2 && seededFrom(`${values.seed}/${c}/extra`)() < extraShare;
     const pool = fromExtra ? extra : corpusPool;
-    const channelRand = seededRandom(createHash('sha256').update(`${values.seed}/${c}/channel`).digest().readUInt32LE(0));
+    const channelRand = seededFrom(`${values.seed}/${c}/channel`);
     const sameChannel = !fromExtra && channelRand() < sameChannelShare;
     const count = drawVoiceCount(rand);
     const chosen = chooseVoices(sameChannel ? oneSource(pool.byFold[fold]!, count, channelRand) : pool.byFold[fold]!, count, rand);
